@@ -1,0 +1,41 @@
+"""closingbell: Take Stock and Card Stock Market, their rules engines and the tools around them.
+
+>>> import closingbell
+>>> game = closingbell.load_game("take_stock", players=3)
+>>> state = game.new_game(seed=7)
+>>> state.current_player is not None
+True
+"""
+
+from closingbell.core.errors import (
+    ClosingbellError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    RecordError,
+    StateFormatError,
+    UnknownGameError,
+)
+from closingbell.core.game import Game, GameInfo, State
+from closingbell.core.registry import available_games, load_game, register_game
+from closingbell.core.view import View
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ClosingbellError",
+    "Game",
+    "GameInfo",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "RecordError",
+    "State",
+    "StateFormatError",
+    "UnknownGameError",
+    "View",
+    "__version__",
+    "available_games",
+    "load_game",
+    "register_game",
+]

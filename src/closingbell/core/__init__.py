@@ -1,0 +1,1 @@
+"""The game-agnostic kernel: protocol, options, views, events, records, randomness, registry."""

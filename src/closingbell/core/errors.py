@@ -1,0 +1,41 @@
+"""Errors raised by closingbell: each one says what was wrong and changes nothing."""
+
+from __future__ import annotations
+
+
+class ClosingbellError(Exception):
+    """Base class of every error closingbell raises on purpose."""
+
+
+class IllegalActionError(ClosingbellError, ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class NotationError(ClosingbellError, ValueError):
+    """Text that does not name any action of the game."""
+
+
+class OptionError(ClosingbellError, ValueError):
+    """A rules option that is unknown or has a value the game does not accept."""
+
+
+class StateFormatError(ClosingbellError, ValueError):
+    """A serialized state or view that cannot be read back."""
+
+
+class RecordError(ClosingbellError, ValueError):
+    """A game record that is malformed or holds an action that cannot be replayed."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+        self.line = line
+        """The 1-based line of the record file at fault, when there is one."""
+        self.reason = message
+        """What is wrong, without the line number."""
+
+
+class UnknownGameError(ClosingbellError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown game"

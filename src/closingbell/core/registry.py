@@ -1,0 +1,42 @@
+"""The registry of games: names to the classes that implement them."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from closingbell.core.errors import UnknownGameError
+from closingbell.core.game import Game
+
+_BUILTIN: dict[str, str] = {
+    "take_stock": "closingbell.games.take_stock:TakeStock",
+}
+_LOADED: dict[str, type[Game]] = {}
+
+
+def register_game(name: str, cls: type[Game]) -> None:
+    """Register ``cls`` under ``name`` (replacing an earlier class of that name)."""
+    _LOADED[name] = cls
+
+
+def available_games() -> list[str]:
+    """The names of all registered games, sorted."""
+    return sorted(set(_BUILTIN) | set(_LOADED))
+
+
+def game_class(name: str) -> type[Game]:
+    """Return the class registered as ``name``."""
+    if name in _LOADED:
+        return _LOADED[name]
+    if name not in _BUILTIN:
+        known = ", ".join(available_games())
+        raise UnknownGameError(f"unknown game {name!r} (known games: {known})")
+    module_name, _, attr = _BUILTIN[name].partition(":")
+    cls = getattr(importlib.import_module(module_name), attr)
+    _LOADED[name] = cls
+    return cls  # type: ignore[no-any-return]
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """Return the game ``name`` with the given rules options (``players`` among them)."""
+    return game_class(name)(**options)

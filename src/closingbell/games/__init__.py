@@ -1,0 +1,1 @@
+"""The games closingbell knows, each a rules engine on the shared core."""

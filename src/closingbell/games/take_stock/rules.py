@@ -1,0 +1,873 @@
+"""Take Stock's rules: setting up, the legal actions of each decision, and applying them.
+
+Every function takes the state and changes it in place. ``apply_action`` trusts its caller
+(:meth:`TakeStockState.apply` checks legality first); it is the engine's hot path, so it
+is kept flat and works on plain lists.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from closingbell.core.rng import derive_rng
+from closingbell.games.take_stock import actions as A
+from closingbell.games.take_stock import cards as C
+from closingbell.games.take_stock.state import (
+    ACTION,
+    AUDIT_STOCK,
+    AUDIT_WHAT,
+    CHOOSE,
+    DISCARD,
+    DOWNTURN,
+    EXERCISE,
+    FOLLOW_MARKET_A,
+    FOLLOW_MARKET_B,
+    FOLLOW_NONE,
+    FOLLOW_PLAY,
+    FOLLOW_SAVE,
+    FREEZE,
+    INSIDER_DISCARD,
+    OVER,
+    PHASE_NAMES,
+    RETRIEVE,
+    TakeStockState,
+)
+
+if TYPE_CHECKING:
+    from closingbell.games.take_stock.game import TakeStock
+
+VALUES = C.VALUES
+NUM_STOCKS = C.NUM_STOCKS
+STOCK_RANGE = range(NUM_STOCKS)
+
+
+# ---------------------------------------------------------------------- setting up
+
+
+def new_state(game: TakeStock, seed: int) -> TakeStockState:
+    """Deal a new game: seat the players, give out tokens and set up round one."""
+    opts = game.options
+    n = opts.players
+    st = TakeStockState.__new__(TakeStockState)
+    st.game = game
+    st.n = n
+    st.shares = game.shares
+    st.seed = seed
+    st.round = 0
+    if opts.first_dealer is not None:
+        st.dealer = opts.first_dealer
+    else:
+        st.dealer = derive_rng(seed, "first-dealer").randrange(n)
+    st.turn = st.dealer
+    st.cur = None
+    st.phase = ACTION
+    st.rows = [[1] for _ in STOCK_RANGE]
+    st.splits = [0] * NUM_STOCKS
+    st.frozen = [False] * NUM_STOCKS
+    st.hands = [[] for _ in range(n)]
+    st.certs = [[] for _ in range(n)]
+    st.tokens = [C.START_TOKENS] * n
+    st.supply = C.TOTAL_TOKENS - C.START_TOKENS * n
+    st.draw = []
+    st.discard = []
+    st.ev_above = []
+    st.ev_below = []
+    st.ev_below_mask = []
+    st.ev_discard = []
+    st.ev_discard_mask = []
+    st.ev_active = -1
+    st.saved = [[] for _ in range(n)]
+    st.totals = [0] * n
+    st.round_scores = []
+    st.round_reasons = []
+    st.end_reason = None
+    st.pool_of = [-1] * C.NUM_SHARE_CARDS
+    st.hand_pool = [[] for _ in range(n)]
+    st.known = [[] for _ in range(n)]
+    st.follow = FOLLOW_NONE
+    st.pair = []
+    st.ev_stock = -1
+    st.retrieved = []
+    st.owed = 0
+    st.queue = []
+    st.hidden = [[] for _ in range(n)]
+    st.reshuffles = 0
+    st.history = []
+    st.log = []
+    st._legal = None
+    _start_round(st, first_dealer=st.dealer)
+    return st
+
+
+def _reset_event_pile(st: TakeStockState) -> None:
+    """Gather all 40 event cards and build the pile with Market Closed 11th from the bottom."""
+    deck = [k for k in C.EVENT_CARDS if k != C.MARKET_CLOSED]
+    derive_rng(st.seed, "events", st.round).shuffle(deck)
+    st.ev_below = deck[: C.CARDS_BELOW_CLOSED]
+    st.ev_below_mask = [0] * C.CARDS_BELOW_CLOSED
+    st.ev_above = deck[C.CARDS_BELOW_CLOSED :]
+    st.ev_discard = []
+    st.ev_discard_mask = []
+    st.saved = [[] for _ in range(st.n)]
+
+
+def _gather_under_pile(st: TakeStockState) -> None:
+    """Put the market's splits and freezes and the event discard pile under the pile.
+
+    They go under Market Closed, which ends the round as soon as it is drawn and makes the
+    whole pile anew, so these cards are never drawn and their order cannot matter.
+    """
+    public = 1 << st.n
+    gathered: list[int] = []
+    masks: list[int] = []
+    for s in STOCK_RANGE:
+        gathered += [C.SPLIT + s] * st.splits[s]
+        masks += [public] * st.splits[s]
+        if st.frozen[s]:
+            gathered.append(C.FREEZE)
+            masks.append(public)
+    gathered += st.ev_discard
+    masks += st.ev_discard_mask
+    if not st.game.options.keep_saved_events:
+        for p in range(st.n):
+            gathered += st.saved[p]
+            masks += [1 << p] * len(st.saved[p])
+            st.saved[p] = []
+    st.ev_below = gathered + st.ev_below
+    st.ev_below_mask = masks + st.ev_below_mask
+    st.ev_discard = []
+    st.ev_discard_mask = []
+
+
+def _start_round(st: TakeStockState, first_dealer: int | None = None) -> None:
+    """Prepare the next round's events and market, deal, and start the first turn."""
+    n = st.n
+    if st.round == 0 or st.end_reason == "market_closed":
+        st.round += 1
+        _reset_event_pile(st)
+    else:
+        _gather_under_pile(st)
+        st.round += 1
+    st.rows = [[1] for _ in STOCK_RANGE]
+    st.splits = [0] * NUM_STOCKS
+    st.frozen = [False] * NUM_STOCKS
+    st.end_reason = None
+    deck = list(C.SHARE_CARDS)
+    derive_rng(st.seed, "shares", st.round).shuffle(deck)
+    size = C.HAND_SIZES[n]
+    st.hands = [sorted(deck[p * size : (p + 1) * size]) for p in range(n)]
+    st.draw = deck[n * size :]
+    st.discard = []
+    st.certs = [[] for _ in range(n)]
+    st.pool_of = [-1] * C.NUM_SHARE_CARDS
+    for c in C.SHARE_CARDS:
+        st.pool_of[c] = 0
+    st.hand_pool = [[size] for _ in range(n)]
+    st.known = [[] for _ in range(n)]
+    st.hidden = [[] for _ in range(n)]
+    st.reshuffles = 0
+    st.dealer = first_dealer if first_dealer is not None else _next_dealer(st)
+    st.log.append((None, ("round_start", st.round, st.dealer), None))
+    _begin_turn(st, (st.dealer + 1) % n)
+
+
+def _next_dealer(st: TakeStockState) -> int:
+    """The seat with the lowest total deals; ties follow the ``dealer_tie`` option."""
+    low = min(st.totals)
+    n = st.n
+    order = [(st.dealer + 1 + i) % n for i in range(n)]
+    tied = [p for p in order if st.totals[p] == low]
+    if len(tied) > 1 and st.game.options.dealer_tie == "random":
+        return tied[derive_rng(st.seed, "dealer-tie", st.round).randrange(len(tied))]
+    return tied[0]
+
+
+# ---------------------------------------------------------------------- small helpers
+
+
+def _begin_turn(st: TakeStockState, p: int) -> None:
+    st.turn = p
+    if _draw_share(st, p):
+        st.phase = ACTION
+        st.cur = p
+
+
+def _end_turn(st: TakeStockState) -> None:
+    _begin_turn(st, (st.turn + 1) % st.n)
+
+
+def _reshuffle(st: TakeStockState) -> None:
+    """The discard pile, seen by all, becomes the new draw pile and a new pool."""
+    k = len(st.hand_pool[0])
+    pool_of = st.pool_of
+    for c in st.discard:
+        pool_of[c] = k
+    for counts in st.hand_pool:
+        counts.append(0)
+    pile = st.discard
+    st.reshuffles += 1
+    derive_rng(st.seed, "reshuffle", st.round, st.reshuffles).shuffle(pile)
+    st.draw = pile
+    st.discard = []
+    st.log.append((None, ("reshuffle", len(pile)), None))
+
+
+def _draw_share(st: TakeStockState, p: int) -> bool:
+    """Seat ``p`` draws a share card; returns False if the round ended instead."""
+    last_card = st.game.last_card_rule
+    if not st.draw:
+        # Only under the 'next_draw' option: the pile waits empty until a card is needed.
+        if not st.discard:
+            _end_round(st, "no_cards")
+            return False
+        _reshuffle(st)
+    card = st.draw.pop()
+    insort(st.hands[p], card)
+    st.hand_pool[p][-1] += 1
+    st.log.append((p, ("draw", p, card), ("draw", p, None)))
+    if last_card and not st.draw:
+        if not st.discard:
+            _end_round(st, "no_cards")
+            return False
+        _reshuffle(st)
+    return True
+
+
+def _release(st: TakeStockState, p: int, card: int) -> None:
+    """Public bookkeeping for a card of seat ``p``'s that is now face up."""
+    k = st.pool_of[card]
+    if k >= 0:
+        st.hand_pool[p][k] -= 1
+        st.pool_of[card] = -1
+    else:
+        st.known[p].remove(card)
+
+
+def _discard_from_hand(st: TakeStockState, p: int, card: int) -> None:
+    st.hands[p].remove(card)
+    _release(st, p, card)
+    st.discard.append(card)
+    st.log.append((None, ("discard", p, card), None))
+
+
+def _to_event_discard(st: TakeStockState, kind: int, mask: int) -> None:
+    st.ev_discard.append(kind)
+    st.ev_discard_mask.append(mask)
+
+
+def _draw_event(st: TakeStockState) -> int:
+    """Draw the top event card; Market Closed comes when nothing is left above it."""
+    if st.ev_above:
+        return st.ev_above.pop()
+    return C.MARKET_CLOSED
+
+
+def _market_closed(st: TakeStockState, p: int) -> None:
+    """Market Closed was drawn: it is shown to everyone and the round ends."""
+    _to_event_discard(st, C.MARKET_CLOSED, (1 << (st.n + 1)) - 1)
+    st.log.append((None, ("market_closed", p), None))
+    _end_round(st, "market_closed")
+
+
+def price(st: TakeStockState, s: int) -> int:
+    """The current price of stock ``s``."""
+    return st.rows[s][-1] * (st.splits[s] + 1)
+
+
+def limit(st: TakeStockState) -> int:
+    """The Limit rule's bound: the most cards (splits included) in any stock row."""
+    with_freeze = st.game.options.limit_counts_freeze
+    best = 0
+    for s in STOCK_RANGE:
+        count = len(st.rows[s]) + st.splits[s] + (1 if with_freeze and st.frozen[s] else 0)
+        best = max(best, count)
+    return best
+
+
+# ---------------------------------------------------------------------- legal actions
+
+
+def legal_actions(st: TakeStockState) -> list[int]:
+    """The sorted legal action ids of the pending decision."""
+    phase = st.phase
+    p = st.cur
+    if p is None:
+        return []
+    hand = st.hands[p]
+    if phase == ACTION:
+        rows = st.rows
+        frozen = st.frozen
+        out = []
+        for c in hand:
+            s = c // VALUES
+            if not frozen[s]:
+                top = rows[s][-1]
+                v = c % VALUES + 1
+                if top < v <= top + C.MAX_RAISE:
+                    out.append(c)
+        if len(st.certs[p]) < limit(st):
+            out += [A.SAVE + c for c in hand]
+        out.append(A.MARKET_A)
+        out.append(A.MARKET_B)
+        if st.saved[p]:
+            out += [A.PLAY + k for k in sorted(set(st.saved[p]))]
+        return out
+    if phase in (DISCARD, INSIDER_DISCARD, DOWNTURN):
+        return [A.DISCARD + c for c in hand]
+    if phase == CHOOSE:
+        return [A.CHOOSE + k for k in sorted(set(st.pair))]
+    if phase == AUDIT_STOCK:
+        return [A.AUDIT_STOCK + s for s in STOCK_RANGE if not st.frozen[s]]
+    if phase == AUDIT_WHAT:
+        return [A.AUDIT_CARD, A.AUDIT_SPLIT]
+    if phase == FREEZE:
+        return [A.FREEZE_STOCK + s for s in STOCK_RANGE]
+    if phase == RETRIEVE:
+        return [*(A.RETRIEVE + c for c in sorted(_retrievable(st))), A.RETRIEVE_DONE]
+    if phase == EXERCISE:
+        return [*(A.EXERCISE + c for c in hand), A.EXERCISE_DONE]
+    return []
+
+
+def _retrievable(st: TakeStockState) -> list[int]:
+    """Cards Insider Trading may still take, or none once its limit is reached."""
+    got = len(st.retrieved)
+    if got >= C.MAX_RETRIEVE:
+        return []
+    if st.game.options.insider_order == "discard_first" and got >= len(st.hands[st.turn]):
+        return []
+    s = st.ev_stock
+    return [c for c in st.discard if c // VALUES == s]
+
+
+def explain_illegal(st: TakeStockState, action: object) -> str:
+    """Say why ``action`` is not legal now (used only to build error messages)."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        return f"an action must be an integer id, not {type(action).__name__}"
+    if not 0 <= action < A.NUM_ACTIONS:
+        return f"action ids run from 0 to {A.NUM_ACTIONS - 1}"
+    if st.cur is None:
+        return "the game is over"
+    phase = st.phase
+    wanted = PHASE_NAMES[phase]
+    p = st.cur
+    hand = st.hands[p]
+    if A.RAISE <= action < A.SAVE and phase == ACTION:
+        c = action - A.RAISE
+        s, v = c // VALUES, c % VALUES + 1
+        if c not in hand:
+            return f"{C.card_name(c)} is not in seat {p}'s hand"
+        if st.frozen[s]:
+            return f"{C.STOCKS[s]} is frozen and its price cannot be raised"
+        top = st.rows[s][-1]
+        if v <= top:
+            return f"{C.STOCKS[s]} stands at {top}; a raise must be higher"
+        return f"{C.STOCKS[s]} stands at {top}; a raise may add at most {C.MAX_RAISE}"
+    if A.SAVE <= action < A.DISCARD and phase == ACTION:
+        c = action - A.SAVE
+        if c not in hand:
+            return f"{C.card_name(c)} is not in seat {p}'s hand"
+        return (
+            f"the Limit rule: seat {p} has {len(st.certs[p])} certificates and the longest "
+            f"row has {limit(st)} cards"
+        )
+    if A.PLAY <= action < A.CHOOSE and phase == ACTION:
+        k = action - A.PLAY
+        if k == C.MARKET_CLOSED:
+            return "Market Closed can never be saved or played"
+        return f"seat {p} has no saved {C.EVENT_NAMES[k]} card"
+    if A.DISCARD <= action < A.MARKET_A and phase in (DISCARD, INSIDER_DISCARD, DOWNTURN):
+        return f"{C.card_name(action - A.DISCARD)} is not in seat {p}'s hand"
+    if A.CHOOSE <= action < A.AUDIT_STOCK and phase == CHOOSE:
+        return "that event is not one of the two cards drawn"
+    if A.AUDIT_STOCK <= action < A.AUDIT_CARD and phase == AUDIT_STOCK:
+        return "a frozen stock cannot be audited"
+    if A.RETRIEVE <= action < A.RETRIEVE_DONE and phase == RETRIEVE:
+        c = action - A.RETRIEVE
+        if c // VALUES != st.ev_stock:
+            return f"Insider Trading in {C.STOCKS[st.ev_stock]} retrieves only that stock"
+        if c not in st.discard:
+            return f"{C.card_name(c)} is not in the shares discard pile"
+        return "no more cards may be retrieved"
+    if A.EXERCISE <= action < A.EXERCISE_DONE and phase == EXERCISE:
+        return f"{C.card_name(action - A.EXERCISE)} is not in seat {p}'s hand"
+    return f"the pending decision is {wanted!r} for seat {p}, which this action does not answer"
+
+
+# ---------------------------------------------------------------------- applying
+
+
+def apply_action(st: TakeStockState, a: int) -> None:
+    """Apply legal action ``a`` for the current player."""
+    p = st.cur
+    assert p is not None
+    phase = st.phase
+    if phase == ACTION:
+        if a < A.SAVE:
+            _raise_price(st, p, a)
+        elif a < A.DISCARD:
+            card = a - A.SAVE
+            st.hands[p].remove(card)
+            _release(st, p, card)
+            st.certs[p].append(card)
+            st.log.append((None, ("save", p, card), None))
+            st.follow = FOLLOW_SAVE
+            st.phase = DISCARD
+        elif a in (A.MARKET_A, A.MARKET_B):
+            st.follow = FOLLOW_MARKET_A if a == A.MARKET_A else FOLLOW_MARKET_B
+            st.log.append((None, ("market", p, "A" if a == A.MARKET_A else "B"), None))
+            st.phase = DISCARD
+        else:
+            kind = a - A.PLAY
+            st.saved[p].remove(kind)
+            st.ev_active = kind
+            st.follow = FOLLOW_PLAY
+            st.log.append((None, ("play", p, kind), None))
+            st.phase = DISCARD
+        return
+    if phase == DISCARD:
+        _discard_from_hand(st, p, a - A.DISCARD)
+        follow = st.follow
+        st.follow = FOLLOW_NONE
+        if follow == FOLLOW_SAVE:
+            if st.hands[p]:
+                _end_turn(st)
+            else:
+                _end_round(st, "empty_hand")
+        elif follow == FOLLOW_PLAY:
+            kind = st.ev_active
+            st.ev_active = -1
+            _resolve(st, p, kind)
+        elif follow == FOLLOW_MARKET_A:
+            _market_a(st, p)
+        else:
+            _market_b(st, p)
+        return
+    if phase == CHOOSE:
+        kind = a - A.CHOOSE
+        pair = st.pair
+        pair.remove(kind)
+        other = pair[0]
+        st.pair = []
+        _to_event_discard(st, other, 1 << p)
+        st.log.append((p, ("event_discard", p, other), ("event_discard", p, None)))
+        st.log.append((None, ("choose", p, kind), None))
+        _resolve(st, p, kind)
+        return
+    if phase == AUDIT_STOCK:
+        _audit(st, p, a - A.AUDIT_STOCK)
+        return
+    if phase == AUDIT_WHAT:
+        s = st.ev_stock
+        st.ev_stock = -1
+        if a == A.AUDIT_CARD:
+            _audit_card(st, p, s)
+        else:
+            _audit_split(st, p, s)
+        _end_turn(st)
+        return
+    if phase == FREEZE:
+        _freeze(st, p, a - A.FREEZE_STOCK)
+        return
+    if phase == RETRIEVE:
+        if a == A.RETRIEVE_DONE:
+            _retrieval_done(st, p)
+            return
+        card = a - A.RETRIEVE
+        st.discard.remove(card)
+        st.retrieved.append(card)
+        st.log.append((None, ("retrieve", p, card), None))
+        if not _retrievable(st):
+            _retrieval_done(st, p)
+        return
+    if phase == INSIDER_DISCARD:
+        _discard_from_hand(st, p, a - A.DISCARD)
+        st.owed -= 1
+        if st.owed == 0:
+            _insider_finish(st, p)
+        return
+    if phase == DOWNTURN:
+        card = a - A.DISCARD
+        st.hands[p].remove(card)
+        st.hidden[p].append(card)
+        st.log.append((p, ("downturn_discard", p, card), ("downturn_discard", p, None)))
+        _next_in_queue(st)
+        return
+    if phase == EXERCISE:
+        if a == A.EXERCISE_DONE:
+            _next_in_queue(st)
+            return
+        card = a - A.EXERCISE
+        st.hands[p].remove(card)
+        st.hidden[p].append(card)
+        st.log.append((p, ("exercise", p, card), ("exercise", p, None)))
+        if len(st.hidden[p]) >= st.tokens[p] or not st.hands[p]:
+            _next_in_queue(st)
+        return
+    raise AssertionError(f"no decision pending in phase {phase}")
+
+
+def _raise_price(st: TakeStockState, p: int, card: int) -> None:
+    st.hands[p].remove(card)
+    _release(st, p, card)
+    s = card // VALUES
+    v = card % VALUES + 1
+    st.rows[s].append(v)
+    st.log.append((None, ("raise", p, card), None))
+    if v in C.CLOSING_VALUES:
+        _end_round(st, "high_card")
+    else:
+        _end_turn(st)
+
+
+def _market_a(st: TakeStockState, p: int) -> None:
+    first = _draw_event(st)
+    if first == C.MARKET_CLOSED:
+        _market_closed(st, p)
+        return
+    second = _draw_event(st)
+    if second == C.MARKET_CLOSED:
+        # The first card has no effect; it is set aside face down with the discards.
+        _to_event_discard(st, first, 1 << p)
+        st.log.append((p, ("drew_events", p, (first,)), ("drew_events", p, 1)))
+        _market_closed(st, p)
+        return
+    st.pair = [first, second]
+    st.log.append((p, ("drew_events", p, (first, second)), ("drew_events", p, 2)))
+    st.phase = CHOOSE
+
+
+def _market_b(st: TakeStockState, p: int) -> None:
+    kind = _draw_event(st)
+    if kind == C.MARKET_CLOSED:
+        _market_closed(st, p)
+        return
+    st.saved[p].append(kind)
+    st.log.append((p, ("drew_events", p, (kind,)), ("drew_events", p, 1)))
+    _end_turn(st)
+
+
+def _resolve(st: TakeStockState, p: int, kind: int) -> None:
+    """Carry out event ``kind`` played by seat ``p``, then end the turn or ask a question."""
+    public = (1 << (st.n + 1)) - 1
+    if kind < C.CRASH:
+        s = kind - C.SPLIT
+        if st.frozen[s]:
+            _to_event_discard(st, kind, public)
+            st.log.append((None, ("split", s, None, True), None))
+        else:
+            st.splits[s] += 1
+            row = st.rows[s]
+            removed = None
+            if len(row) > 1:
+                removed = C.card_id(s, row.pop())
+                st.discard.append(removed)
+            st.log.append((None, ("split", s, removed, False), None))
+        _end_turn(st)
+    elif kind < C.INSIDER:
+        _to_event_discard(st, kind, public)
+        _crash(st, kind - C.CRASH)
+        _end_turn(st)
+    elif kind < C.AUDIT:
+        _to_event_discard(st, kind, public)
+        st.ev_stock = kind - C.INSIDER
+        st.retrieved = []
+        if _retrievable(st):
+            st.phase = RETRIEVE
+            st.cur = p
+        else:
+            st.ev_stock = -1
+            _end_turn(st)
+    elif kind == C.AUDIT:
+        _to_event_discard(st, kind, public)
+        st.phase = AUDIT_STOCK
+        st.cur = p
+    elif kind == C.FREEZE:
+        st.ev_active = C.FREEZE
+        st.phase = FREEZE
+        st.cur = p
+    elif kind == C.MARKET_CRASH:
+        _to_event_discard(st, kind, public)
+        for s in STOCK_RANGE:
+            _crash(st, s)
+        _end_turn(st)
+    elif kind == C.UPTURN:
+        _to_event_discard(st, kind, public)
+        for i in range(st.n):
+            if not _draw_share(st, (p + i) % st.n):
+                return
+        _end_turn(st)
+    elif kind == C.DOWNTURN:
+        _to_event_discard(st, kind, public)
+        st.queue = [(p + i) % st.n for i in range(st.n)]
+        st.phase = DOWNTURN
+        st.cur = st.queue[0]
+    elif kind == C.OPTION_GAINED:
+        _to_event_discard(st, kind, public)
+        n = st.n
+        if st.supply >= n or st.game.options.option_shortage == "turn_order":
+            for i in range(n):
+                q = (p + i) % n
+                if st.supply > 0:
+                    st.supply -= 1
+                    st.tokens[q] += 1
+                    st.log.append((None, ("tokens", q, 1), None))
+        _end_turn(st)
+    elif kind == C.OPTION_LOST:
+        _to_event_discard(st, kind, public)
+        for q in range(st.n):
+            if st.tokens[q] > 0:
+                st.tokens[q] -= 1
+                st.supply += 1
+                st.log.append((None, ("tokens", q, -1), None))
+        _end_turn(st)
+    elif kind == C.NO_CHANGE:
+        _to_event_discard(st, kind, public)
+        _end_turn(st)
+    else:
+        raise AssertionError(f"event kind {kind} cannot be resolved")
+
+
+def _crash(st: TakeStockState, s: int) -> None:
+    """One stock crashes: its freeze goes, one split goes, the top half of its row goes."""
+    public = (1 << (st.n + 1)) - 1
+    freeze_removed = st.frozen[s]
+    if freeze_removed:
+        st.frozen[s] = False
+        _to_event_discard(st, C.FREEZE, public)
+    row = st.rows[s]
+    removed = []
+    for _ in range(len(row) // 2):
+        card = C.card_id(s, row.pop())
+        st.discard.append(card)
+        removed.append(card)
+    split_removed = st.splits[s] > 0
+    if split_removed:
+        st.splits[s] -= 1
+        _to_event_discard(st, C.SPLIT + s, public)
+    st.log.append((None, ("crash", s, tuple(removed), split_removed, freeze_removed), None))
+
+
+def _audit(st: TakeStockState, p: int, s: int) -> None:
+    can_card = len(st.rows[s]) > 1
+    can_split = st.splits[s] > 0
+    if can_card and can_split:
+        st.ev_stock = s
+        st.phase = AUDIT_WHAT
+        return
+    if can_card:
+        _audit_card(st, p, s)
+    elif can_split:
+        _audit_split(st, p, s)
+    else:
+        st.log.append((None, ("audit", p, s, "nothing"), None))
+    _end_turn(st)
+
+
+def _audit_card(st: TakeStockState, p: int, s: int) -> None:
+    card = C.card_id(s, st.rows[s].pop())
+    st.discard.append(card)
+    st.log.append((None, ("audit", p, s, C.card_name(card)), None))
+
+
+def _audit_split(st: TakeStockState, p: int, s: int) -> None:
+    st.splits[s] -= 1
+    _to_event_discard(st, C.SPLIT + s, (1 << (st.n + 1)) - 1)
+    st.log.append((None, ("audit", p, s, "split"), None))
+
+
+def _freeze(st: TakeStockState, p: int, s: int) -> None:
+    public = (1 << (st.n + 1)) - 1
+    st.ev_active = -1
+    if st.frozen[s]:
+        st.frozen[s] = False
+        _to_event_discard(st, C.FREEZE, public)
+        _to_event_discard(st, C.FREEZE, public)
+    else:
+        st.frozen[s] = True
+    st.log.append((None, ("freeze", p, s, st.frozen[s]), None))
+    _end_turn(st)
+
+
+def _retrieval_done(st: TakeStockState, p: int) -> None:
+    st.owed = len(st.retrieved)
+    if st.owed == 0:
+        st.ev_stock = -1
+        _end_turn(st)
+        return
+    if st.game.options.insider_order == "take_first":
+        _take_retrieved(st, p)
+    st.phase = INSIDER_DISCARD
+
+
+def _take_retrieved(st: TakeStockState, p: int) -> None:
+    for card in st.retrieved:
+        insort(st.hands[p], card)
+        st.known[p].append(card)
+    st.retrieved = []
+
+
+def _insider_finish(st: TakeStockState, p: int) -> None:
+    if st.retrieved:
+        _take_retrieved(st, p)
+    st.ev_stock = -1
+    _end_turn(st)
+
+
+def _next_in_queue(st: TakeStockState) -> None:
+    """Pass a decision that all seats take in turn order to the next seat, or reveal."""
+    queue = st.queue
+    queue.pop(0)
+    if st.phase == EXERCISE:
+        while queue and not (st.hands[queue[0]] and st.tokens[queue[0]]):
+            queue.pop(0)
+    if queue:
+        st.cur = queue[0]
+        return
+    if st.phase == DOWNTURN:
+        _reveal_downturn(st)
+    else:
+        _reveal_exercise(st)
+
+
+def _reveal_downturn(st: TakeStockState) -> None:
+    shown = []
+    for q in range(st.n):
+        for card in st.hidden[q]:
+            _release(st, q, card)
+            st.discard.append(card)
+            shown.append(card)
+        st.hidden[q] = []
+    st.log.append((None, ("downturn_reveal", tuple(shown)), None))
+    if any(not h for h in st.hands):
+        _end_round(st, "empty_hand")
+    else:
+        _end_turn(st)
+
+
+# ---------------------------------------------------------------------- end of round
+
+
+def _end_round(st: TakeStockState, reason: str) -> None:
+    """The round is over: ask each seat that can about options, then score."""
+    st.end_reason = reason
+    st.log.append((None, ("round_end", st.round, reason), None))
+    n = st.n
+    st.pair = []
+    queue = [q for q in ((st.turn + i) % n for i in range(n)) if st.hands[q] and st.tokens[q] > 0]
+    if queue:
+        st.queue = queue
+        st.phase = EXERCISE
+        st.cur = queue[0]
+    else:
+        _finish_round(st)
+
+
+def _reveal_exercise(st: TakeStockState) -> None:
+    shown = []
+    for q in range(st.n):
+        used = st.hidden[q]
+        for card in used:
+            _release(st, q, card)
+            st.certs[q].append(card)
+        st.tokens[q] -= len(used)
+        st.supply += len(used)
+        shown.append(tuple(used))
+        st.hidden[q] = []
+    st.log.append((None, ("exercise_reveal", tuple(shown)), None))
+    _finish_round(st)
+
+
+def score_round(st: TakeStockState) -> list[int]:
+    """Each seat's points for the certificates in front of it at the current prices."""
+    zero_frozen = st.game.options.frozen_scoring == "zero"
+    prices = [0 if zero_frozen and st.frozen[s] else price(st, s) for s in STOCK_RANGE]
+    table = st.shares
+    return [sum(table[c % VALUES + 1] * prices[c // VALUES] for c in certs) for certs in st.certs]
+
+
+def _finish_round(st: TakeStockState) -> None:
+    for q in range(st.n):
+        for card in st.hands[q]:
+            _release(st, q, card)
+            st.discard.append(card)
+        st.hands[q] = []
+    points = score_round(st)
+    for q in range(st.n):
+        st.totals[q] += points[q]
+    st.round_scores.append(points)
+    assert st.end_reason is not None
+    st.round_reasons.append(st.end_reason)
+    st.log.append((None, ("round_score", st.round, tuple(points)), None))
+    st.queue = []
+    if st.round >= st.game.options.rounds:
+        st.phase = OVER
+        st.cur = None
+        st.log.append((None, ("game_over", tuple(st.totals), tuple(st.winners())), None))
+        return
+    _start_round(st)
+
+
+# ---------------------------------------------------------------------- invariants
+
+
+def check_invariants(st: TakeStockState) -> None:
+    """Raise ``AssertionError`` when any card, token or piece of bookkeeping is off."""
+    n = st.n
+    assert len(st.hands) == n and len(st.certs) == n and len(st.tokens) == n, "seat lists"
+    # Share cards: all 60 somewhere, each exactly once.
+    places: list[int] = []
+    for s in STOCK_RANGE:
+        row = st.rows[s]
+        assert row and row[0] == 1, f"{C.STOCKS[s]}'s row must start with its 1"
+        assert all(a < b for a, b in pairwise(row)), "rows rise"
+        places += [C.card_id(s, v) for v in row]
+    for q in range(n):
+        assert st.hands[q] == sorted(st.hands[q]), "hands are kept sorted"
+        places += st.hands[q] + st.certs[q] + st.hidden[q]
+    places += st.draw + st.discard + st.retrieved
+    assert sorted(places) == list(range(C.NUM_SHARE_CARDS)), "all 60 share cards, once each"
+    # Event cards: the deck's 40, by kind.
+    events = st.ev_above + st.ev_below + st.ev_discard + st.pair
+    for q in range(n):
+        events += st.saved[q]
+    for s in STOCK_RANGE:
+        assert 0 <= st.splits[s] <= 3, "at most three splits"
+        events += [C.SPLIT + s] * st.splits[s]
+        if st.frozen[s]:
+            events.append(C.FREEZE)
+    if st.ev_active >= 0:
+        events.append(st.ev_active)
+    in_play = st.phase != OVER and st.end_reason is None
+    if in_play:
+        events.append(C.MARKET_CLOSED)
+    counts = [0] * C.NUM_EVENT_KINDS
+    for k in events:
+        counts[k] += 1
+    if not in_play and st.end_reason != "market_closed":
+        counts[C.MARKET_CLOSED] += 1
+    assert tuple(counts) == C.EVENT_DECK, "all 40 event cards, once each"
+    assert len(st.ev_below) == len(st.ev_below_mask), "below-pile knowledge"
+    assert len(st.ev_discard) == len(st.ev_discard_mask), "discard knowledge"
+    # Option tokens.
+    assert st.supply >= 0 and min(st.tokens) >= 0, "no negative tokens"
+    assert st.supply + sum(st.tokens) == C.TOTAL_TOKENS, "all 30 option tokens"
+    # Public knowledge of hidden share cards.
+    pools = len(st.hand_pool[0])
+    for q in range(n):
+        counts = [0] * pools
+        for card in st.hands[q] + st.hidden[q]:
+            k = st.pool_of[card]
+            if k >= 0:
+                counts[k] += 1
+            else:
+                assert card in st.known[q], "a face-up card in a hand must be known"
+        assert counts == st.hand_pool[q], f"seat {q}'s pool counts"
+        assert all(c in st.hands[q] or c in st.hidden[q] for c in st.known[q]), "known cards"
+    for card in st.draw:
+        assert st.pool_of[card] == pools - 1, "the draw pile is the newest pool"
+    if st.phase != OVER:
+        assert st.cur is not None and 0 <= st.cur < n, "someone must decide"
+    assert len(st.totals) == n and len(st.round_scores) == len(st.round_reasons), "scores"

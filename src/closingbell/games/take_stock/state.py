@@ -1,0 +1,419 @@
+"""The complete state of a Take Stock game: plain lists and integers, copied cheaply.
+
+The state is mutable; :meth:`TakeStockState.clone` copies it field by field. The rules
+that change it live in :mod:`closingbell.games.take_stock.rules`, what a seat may see
+in :mod:`closingbell.games.take_stock.views`.
+
+Bookkeeping of public knowledge
+-------------------------------
+To let a seat's view say exactly what that seat could know, the state also keeps what
+the table knows publicly about hidden share cards. After the deal every card in a hand
+or in the draw pile belongs to *pool* 0; each reshuffle of the discard pile starts a new
+pool made of the (publicly seen) discard pile. ``pool_of[card]`` is that pool while the
+card is hidden and ``-1`` once it is face up. ``hand_pool[p][k]`` counts the cards of pool
+``k`` in seat ``p``'s hand. Cards taken from the discard pile by Insider Trading are shown
+to everyone, so they sit in ``known[p]`` instead. ``ev_below_mask`` and
+``ev_discard_mask`` say who knows each face-down event card (bit ``p`` for seat ``p``,
+bit ``players`` for everyone).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from closingbell.core.errors import StateFormatError
+from closingbell.core.events import Entry, entry_to_dict, visible_entries
+from closingbell.core.game import State
+from closingbell.games.take_stock import cards as C
+
+if TYPE_CHECKING:
+    from closingbell.games.take_stock.game import TakeStock
+    from closingbell.games.take_stock.views import TakeStockView
+
+# Decision kinds, in the order they appear in a turn.
+ACTION = 0
+DISCARD = 1
+CHOOSE = 2
+AUDIT_STOCK = 3
+AUDIT_WHAT = 4
+FREEZE = 5
+RETRIEVE = 6
+INSIDER_DISCARD = 7
+DOWNTURN = 8
+EXERCISE = 9
+OVER = 10
+PHASE_NAMES: tuple[str, ...] = (
+    "action",
+    "discard",
+    "choose_event",
+    "audit_stock",
+    "audit_what",
+    "freeze_stock",
+    "retrieve",
+    "insider_discard",
+    "downturn_discard",
+    "exercise",
+    "game_over",
+)
+"""The name of each decision kind, as views and documents call it."""
+
+# What the discard after a turn action is for.
+FOLLOW_NONE = 0
+FOLLOW_SAVE = 1
+FOLLOW_MARKET_A = 2
+FOLLOW_MARKET_B = 3
+FOLLOW_PLAY = 4
+
+ROUND_END_REASONS = ("market_closed", "high_card", "empty_hand", "no_cards")
+"""Why a round ended: Market Closed drawn, an 11 or 12 placed, a hand emptied, or no
+share card left to draw."""
+
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "round_start": ("round", "dealer"),
+    "draw": ("seat", "card"),
+    "reshuffle": ("cards",),
+    "raise": ("seat", "card"),
+    "save": ("seat", "card"),
+    "discard": ("seat", "card"),
+    "market": ("seat", "option"),
+    "drew_events": ("seat", "events"),
+    "market_closed": ("seat",),
+    "play": ("seat", "event"),
+    "choose": ("seat", "event"),
+    "event_discard": ("seat", "event"),
+    "split": ("stock", "removed", "discarded"),
+    "crash": ("stock", "removed", "split_removed", "freeze_removed"),
+    "retrieve": ("seat", "card"),
+    "audit": ("seat", "stock", "removed"),
+    "freeze": ("seat", "stock", "frozen"),
+    "tokens": ("seat", "change"),
+    "downturn_discard": ("seat", "card"),
+    "downturn_reveal": ("cards",),
+    "exercise": ("seat", "card"),
+    "exercise_reveal": ("cards",),
+    "round_end": ("round", "reason"),
+    "round_score": ("round", "scores"),
+    "game_over": ("scores", "winners"),
+}
+"""The field names of each event kind in the log (see ``visible_events``)."""
+
+
+class TakeStockState(State):
+    """One position of a Take Stock game (use the public API; fields are internal)."""
+
+    __slots__ = (
+        "_legal",
+        "certs",
+        "cur",
+        "dealer",
+        "discard",
+        "draw",
+        "end_reason",
+        "ev_above",
+        "ev_active",
+        "ev_below",
+        "ev_below_mask",
+        "ev_discard",
+        "ev_discard_mask",
+        "ev_stock",
+        "follow",
+        "frozen",
+        "game",
+        "hand_pool",
+        "hands",
+        "hidden",
+        "history",
+        "known",
+        "log",
+        "n",
+        "owed",
+        "pair",
+        "phase",
+        "pool_of",
+        "queue",
+        "reshuffles",
+        "retrieved",
+        "round",
+        "round_reasons",
+        "round_scores",
+        "rows",
+        "saved",
+        "seed",
+        "shares",
+        "splits",
+        "supply",
+        "tokens",
+        "totals",
+        "turn",
+    )
+
+    game: TakeStock
+    n: int
+    shares: tuple[int, ...]
+    seed: int
+    round: int
+    dealer: int
+    turn: int
+    cur: int | None
+    phase: int
+    rows: list[list[int]]
+    splits: list[int]
+    frozen: list[bool]
+    hands: list[list[int]]
+    certs: list[list[int]]
+    tokens: list[int]
+    supply: int
+    draw: list[int]
+    discard: list[int]
+    ev_above: list[int]
+    ev_below: list[int]
+    ev_below_mask: list[int]
+    ev_discard: list[int]
+    ev_discard_mask: list[int]
+    ev_active: int
+    saved: list[list[int]]
+    totals: list[int]
+    round_scores: list[list[int]]
+    round_reasons: list[str]
+    end_reason: str | None
+    pool_of: list[int]
+    hand_pool: list[list[int]]
+    known: list[list[int]]
+    follow: int
+    pair: list[int]
+    ev_stock: int
+    retrieved: list[int]
+    owed: int
+    queue: list[int]
+    hidden: list[list[int]]
+    reshuffles: int
+    history: list[int]
+    log: list[Entry]
+    _legal: list[int] | None
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now; ``None`` once the game is over."""
+        return self.cur
+
+    def legal_actions(self) -> list[int]:
+        """The sorted action ids legal for the pending decision."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _rules.legal_actions(self)
+        return list(legal)
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _rules.legal_actions(self)
+        if action not in legal or isinstance(action, bool):
+            raise self.refuse(action, _rules.explain_illegal(self, action))
+        self._legal = None
+        self.history.append(action)
+        _rules.apply_action(self, action)
+
+    def is_terminal(self) -> bool:
+        """Whether the last round has been scored."""
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        """Each seat's total over the rounds scored so far."""
+        return list(self.totals)
+
+    def round_results(self) -> list[list[int]]:
+        """Each scored round's points per seat, in round order."""
+        return [list(r) for r in self.round_scores]
+
+    def round_end_reasons(self) -> list[str]:
+        """Why each scored round ended (see ``ROUND_END_REASONS``)."""
+        return list(self.round_reasons)
+
+    def winners(self) -> list[int]:
+        """The seats in first place under the ``final_tie`` option."""
+        best = max(self.totals)
+        top = [p for p in range(self.n) if self.totals[p] == best]
+        if len(top) > 1 and self.game.options.final_tie == "most_tokens":
+            most = max(self.tokens[p] for p in top)
+            top = [p for p in top if self.tokens[p] == most]
+        return top
+
+    def prices(self) -> list[int]:
+        """The current price of each stock (top card times the split multiplier)."""
+        return [self.rows[s][-1] * (self.splits[s] + 1) for s in range(C.NUM_STOCKS)]
+
+    def clone(self) -> TakeStockState:
+        """An independent copy (field by field; no deepcopy)."""
+        new = TakeStockState.__new__(TakeStockState)
+        new.game = self.game
+        new.n = self.n
+        new.shares = self.shares
+        new.seed = self.seed
+        new.round = self.round
+        new.dealer = self.dealer
+        new.turn = self.turn
+        new.cur = self.cur
+        new.phase = self.phase
+        new.rows = [r[:] for r in self.rows]
+        new.splits = self.splits[:]
+        new.frozen = self.frozen[:]
+        new.hands = [h[:] for h in self.hands]
+        new.certs = [c[:] for c in self.certs]
+        new.tokens = self.tokens[:]
+        new.supply = self.supply
+        new.draw = self.draw[:]
+        new.discard = self.discard[:]
+        new.ev_above = self.ev_above[:]
+        new.ev_below = self.ev_below[:]
+        new.ev_below_mask = self.ev_below_mask[:]
+        new.ev_discard = self.ev_discard[:]
+        new.ev_discard_mask = self.ev_discard_mask[:]
+        new.ev_active = self.ev_active
+        new.saved = [s[:] for s in self.saved]
+        new.totals = self.totals[:]
+        new.round_scores = [r[:] for r in self.round_scores]
+        new.round_reasons = self.round_reasons[:]
+        new.end_reason = self.end_reason
+        new.pool_of = self.pool_of[:]
+        new.hand_pool = [h[:] for h in self.hand_pool]
+        new.known = [k[:] for k in self.known]
+        new.follow = self.follow
+        new.pair = self.pair[:]
+        new.ev_stock = self.ev_stock
+        new.retrieved = self.retrieved[:]
+        new.owed = self.owed
+        new.queue = self.queue[:]
+        new.hidden = [h[:] for h in self.hidden]
+        new.reshuffles = self.reshuffles
+        new.history = self.history[:]
+        new.log = self.log[:]
+        new._legal = self._legal
+        return new
+
+    def view(self, player: int | None) -> TakeStockView:
+        """What ``player`` may see; ``None`` gives a spectator's view."""
+        return _views.build_view(self, player)
+
+    def visible_events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The log from entry ``start`` on, as ``player`` may read it, as dicts."""
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
+            raise ValueError(f"player must be a seat from 0 to {self.n - 1} or None")
+        return [entry_to_dict(f, EVENT_FIELDS) for f in visible_entries(self.log, player, start)]
+
+    @property
+    def decision(self) -> str:
+        """The name of the pending decision (``game_over`` at the end)."""
+        return PHASE_NAMES[self.phase]
+
+    # ------------------------------------------------------------------ serialization
+
+    _SCALARS = (
+        "seed",
+        "round",
+        "dealer",
+        "turn",
+        "cur",
+        "phase",
+        "supply",
+        "ev_active",
+        "end_reason",
+        "follow",
+        "ev_stock",
+        "owed",
+        "reshuffles",
+    )
+    _LISTS = (
+        "rows",
+        "splits",
+        "frozen",
+        "hands",
+        "certs",
+        "tokens",
+        "draw",
+        "discard",
+        "ev_above",
+        "ev_below",
+        "ev_below_mask",
+        "ev_discard",
+        "ev_discard_mask",
+        "saved",
+        "totals",
+        "round_scores",
+        "round_reasons",
+        "pool_of",
+        "hand_pool",
+        "known",
+        "pair",
+        "retrieved",
+        "queue",
+        "hidden",
+        "history",
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The complete state as JSON-ready data."""
+        out: dict[str, Any] = {
+            "format": "closingbell.take_stock.state",
+            "version": self.game.info.version,
+            "options": self.game.options_dict(),
+        }
+        for name in self._SCALARS:
+            out[name] = getattr(self, name)
+        for name in self._LISTS:
+            out[name] = json.loads(json.dumps(getattr(self, name)))
+        out["log"] = [
+            [owner, list(full), None if red is None else list(red)] for owner, full, red in self.log
+        ]
+        return out
+
+    @classmethod
+    def from_dict(cls, game: TakeStock, data: Any) -> TakeStockState:
+        """Rebuild a state from :meth:`to_dict` output, checking it thoroughly."""
+        if not isinstance(data, dict) or data.get("format") != "closingbell.take_stock.state":
+            raise StateFormatError("not a Take Stock state (missing or wrong 'format')")
+        if data.get("version") != game.info.version:
+            raise StateFormatError(
+                f"state version {data.get('version')!r} does not match the game's "
+                f"version {game.info.version}"
+            )
+        if data.get("options") != game.options_dict():
+            raise StateFormatError("the state's options differ from this game's options")
+        st = cls.__new__(cls)
+        st.game = game
+        st.n = game.options.players
+        st.shares = game.shares
+        try:
+            for name in cls._SCALARS:
+                setattr(st, name, data[name])
+            for name in cls._LISTS:
+                setattr(st, name, data[name])
+            st.log = [
+                (owner, tuple(_tuplify(full)), None if red is None else tuple(_tuplify(red)))
+                for owner, full, red in data["log"]
+            ]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"malformed Take Stock state: {exc!r}") from None
+        st._legal = None
+        try:
+            st.check_invariants()
+        except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
+            raise StateFormatError(f"inconsistent Take Stock state: {exc}") from None
+        return st
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
+        _rules.check_invariants(self)
+
+
+def _tuplify(value: Any) -> list[Any]:
+    """Lists inside a log form become tuples again (the inverse of ``to_dict``)."""
+    return [tuple(v) if isinstance(v, list) else v for v in value]
+
+
+# Imported last: these modules use the names above.
+from closingbell.games.take_stock import rules as _rules  # noqa: E402
+from closingbell.games.take_stock import views as _views  # noqa: E402

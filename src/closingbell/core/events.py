@@ -33,7 +33,7 @@ def entry_to_dict(form: tuple[Any, ...], fields: Mapping[str, Sequence[str]]) ->
     """Name the values of one log form with the field names the game gave its kind."""
     kind = form[0]
     names = fields[kind]
-    out: dict[str, Any] = {"event": kind}
+    out: dict[str, Any] = {"type": kind}
     for name, value in zip(names, form[1:], strict=True):
         out[name] = list(value) if isinstance(value, tuple) else value
     return out

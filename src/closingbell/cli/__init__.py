@@ -1,0 +1,1 @@
+"""Command-line entry points: ``closingbell play | replay | bench``."""

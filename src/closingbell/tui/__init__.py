@@ -1,0 +1,1 @@
+"""Terminal play: renders a seat's view as text and asks for its decisions."""

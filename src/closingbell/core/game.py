@@ -11,6 +11,7 @@ Everything a front end, bot or learning agent may know of a state goes through
 from __future__ import annotations
 
 import json
+import numbers
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -153,9 +154,21 @@ class State(ABC):
         self.apply(action)
         return action
 
+    def coerce_action(self, action: object) -> int:
+        """Return ``action`` as a plain ``int`` (numpy integers included), or refuse it."""
+        if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+            return int(action)
+        raise self.refuse(action, f"an action must be an integer id, not {type(action).__name__}")
+
     def refuse(self, action: object, reason: str) -> IllegalActionError:
         """Build the error for an illegal ``action``, naming it when it is a valid id."""
-        if isinstance(action, int) and 0 <= action < self.game.info.num_distinct_actions:
+        in_range = (
+            isinstance(action, int)
+            and not isinstance(action, bool)
+            and 0 <= action < self.game.info.num_distinct_actions
+        )
+        if in_range:
+            assert isinstance(action, int)
             shown = f"{self.game.action_to_string(action)!r} ({action})"
         else:
             shown = repr(action)

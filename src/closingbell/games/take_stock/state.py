@@ -208,10 +208,12 @@ class TakeStockState(State):
 
     def apply(self, action: int) -> None:
         """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
+        if type(action) is not int:
+            action = self.coerce_action(action)
         legal = self._legal
         if legal is None:
             legal = self._legal = _rules.legal_actions(self)
-        if action not in legal or isinstance(action, bool):
+        if action not in legal:
             raise self.refuse(action, _rules.explain_illegal(self, action))
         self._legal = None
         self.history.append(action)

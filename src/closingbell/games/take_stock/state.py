@@ -384,6 +384,13 @@ class TakeStockState(State):
             )
         if data.get("options") != game.options_dict():
             raise StateFormatError("the state's options differ from this game's options")
+        for name, shape in _SHAPES.items():
+            if name not in data:
+                raise StateFormatError(f"malformed Take Stock state: {name!r} is missing")
+            if not _fits(data[name], shape):
+                raise StateFormatError(
+                    f"malformed Take Stock state: {name!r} must be {shape}, not {data[name]!r}"
+                )
         st = cls.__new__(cls)
         st.game = game
         st.n = game.options.players
@@ -409,6 +416,81 @@ class TakeStockState(State):
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
+
+
+_SHAPES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "seed",
+            "round",
+            "dealer",
+            "turn",
+            "phase",
+            "supply",
+            "ev_active",
+            "follow",
+            "ev_stock",
+            "owed",
+            "reshuffles",
+        ),
+        "int",
+    ),
+    "cur": "int or null",
+    "end_reason": "str or null",
+    **dict.fromkeys(
+        (
+            "splits",
+            "tokens",
+            "draw",
+            "discard",
+            "ev_above",
+            "ev_below",
+            "ev_below_mask",
+            "ev_discard",
+            "ev_discard_mask",
+            "totals",
+            "pool_of",
+            "pair",
+            "retrieved",
+            "queue",
+            "history",
+        ),
+        "list of int",
+    ),
+    "frozen": "list of bool",
+    "round_reasons": "list of str",
+    **dict.fromkeys(
+        ("rows", "hands", "certs", "saved", "round_scores", "hand_pool", "known", "hidden"),
+        "list of list of int",
+    ),
+    "log": "list",
+}
+"""The JSON shape of every field of a serialized state."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fits(value: Any, shape: str) -> bool:
+    """Whether a JSON value has the given shape (see ``_SHAPES``)."""
+    if shape == "int":
+        return _is_int(value)
+    if shape == "int or null":
+        return value is None or _is_int(value)
+    if shape == "str or null":
+        return value is None or isinstance(value, str)
+    if not isinstance(value, list):
+        return False
+    if shape == "list of int":
+        return all(_is_int(v) for v in value)
+    if shape == "list of bool":
+        return all(isinstance(v, bool) for v in value)
+    if shape == "list of str":
+        return all(isinstance(v, str) for v in value)
+    if shape == "list of list of int":
+        return all(isinstance(v, list) and all(_is_int(x) for x in v) for v in value)
+    return True
 
 
 def _tuplify(value: Any) -> list[Any]:

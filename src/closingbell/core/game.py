@@ -90,6 +90,8 @@ class State(ABC):
     """The game this state belongs to."""
     history: list[int]
     """The actions applied since the game was dealt, in order."""
+    seed: int
+    """The seed every shuffle of this game is derived from (a sampled state has a fresh one)."""
 
     @property
     @abstractmethod

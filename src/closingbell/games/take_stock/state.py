@@ -367,9 +367,7 @@ class TakeStockState(State):
             out[name] = getattr(self, name)
         for name in self._LISTS:
             out[name] = json.loads(json.dumps(getattr(self, name)))
-        out["log"] = [
-            [owner, list(full), None if red is None else list(red)] for owner, full, red in self.log
-        ]
+        out["log"] = json.loads(json.dumps(self.log))
         return out
 
     @classmethod
@@ -401,7 +399,7 @@ class TakeStockState(State):
             for name in cls._LISTS:
                 setattr(st, name, data[name])
             st.log = [
-                (owner, tuple(_tuplify(full)), None if red is None else tuple(_tuplify(red)))
+                (owner, _tuplify(full), None if red is None else _tuplify(red))
                 for owner, full, red in data["log"]
             ]
         except (KeyError, TypeError, ValueError) as exc:
@@ -493,9 +491,11 @@ def _fits(value: Any, shape: str) -> bool:
     return True
 
 
-def _tuplify(value: Any) -> list[Any]:
-    """Lists inside a log form become tuples again (the inverse of ``to_dict``)."""
-    return [tuple(v) if isinstance(v, list) else v for v in value]
+def _tuplify(value: Any) -> Any:
+    """Lists inside a log form become tuples again, at every depth (the inverse of JSON)."""
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
 
 
 # Imported last: these modules use the names above.

@@ -1,0 +1,519 @@
+"""Game records: the options, the seed and the actions of one game, as a plain text file.
+
+A record is what habit 7 of the style guide calls a game: ``(options, seed, actions)``.
+Replaying it deals the same cards and so gives the same events, event for event. The
+file is UTF-8 text with one action per line, so that an error can name the line at fault
+(the format is described in ``docs/records.md``)::
+
+    closingbell record 1
+    game: take_stock
+    version: 1
+    options: {"players": 3, "rounds": 4}
+    seed: 7
+    seats: ["ana", "random", "random"]
+    result: {"scores": [198, 77, 127], "winners": [0], "rounds": [[73, 52, 81]]}
+    actions:
+    0: raise Oil 5
+    0: discard Gem 3
+
+Each action line is ``SEAT: TEXT``: the seat (counted from 0, as everywhere in the API)
+that must decide, then the action's text form. Blank lines and lines starting with ``#``
+are ignored. Every failure raises :class:`~closingbell.core.errors.RecordError` with the
+1-based line number and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from closingbell.core.errors import RecordError, UnknownGameError
+from closingbell.core.game import Game, State
+from closingbell.core.registry import game_class, load_game
+from closingbell.core.rng import check_seed
+
+FORMAT_VERSION = 1
+"""The version of the record format this module reads and writes."""
+
+FORMAT_LINE = f"closingbell record {FORMAT_VERSION}"
+"""The first line of every record file."""
+
+EXTENSION = ".cbrec"
+"""The customary file name extension of a record."""
+
+HEADER_KEYS = ("game", "version", "options", "seed", "seats", "result")
+"""The header keys, in the order they are written; all but ``result`` are required."""
+
+ACTIONS_LINE = "actions:"
+"""The line that ends the header; action lines follow it."""
+
+_FORMAT_RE = re.compile(r"closingbell\s+record\s+(\S+)")
+_ACTION_RE = re.compile(r"(\d+)\s*:\s*(.*)")
+_RESULT_KEYS = ("scores", "winners", "rounds")
+
+
+@dataclass(frozen=True)
+class RecordedAction:
+    """One action of a record: the seat that chose it and its text form."""
+
+    seat: int
+    """The seat that made the decision (counted from 0)."""
+    text: str
+    """The action's text form, as the game's ``action_to_string`` writes it."""
+    line: int | None = field(default=None, compare=False)
+    """The line of the file it was read from (``None`` for a record made in code)."""
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """How a finished game ended, as recorded; replay checks the game ends the same way."""
+
+    scores: tuple[int, ...]
+    """Each seat's final score."""
+    winners: tuple[int, ...]
+    """The seats in first place."""
+    rounds: tuple[tuple[int, ...], ...] | None = None
+    """Each scored round's points per seat, for games that report them (else ``None``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data (``rounds`` only when there are some)."""
+        out: dict[str, Any] = {"scores": list(self.scores), "winners": list(self.winners)}
+        if self.rounds is not None:
+            out["rounds"] = [list(r) for r in self.rounds]
+        return out
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A complete or unfinished game as data: ``(game, options, seed, actions)`` and more.
+
+    The ``options`` dict is copied when the record is made; treat it as read-only.
+    Records compare equal when their data do, wherever they were read from.
+    """
+
+    game: str
+    """The registered name of the game."""
+    version: int
+    """The game's rules version the record was made with (``GameInfo.version``)."""
+    options: dict[str, Any] = field(hash=False)
+    """The rules options as JSON-ready data, ``players`` among them."""
+    seed: int
+    """The seed the game was dealt with."""
+    seats: tuple[str, ...]
+    """A name for each seat, in seat order (one per player)."""
+    actions: tuple[RecordedAction, ...] = ()
+    """The actions in the order they were applied."""
+    result: RecordResult | None = None
+    """The final result, for a finished game whose result was recorded."""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """Where each header key and the ``actions:`` line were read (empty if made in code)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", dict(self.options))
+        object.__setattr__(self, "seats", tuple(self.seats))
+        object.__setattr__(self, "actions", tuple(self.actions))
+        object.__setattr__(self, "lines", dict(self.lines))
+
+    # ------------------------------------------------------------------ making
+
+    @classmethod
+    def from_state(cls, state: State, seats: Sequence[str] | None = None) -> GameRecord:
+        """Record the game that led to ``state``: its options, seed and history.
+
+        ``seats`` names each seat (default ``seat 0``, ``seat 1``, ...). The result is
+        recorded when the game is over. The history is replayed from the seed to learn
+        who chose each action; a state whose history does not lead back to it (a sampled
+        state, say) is refused with :class:`RecordError`.
+        """
+        game = state.game
+        seed = getattr(state, "seed", None)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RecordError(f"a {game.info.name} state does not tell its seed")
+        names = [f"seat {p}" for p in range(game.players)] if seats is None else list(seats)
+        if len(names) != game.players or not all(isinstance(s, str) for s in names):
+            raise RecordError(f"seats must be {game.players} names, one per seat, not {seats!r}")
+        fresh = game.new_game(seed)
+        actions: list[RecordedAction] = []
+        for action in state.history:
+            seat = fresh.current_player
+            if seat is None:
+                raise RecordError("the state's history goes on after the game is over")
+            actions.append(RecordedAction(seat, fresh.action_to_string(action)))
+            fresh.apply(action)
+        # Compared as JSON: a state read back from JSON may hold lists where tuples were.
+        if fresh.to_json() != state.to_json():
+            raise RecordError("the state's history does not lead from its seed back to it")
+        result = None
+        if state.is_terminal():
+            rounds = round_results(state)
+            result = RecordResult(
+                tuple(state.scores()),
+                tuple(state.winners()),
+                None if rounds is None else tuple(tuple(r) for r in rounds),
+            )
+        return cls(
+            game=game.info.name,
+            version=game.info.version,
+            options=game.options_dict(),
+            seed=seed,
+            seats=tuple(names),
+            actions=tuple(actions),
+            result=result,
+        )
+
+    # ------------------------------------------------------------------ writing
+
+    def dumps(self) -> str:
+        """The record as the text of a record file (ending with a newline)."""
+        out = [
+            FORMAT_LINE,
+            f"game: {self.game}",
+            f"version: {self.version}",
+            f"options: {_json(self.options)}",
+            f"seed: {self.seed}",
+            f"seats: {_json(list(self.seats))}",
+        ]
+        if self.result is not None:
+            out.append(f"result: {_json(self.result.to_dict())}")
+        out.append(ACTIONS_LINE)
+        out += [f"{a.seat}: {a.text}" for a in self.actions]
+        return "\n".join(out) + "\n"
+
+    def write(self, path: str | Path) -> None:
+        """Write the record to ``path`` as UTF-8 text."""
+        Path(path).write_text(self.dumps(), encoding="utf-8", newline="\n")
+
+    # ------------------------------------------------------------------ reading
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Read a record from the text of a record file, checking its header.
+
+        The header is checked against the registered game (known game, same rules
+        version, valid options and seed, one name per seat, seats of the action lines
+        in range); the actions themselves are checked by :func:`replay`.
+        """
+        record = _parse(text)
+        record.check()
+        return record
+
+    @classmethod
+    def read(cls, path: str | Path) -> GameRecord:
+        """Read the record file at ``path`` (``OSError`` if it cannot be opened)."""
+        data = Path(path).read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise RecordError(f"not UTF-8 text: {exc.reason}", line) from None
+        return cls.loads(text)
+
+    # ------------------------------------------------------------------ checking
+
+    def check(self) -> Game:
+        """Check the header against the registered game and return that game.
+
+        Raises :class:`RecordError` (with the line, when the record was read from a file)
+        for an unknown game, another rules version, bad options or seed, a wrong number
+        of seats, an action line's seat out of range, or a result of the wrong shape.
+        """
+        lines = self.lines
+        try:
+            cls = game_class(self.game)
+        except UnknownGameError as exc:
+            raise RecordError(str(exc), lines.get("game")) from None
+        if self.version != cls.info.version:
+            raise RecordError(
+                f"the record is for {self.game} rules version {self.version}, but this "
+                f"closingbell plays version {cls.info.version}",
+                lines.get("version"),
+            )
+        try:
+            game = load_game(self.game, **self.options)
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"bad options: {exc}", lines.get("options")) from None
+        try:
+            check_seed(self.seed)
+        except ValueError as exc:
+            raise RecordError(f"bad seed: {exc}", lines.get("seed")) from None
+        n = game.players
+        if len(self.seats) != n:
+            raise RecordError(
+                f"{len(self.seats)} seat names for a {n}-player game", lines.get("seats")
+            )
+        for action in self.actions:
+            if not 0 <= action.seat < n:
+                raise RecordError(
+                    f"seat {action.seat} is not a seat of this {n}-player game "
+                    f"(seats run from 0 to {n - 1})",
+                    action.line,
+                )
+        if self.result is not None:
+            _check_result_shape(self.result, n, lines.get("result"))
+        return game
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of :func:`replay_iter`: an action just applied and the state after it."""
+
+    index: int
+    """The action's position in the record, counted from 0."""
+    action: RecordedAction
+    """The recorded action."""
+    action_id: int
+    """The action's id in the game."""
+    state: State
+    """The live state after the action (the same object at every step: clone to keep it)."""
+
+
+def replay_iter(record: GameRecord) -> Iterator[ReplayStep]:
+    """Replay ``record`` action by action, yielding after each one.
+
+    Each action line's seat must be the player to move, its text must parse and the
+    action must be legal; otherwise :class:`RecordError` names the line and says why
+    (with the engine's own message). Once the last action is applied, a recorded result
+    is compared with the game's: this check runs only if the iterator is exhausted.
+    """
+    state = record.check().new_game(record.seed)
+    yield from _steps(record, state)
+
+
+def replay(record: GameRecord) -> State:
+    """Replay ``record`` completely, checking every action and the result; return the state."""
+    state = record.check().new_game(record.seed)
+    for _ in _steps(record, state):
+        pass
+    return state
+
+
+def round_results(state: State) -> list[list[int]] | None:
+    """Each scored round's points per seat, or ``None`` for a game without rounds."""
+    method = getattr(state, "round_results", None)
+    if not callable(method):
+        return None
+    return [[int(v) for v in r] for r in method()]
+
+
+def round_end_reasons(state: State) -> list[str] | None:
+    """Why each scored round ended, or ``None`` for a game that does not say."""
+    method = getattr(state, "round_end_reasons", None)
+    if not callable(method):
+        return None
+    return [str(r) for r in method()]
+
+
+# ---------------------------------------------------------------------- internals
+
+
+def _json(value: Any) -> str:
+    """One line of JSON; non-ASCII names stay readable in the UTF-8 file."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _parse_json(key: str, value: str, line: int) -> Any:
+    try:
+        return json.loads(value, parse_constant=_refuse_constant)
+    except ValueError as exc:
+        raise RecordError(f"bad JSON value for {key!r}: {exc}", line) from None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_int(v) for v in value)
+
+
+def _parse_header_value(key: str, value: str, line: int) -> Any:
+    """Read the value of one header line, checking its type."""
+    if key == "game":
+        if not value or any(c.isspace() for c in value):
+            raise RecordError(f"the game must be one registered name, not {value!r}", line)
+        return value
+    data = _parse_json(key, value, line)
+    if key in ("version", "seed"):
+        if not _is_int(data):
+            raise RecordError(f"{key} must be an integer, not {value}", line)
+        return data
+    if key == "options":
+        if not isinstance(data, dict):
+            raise RecordError(f"options must be a JSON object, not {value}", line)
+        return data
+    if key == "seats":
+        if not isinstance(data, list) or not all(isinstance(s, str) for s in data):
+            raise RecordError(f"seats must be a JSON list of names, not {value}", line)
+        return tuple(data)
+    # key == "result"
+    if not isinstance(data, dict):
+        raise RecordError(f"result must be a JSON object, not {value}", line)
+    for name in data:
+        if name not in _RESULT_KEYS:
+            raise RecordError(
+                f"unknown result key {name!r} (known: {', '.join(_RESULT_KEYS)})", line
+            )
+    for name in ("scores", "winners"):
+        if name not in data:
+            raise RecordError(f"the result has no {name!r}", line)
+        if not _int_list(data[name]):
+            raise RecordError(f"the result's {name!r} must be a list of integers", line)
+    rounds = data.get("rounds")
+    if rounds is not None and not (isinstance(rounds, list) and all(_int_list(r) for r in rounds)):
+        raise RecordError("the result's 'rounds' must be a list of lists of integers", line)
+    return RecordResult(
+        tuple(data["scores"]),
+        tuple(data["winners"]),
+        None if rounds is None else tuple(tuple(r) for r in rounds),
+    )
+
+
+def _parse(text: str) -> GameRecord:
+    """Read the structure of a record file (its meaning is checked by ``check``)."""
+    if not isinstance(text, str):
+        raise RecordError(f"a record must be text, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    # Split on "\n" only, so that line numbers agree with editors and ``grep -n``.
+    lines = text.split("\n")
+    header: dict[str, Any] = {}
+    where: dict[str, int] = {}
+    actions: list[RecordedAction] = []
+    stage = "start"
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if stage == "start":
+            if line != FORMAT_LINE:
+                match = _FORMAT_RE.fullmatch(line)
+                if match:
+                    raise RecordError(
+                        f"unsupported record format {match[1]!r}; this closingbell reads "
+                        f"format {FORMAT_VERSION}",
+                        number,
+                    )
+                raise RecordError(
+                    f"not a closingbell record: expected {FORMAT_LINE!r} first, got {line!r}",
+                    number,
+                )
+            stage = "header"
+        elif stage == "header":
+            if line == ACTIONS_LINE:
+                for key in HEADER_KEYS:
+                    if key != "result" and key not in header:
+                        raise RecordError(f"missing header key {key!r} before 'actions:'", number)
+                where["actions"] = number
+                stage = "actions"
+                continue
+            key, sep, value = line.partition(":")
+            key = key.strip()
+            if not sep:
+                raise RecordError(f"expected 'key: value' or 'actions:', got {line!r}", number)
+            if key not in HEADER_KEYS:
+                raise RecordError(
+                    f"unknown header key {key!r} (known: {', '.join(HEADER_KEYS)})", number
+                )
+            if key in header:
+                raise RecordError(
+                    f"header key {key!r} given twice (first on line {where[key]})", number
+                )
+            header[key] = _parse_header_value(key, value.strip(), number)
+            where[key] = number
+        else:
+            match = _ACTION_RE.fullmatch(line)
+            if not match:
+                raise RecordError(f"expected 'SEAT: action', got {line!r}", number)
+            action_text = match[2].strip()
+            if not action_text:
+                raise RecordError("the action line has no action after the seat", number)
+            actions.append(RecordedAction(int(match[1]), action_text, number))
+    if stage == "start":
+        raise RecordError(f"empty record: expected {FORMAT_LINE!r}", len(lines))
+    if stage == "header":
+        raise RecordError(f"the header is not followed by an {ACTIONS_LINE!r} line", len(lines))
+    return GameRecord(
+        game=header["game"],
+        version=header["version"],
+        options=header["options"],
+        seed=header["seed"],
+        seats=header["seats"],
+        actions=tuple(actions),
+        result=header.get("result"),
+        lines=where,
+    )
+
+
+def _steps(record: GameRecord, state: State) -> Iterator[ReplayStep]:
+    """Apply the record's actions to ``state`` (its new game), checking each one."""
+    for index, act in enumerate(record.actions):
+        where = f"action {index + 1}"
+        current = state.current_player
+        if current is None:
+            raise RecordError(f"{where}: the game is already over", act.line)
+        if act.seat != current:
+            raise RecordError(
+                f"{where}: the line gives seat {act.seat}, but seat {current} "
+                f"({record.seats[current]}) is to decide",
+                act.line,
+            )
+        try:
+            action_id = state.string_to_action(act.text)
+        except ValueError as exc:
+            raise RecordError(f"{where}: unreadable action: {exc}", act.line) from None
+        try:
+            state.apply(action_id)
+        except ValueError as exc:
+            raise RecordError(f"{where} (seat {current}): {exc}", act.line) from None
+        yield ReplayStep(index, act, action_id, state)
+    if record.result is not None:
+        _check_result(record.result, state, record.lines.get("result"))
+
+
+def _check_result_shape(result: RecordResult, players: int, line: int | None) -> None:
+    if len(result.scores) != players:
+        raise RecordError(
+            f"the result has {len(result.scores)} scores for a {players}-player game", line
+        )
+    if not result.winners or not all(0 <= w < players for w in result.winners):
+        raise RecordError(
+            f"the result's winners must be seats from 0 to {players - 1}, "
+            f"not {list(result.winners)}",
+            line,
+        )
+    for r in result.rounds or ():
+        if len(r) != players:
+            raise RecordError(
+                f"the result has a round with {len(r)} scores for a {players}-player game", line
+            )
+
+
+def _check_result(result: RecordResult, state: State, line: int | None) -> None:
+    """Compare a recorded result with the replayed game; raise on any difference."""
+    if not state.is_terminal():
+        raise RecordError(
+            "the record has a result, but the game is not over after its last action", line
+        )
+    problems = []
+    scores = state.scores()
+    if list(result.scores) != scores:
+        problems.append(f"scores {list(result.scores)} recorded, {scores} replayed")
+    winners = state.winners()
+    if list(result.winners) != winners:
+        problems.append(f"winners {list(result.winners)} recorded, {winners} replayed")
+    if result.rounds is not None:
+        rounds = round_results(state)
+        recorded = [list(r) for r in result.rounds]
+        if rounds is None:
+            problems.append("round results recorded, but this game does not report them")
+        elif recorded != rounds:
+            problems.append(f"round results {recorded} recorded, {rounds} replayed")
+    if problems:
+        raise RecordError("the result does not match the replay: " + "; ".join(problems), line)

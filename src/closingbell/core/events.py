@@ -35,5 +35,12 @@ def entry_to_dict(form: tuple[Any, ...], fields: Mapping[str, Sequence[str]]) ->
     names = fields[kind]
     out: dict[str, Any] = {"type": kind}
     for name, value in zip(names, form[1:], strict=True):
-        out[name] = list(value) if isinstance(value, tuple) else value
+        out[name] = _listify(value)
     return out
+
+
+def _listify(value: Any) -> Any:
+    """Tuples become lists at every depth, so a form reads the same as its JSON."""
+    if isinstance(value, tuple):
+        return [_listify(v) for v in value]
+    return value

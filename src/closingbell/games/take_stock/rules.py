@@ -32,6 +32,7 @@ from closingbell.games.take_stock.state import (
     OVER,
     PHASE_NAMES,
     RETRIEVE,
+    ROUND_END_REASONS,
     TakeStockState,
 )
 
@@ -119,7 +120,7 @@ def _gather_under_pile(st: TakeStockState) -> None:
     They go under Market Closed, which ends the round as soon as it is drawn and makes the
     whole pile anew, so these cards are never drawn and their order cannot matter.
     """
-    public = 1 << st.n
+    public = (1 << (st.n + 1)) - 1  # every seat and the spectator saw them
     gathered: list[int] = []
     masks: list[int] = []
     for s in STOCK_RANGE:
@@ -816,6 +817,7 @@ def _finish_round(st: TakeStockState) -> None:
 def check_invariants(st: TakeStockState) -> None:
     """Raise ``AssertionError`` when any card, token or piece of bookkeeping is off."""
     n = st.n
+    _check_decision(st)
     assert len(st.hands) == n and len(st.certs) == n and len(st.tokens) == n, "seat lists"
     # Share cards: all 60 somewhere, each exactly once.
     places: list[int] = []
@@ -871,3 +873,42 @@ def check_invariants(st: TakeStockState) -> None:
     if st.phase != OVER:
         assert st.cur is not None and 0 <= st.cur < n, "someone must decide"
     assert len(st.totals) == n and len(st.round_scores) == len(st.round_reasons), "scores"
+
+
+def _check_decision(st: TakeStockState) -> None:
+    """The pending decision and its working fields must agree with each other."""
+    n = st.n
+    phase = st.phase
+    assert 0 <= phase <= OVER, f"unknown decision {phase}"
+    assert 1 <= st.round <= st.game.options.rounds, "round out of range"
+    assert 0 <= st.dealer < n and 0 <= st.turn < n, "dealer and turn are seats"
+    assert st.end_reason is None or st.end_reason in ROUND_END_REASONS, "round end reason"
+    assert all(r in ROUND_END_REASONS for r in st.round_reasons), "round end reasons"
+    assert all(0 <= q < n for q in st.queue), "queued seats"
+    assert all(0 <= a < A.NUM_ACTIONS for a in st.history), "history holds action ids"
+    assert 0 <= st.follow <= FOLLOW_PLAY, "what a discard pays for"
+    assert (st.follow != FOLLOW_NONE) == (phase == DISCARD), "a discard pays for an action"
+    assert (len(st.pair) == 2) == (phase == CHOOSE) and len(st.pair) in (0, 2), "option A"
+    assert -1 <= st.ev_active < C.NUM_EVENT_KINDS and st.ev_active != C.MARKET_CLOSED
+    if phase == FREEZE:
+        assert st.ev_active == C.FREEZE, "a freeze is being played"
+    elif phase != DISCARD or st.follow != FOLLOW_PLAY:
+        assert st.ev_active == -1, "no event is being played"
+    stock_phases = (AUDIT_WHAT, RETRIEVE, INSIDER_DISCARD)
+    if phase in stock_phases:
+        assert 0 <= st.ev_stock < NUM_STOCKS, "the event's stock"
+    else:
+        assert st.ev_stock == -1, "no event stock pending"
+    assert (st.owed > 0) == (phase == INSIDER_DISCARD), "discards owed for Insider Trading"
+    assert not st.retrieved or phase in (RETRIEVE, INSIDER_DISCARD), "retrieved cards"
+    if phase in (DOWNTURN, EXERCISE):
+        assert st.queue and st.cur == st.queue[0], "the first queued seat decides"
+    else:
+        assert not st.queue, "no queue outside simultaneous decisions"
+        assert not any(st.hidden), "nothing hidden outside simultaneous decisions"
+    assert (phase == EXERCISE) == (st.end_reason is not None and phase != OVER), "round end"
+    if phase not in (DOWNTURN, EXERCISE, OVER):
+        assert st.cur == st.turn, "the active player decides"
+    for row in st.rows:
+        assert all(1 <= v <= C.VALUES for v in row), "row values"
+    assert all(m >= 0 for m in st.ev_below_mask + st.ev_discard_mask), "knowledge masks"

@@ -136,8 +136,12 @@ def describe_event(event: dict[str, Any], names: list[str]) -> str | None:
     if kind == "draw":
         return f"{who} draws {card(event['card'])}." if event["card"] is not None else None
     if kind in ("raise", "save", "discard", "retrieve"):
-        verbs = {"raise": "raises with", "save": "saves", "discard": "discards",
-                 "retrieve": "retrieves"}
+        verbs = {
+            "raise": "raises with",
+            "save": "saves",
+            "discard": "discards",
+            "retrieve": "retrieves",
+        }
         return f"{who} {verbs[kind]} {card(event['card'])}."
     if kind == "market":
         return f"{who} plays the market, option {event['option']}."

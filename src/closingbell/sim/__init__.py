@@ -1,0 +1,1 @@
+"""Running games many times: speed figures, matches, tournaments and their statistics."""

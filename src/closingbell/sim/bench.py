@@ -1,0 +1,250 @@
+"""Speed figures of a game's engine, measured on one core with plain loops.
+
+For each game and player count: random-play decisions and whole games per second (each
+step is ``legal_actions``, ``rng.choice``, ``apply``), and the mean cost of ``clone()`` and
+of ``sample_state(view)`` on states taken from random games at various stages. The
+functions return plain data; :func:`format_table` turns it into text. Nothing here
+asserts a speed: the figures are for people and for comparing changes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import closingbell
+from closingbell.core.game import Game, State
+from closingbell.core.registry import game_class
+
+DEFAULT_SECONDS = 2.0
+"""Playout time per player count when no number of games is given."""
+DEFAULT_STATES = 40
+"""States on which ``clone`` and ``sample_state`` are timed."""
+
+
+@dataclass(frozen=True)
+class PlayoutFigures:
+    """Random games played to the end, and how long they took."""
+
+    games: int
+    """Games played."""
+    decisions: int
+    """Actions applied over all those games."""
+    seconds: float
+    """Wall-clock time of the loop."""
+
+    @property
+    def decisions_per_second(self) -> float:
+        """Actions applied per second."""
+        return self.decisions / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        """Whole games played per second."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """The figures of one game at one player count."""
+
+    game: str
+    """The registered name of the game."""
+    players: int
+    """Seats at the table."""
+    games: int
+    """Random games played for the playout figures."""
+    decisions: int
+    """Actions applied in those games."""
+    seconds: float
+    """Time the playouts took."""
+    decisions_per_second: float
+    """Random-play actions applied per second."""
+    games_per_second: float
+    """Random games played to the end per second."""
+    mean_decisions: float
+    """Actions per game, on average."""
+    clone_us: float
+    """Mean cost of ``State.clone()``, in microseconds."""
+    sample_us: float
+    """Mean cost of ``Game.sample_state(view)`` for the deciding seat, in microseconds."""
+    states: int
+    """States on which ``clone`` and ``sample_state`` were timed."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as JSON-ready data."""
+        return asdict(self)
+
+
+def player_counts(name: str) -> list[int]:
+    """Every player count the game ``name`` allows."""
+    info = game_class(name).info
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def _random_step(state: State, rng: random.Random) -> None:
+    state.apply(rng.choice(state.legal_actions()))
+
+
+def time_playouts(
+    game: Game,
+    *,
+    games: int | None = None,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+) -> PlayoutFigures:
+    """Play random games to the end: ``games`` of them, or as many as fit in ``seconds``."""
+    rng = random.Random(seed)
+    played = decisions = 0
+    clock = time.perf_counter
+    start = clock()
+    while True:
+        if games is not None:
+            if played >= games:
+                break
+        elif played and clock() - start >= seconds:
+            break
+        state = game.new_game(seed=seed + played)
+        legal = state.legal_actions
+        apply = state.apply
+        choice = rng.choice
+        while not state.is_terminal():
+            apply(choice(legal()))
+            decisions += 1
+        played += 1
+    return PlayoutFigures(games=played, decisions=decisions, seconds=clock() - start)
+
+
+def sample_positions(game: Game, count: int, *, seed: int = 0) -> list[State]:
+    """``count`` live states taken from random games, spread over the games' stages."""
+    rng = random.Random(f"bench-positions/{seed}")
+    out: list[State] = []
+    index = 0
+    while len(out) < count:
+        state = game.new_game(seed=seed + index)
+        index += 1
+        stages = []
+        while not state.is_terminal():
+            stages.append(state.clone())
+            _random_step(state, rng)
+        out += rng.sample(stages, min(len(stages), 5, count - len(out)))
+    return out
+
+
+def _mean_cost_us(calls: Sequence[Any], budget: float) -> float:
+    """Mean microseconds per call of the zero-argument callables, repeated for ``budget`` s."""
+    clock = time.perf_counter
+    done = 0
+    start = clock()
+    while True:
+        for call in calls:
+            call()
+        done += len(calls)
+        elapsed = clock() - start
+        if elapsed >= budget:
+            return elapsed / done * 1e6
+
+
+def time_clone(states: Sequence[State], budget: float = 0.25) -> float:
+    """Mean cost of ``clone()`` over ``states``, in microseconds."""
+    return _mean_cost_us([s.clone for s in states], budget)
+
+
+def time_sample_state(
+    game: Game, states: Sequence[State], budget: float = 0.25, *, seed: int = 0
+) -> float:
+    """Mean cost of ``sample_state`` on the deciding seat's view of each state, in microseconds."""
+    rng = random.Random(seed)
+    views = [s.view(s.current_player) for s in states]
+    sample = game.sample_state
+    return _mean_cost_us([lambda v=v: sample(v, rng) for v in views], budget)
+
+
+def bench_game(
+    name: str,
+    players: int,
+    *,
+    games: int | None = None,
+    seconds: float = DEFAULT_SECONDS,
+    states: int = DEFAULT_STATES,
+    seed: int = 0,
+) -> BenchResult:
+    """Measure the game ``name`` at ``players`` seats (see the module docstring).
+
+    ``clone`` and ``sample_state`` are each timed for an eighth of ``seconds`` (at least
+    one pass over the states).
+    """
+    game = closingbell.load_game(name, players=players)
+    figures = time_playouts(game, games=games, seconds=seconds, seed=seed)
+    positions = sample_positions(game, states, seed=seed)
+    budget = seconds / 8
+    return BenchResult(
+        game=name,
+        players=players,
+        games=figures.games,
+        decisions=figures.decisions,
+        seconds=figures.seconds,
+        decisions_per_second=figures.decisions_per_second,
+        games_per_second=figures.games_per_second,
+        mean_decisions=figures.decisions / figures.games if figures.games else 0.0,
+        clone_us=time_clone(positions, budget),
+        sample_us=time_sample_state(game, positions, budget, seed=seed),
+        states=len(positions),
+    )
+
+
+def run_bench(
+    names: Sequence[str] | None = None,
+    players: Sequence[int] | None = None,
+    *,
+    games: int | None = None,
+    seconds: float = DEFAULT_SECONDS,
+    states: int = DEFAULT_STATES,
+    seed: int = 0,
+) -> list[BenchResult]:
+    """Measure each game (default: all registered) at each of its allowed player counts.
+
+    ``players`` restricts the counts; counts a game does not allow are left out for it.
+    """
+    results = []
+    for name in names if names is not None else closingbell.available_games():
+        for count in player_counts(name):
+            if players is None or count in players:
+                results.append(
+                    bench_game(name, count, games=games, seconds=seconds, states=states, seed=seed)
+                )
+    return results
+
+
+COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("game", "game", "{}"),
+    ("players", "players", "{}"),
+    ("games", "games", "{:,}"),
+    ("mean_decisions", "decisions/game", "{:,.1f}"),
+    ("decisions_per_second", "decisions/s", "{:,.0f}"),
+    ("games_per_second", "games/s", "{:,.1f}"),
+    ("clone_us", "clone us", "{:,.1f}"),
+    ("sample_us", "sample_state us", "{:,.1f}"),
+)
+"""The table's columns: field, heading and format."""
+
+
+def format_table(results: Sequence[BenchResult]) -> str:
+    """The results as an aligned text table (no trailing newline)."""
+    rows = [[heading for _, heading, _ in COLUMNS]]
+    for result in results:
+        data = result.to_dict()
+        rows.append([fmt.format(data[field]) for field, _, fmt in COLUMNS])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

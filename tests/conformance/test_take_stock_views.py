@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -26,7 +27,9 @@ NOT_CARDS = frozenset(
     {
         "drawn_events",
         "event_below_known",
+        "event_below_public",
         "event_discard_known",
+        "event_discard_public",
         "hand_pools",
         "hand_sizes",
         "legal_actions",
@@ -125,6 +128,20 @@ def test_a_seat_knows_every_event_card_a_spectator_knows(position: Position) -> 
             seen_by_all = Counter(getattr(public, field))
             seen_by_seat = Counter(getattr(view, field))
             assert not seen_by_all - seen_by_seat, f"seat {seat} forgot public cards ({field})"
+
+
+@settings(max_examples=40, deadline=None)
+@given(position=ts_positions, sample_seed=seeds)
+def test_a_sampled_state_keeps_what_the_whole_table_knows(
+    position: Position, sample_seed: int
+) -> None:
+    # A seat's possible world must show onlookers what the real one shows them, so that
+    # search bots simulating other seats never hand them knowledge they lack or forget.
+    state = build(position)
+    rng = random.Random(sample_seed)
+    for seat in [None, *range(position.players)]:
+        sampled = state.game.sample_state(state.view(seat), rng)
+        assert sampled.view(None) == state.view(None)
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -116,10 +116,14 @@ class TakeStockView(View):
     """Event cards under Market Closed."""
     event_below_known: tuple[int, ...]
     """The cards under Market Closed that this seat knows, sorted."""
+    event_below_public: tuple[int, ...]
+    """The cards under Market Closed that everyone knows (part of ``event_below_known``)."""
     event_discard: int
     """Event cards in the (face-down) event discard pile."""
     event_discard_known: tuple[int, ...]
     """The cards of the event discard pile that this seat knows, sorted."""
+    event_discard_public: tuple[int, ...]
+    """The cards of the event discard pile that everyone knows (part of the known ones)."""
     pools: tuple[tuple[int, ...], ...]
     """Hidden share cards by pool: pool 0 was dealt, each later pool was a reshuffle."""
     hand_pools: tuple[tuple[int, ...], ...]
@@ -154,6 +158,7 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
     ):
         raise ValueError(f"a view is for a seat from 0 to {n - 1}, or None for a spectator")
     bit = 1 << (n if seat is None else seat)
+    public = (1 << (n + 1)) - 1
     stocks = tuple(
         StockRow(
             C.STOCKS[s],
@@ -197,13 +202,11 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
         discard_pile=tuple(sorted(st.discard)),
         event_pile=len(st.ev_above),
         event_below=len(st.ev_below),
-        event_below_known=tuple(
-            sorted(k for k, m in zip(st.ev_below, st.ev_below_mask, strict=True) if m & bit)
-        ),
+        event_below_known=_known(st.ev_below, st.ev_below_mask, bit),
+        event_below_public=_known(st.ev_below, st.ev_below_mask, public),
         event_discard=len(st.ev_discard),
-        event_discard_known=tuple(
-            sorted(k for k, m in zip(st.ev_discard, st.ev_discard_mask, strict=True) if m & bit)
-        ),
+        event_discard_known=_known(st.ev_discard, st.ev_discard_mask, bit),
+        event_discard_public=_known(st.ev_discard, st.ev_discard_mask, public),
         pools=tuple(tuple(p) for p in pools),
         hand_pools=tuple(tuple(h) for h in st.hand_pool),
         known_in_hands=tuple(tuple(sorted(k)) for k in st.known),
@@ -217,6 +220,11 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
         own_hidden=tuple(st.hidden[seat]) if seat is not None else (),
         legal_actions=legal,
     )
+
+
+def _known(kinds: list[int], masks: list[int], bits: int) -> tuple[int, ...]:
+    """The kinds whose knowledge mask holds all of ``bits``, sorted."""
+    return tuple(sorted(k for k, m in zip(kinds, masks, strict=True) if m & bits == bits))
 
 
 def _fail(message: str) -> StateFormatError:
@@ -375,12 +383,15 @@ def _sample_events(
         return out
 
     st.ev_above = deal(view.event_pile)
+    everyone = (1 << (n + 1)) - 1
     below_unknown = deal(view.event_below - len(view.event_below_known))
-    st.ev_below = list(view.event_below_known) + below_unknown
-    st.ev_below_mask = [bit] * len(view.event_below_known) + [0] * len(below_unknown)
+    st.ev_below, st.ev_below_mask = _with_masks(
+        view.event_below_known, view.event_below_public, below_unknown, bit, everyone
+    )
     discard_unknown = deal(view.event_discard - len(view.event_discard_known))
-    st.ev_discard = list(view.event_discard_known) + discard_unknown
-    st.ev_discard_mask = [bit] * len(view.event_discard_known) + [0] * len(discard_unknown)
+    st.ev_discard, st.ev_discard_mask = _with_masks(
+        view.event_discard_known, view.event_discard_public, discard_unknown, bit, everyone
+    )
     st.saved = []
     for q in range(n):
         st.saved.append(own_saved if q == seat else deal(view.saved_counts[q]))
@@ -389,3 +400,17 @@ def _sample_events(
         st.pair = list(view.drawn_events) if st.cur == seat else deal(2)
     if at != len(unseen):
         raise _fail(f"{len(unseen) - at} unseen event cards have no place")
+
+
+def _with_masks(
+    known: tuple[int, ...], public: tuple[int, ...], unknown: list[int], bit: int, everyone: int
+) -> tuple[list[int], list[int]]:
+    """Face-down cards with who knows them: public ones to all, the rest to the seat only."""
+    rest = list(known)
+    for kind in public:
+        if kind not in rest:
+            raise _fail("a publicly known event card is missing from the known ones")
+        rest.remove(kind)
+    kinds = [*public, *rest, *unknown]
+    masks = [everyone] * len(public) + [bit] * len(rest) + [0] * len(unknown)
+    return kinds, masks

@@ -2,14 +2,7 @@
 # Install everything the tests need into .venv and run the whole suite:
 # formatting, lint, strict typing of the rules core, then pytest.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# A fresh Debian has Python without venv/ensurepip: install it from Debian's packages.
-if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -q
-    $sudo apt-get install -y -q python3-venv python3-pip
-fi
-python3 -m venv .venv
+source "$(dirname "$0")/venv.sh"
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 echo "== ruff format --check"
 .venv/bin/ruff format --check src tests benchmarks

@@ -33,6 +33,7 @@ NOT_CARDS = frozenset(
         "hand_pools",
         "hand_sizes",
         "legal_actions",
+        "pools",
         "round_scores",
         "saved_counts",
         "saved_events",
@@ -43,7 +44,8 @@ NOT_CARDS = frozenset(
     }
 )
 """View fields whose numbers are counts, values, seats or event kinds, not share cards:
-a small hand could equal one of them by chance."""
+a small hand could equal one of them by chance. ``pools`` holds share cards, but it is the
+same for every seat (checked below), so it cannot carry any seat's secret."""
 
 
 def lists_in(value: Any) -> list[list[Any]]:
@@ -88,6 +90,7 @@ def test_a_view_never_holds_another_seats_hand(position: Position) -> None:
         data = state.view(seat).to_dict()
         assert json.loads(json.dumps(data)) == data
         assert data["hand"] == ([] if seat is None else state.hands[seat])
+        assert data["pools"] == state.view(None).to_dict()["pools"], "pools are public"
         found = lists_in(data)
         for q in range(position.players):
             if q == seat or hand_is_deducible(state, seat, q):

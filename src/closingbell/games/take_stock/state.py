@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from closingbell.core.errors import StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
 from closingbell.core.game import State
+from closingbell.core.serial import check_fields, check_header, header
 from closingbell.games.take_stock import cards as C
 
 if TYPE_CHECKING:
@@ -64,6 +65,9 @@ FOLLOW_SAVE = 1
 FOLLOW_MARKET_A = 2
 FOLLOW_MARKET_B = 3
 FOLLOW_PLAY = 4
+
+FORMAT = "closingbell.take_stock.state"
+"""The format name written into every serialized Take Stock state."""
 
 ROUND_END_REASONS = ("market_closed", "high_card", "empty_hand", "no_cards")
 """Why a round ended: Market Closed drawn, an 11 or 12 placed, a hand emptied, or no
@@ -313,90 +317,23 @@ class TakeStockState(State):
 
     # ------------------------------------------------------------------ serialization
 
-    _SCALARS = (
-        "seed",
-        "round",
-        "dealer",
-        "turn",
-        "cur",
-        "phase",
-        "supply",
-        "ev_active",
-        "end_reason",
-        "follow",
-        "ev_stock",
-        "owed",
-        "reshuffles",
-    )
-    _LISTS = (
-        "rows",
-        "splits",
-        "frozen",
-        "hands",
-        "certs",
-        "tokens",
-        "draw",
-        "discard",
-        "ev_above",
-        "ev_below",
-        "ev_below_mask",
-        "ev_discard",
-        "ev_discard_mask",
-        "saved",
-        "totals",
-        "round_scores",
-        "round_reasons",
-        "pool_of",
-        "hand_pool",
-        "known",
-        "pair",
-        "retrieved",
-        "queue",
-        "hidden",
-        "history",
-    )
-
     def to_dict(self) -> dict[str, Any]:
         """The complete state as JSON-ready data."""
-        out: dict[str, Any] = {
-            "format": "closingbell.take_stock.state",
-            "version": self.game.info.version,
-            "options": self.game.options_dict(),
-        }
-        for name in self._SCALARS:
-            out[name] = getattr(self, name)
-        for name in self._LISTS:
+        out = header(self.game, FORMAT)
+        for name in _SHAPES:
             out[name] = json.loads(json.dumps(getattr(self, name)))
-        out["log"] = json.loads(json.dumps(self.log))
         return out
 
     @classmethod
     def from_dict(cls, game: TakeStock, data: Any) -> TakeStockState:
         """Rebuild a state from :meth:`to_dict` output, checking it thoroughly."""
-        if not isinstance(data, dict) or data.get("format") != "closingbell.take_stock.state":
-            raise StateFormatError("not a Take Stock state (missing or wrong 'format')")
-        if data.get("version") != game.info.version:
-            raise StateFormatError(
-                f"state version {data.get('version')!r} does not match the game's "
-                f"version {game.info.version}"
-            )
-        if data.get("options") != game.options_dict():
-            raise StateFormatError("the state's options differ from this game's options")
-        for name, shape in _SHAPES.items():
-            if name not in data:
-                raise StateFormatError(f"malformed Take Stock state: {name!r} is missing")
-            if not _fits(data[name], shape):
-                raise StateFormatError(
-                    f"malformed Take Stock state: {name!r} must be {shape}, not {data[name]!r}"
-                )
+        check_fields(check_header(data, game, FORMAT), _SHAPES, "Take Stock")
         st = cls.__new__(cls)
         st.game = game
         st.n = game.options.players
         st.shares = game.shares
         try:
-            for name in cls._SCALARS:
-                setattr(st, name, data[name])
-            for name in cls._LISTS:
+            for name in _SHAPES:
                 setattr(st, name, data[name])
             st.log = [
                 (owner, _tuplify(full), None if red is None else _tuplify(red))
@@ -464,31 +401,6 @@ _SHAPES: dict[str, str] = {
     "log": "list",
 }
 """The JSON shape of every field of a serialized state."""
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _fits(value: Any, shape: str) -> bool:
-    """Whether a JSON value has the given shape (see ``_SHAPES``)."""
-    if shape == "int":
-        return _is_int(value)
-    if shape == "int or null":
-        return value is None or _is_int(value)
-    if shape == "str or null":
-        return value is None or isinstance(value, str)
-    if not isinstance(value, list):
-        return False
-    if shape == "list of int":
-        return all(_is_int(v) for v in value)
-    if shape == "list of bool":
-        return all(isinstance(v, bool) for v in value)
-    if shape == "list of str":
-        return all(isinstance(v, str) for v in value)
-    if shape == "list of list of int":
-        return all(isinstance(v, list) and all(_is_int(x) for x in v) for v in value)
-    return True
 
 
 def _tuplify(value: Any) -> Any:

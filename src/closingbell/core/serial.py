@@ -1,0 +1,73 @@
+"""Helpers for reading serialized states back: header checks and JSON shapes.
+
+A game declares the JSON shape of every field of its state (``"int"``, ``"int or null"``,
+``"str or null"``, ``"list of int"``, ``"list of bool"``, ``"list of str"``,
+``"list of list of int"`` or ``"list"``) and lets :func:`check_fields` refuse anything
+else with a message naming the field, before any of it reaches the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from closingbell.core.errors import StateFormatError
+from closingbell.core.game import Game
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def fits(value: Any, shape: str) -> bool:
+    """Whether a JSON value has ``shape``."""
+    if shape == "int":
+        return _is_int(value)
+    if shape == "int or null":
+        return value is None or _is_int(value)
+    if shape == "str or null":
+        return value is None or isinstance(value, str)
+    if not isinstance(value, list):
+        return False
+    if shape == "list of int":
+        return all(_is_int(v) for v in value)
+    if shape == "list of bool":
+        return all(isinstance(v, bool) for v in value)
+    if shape == "list of str":
+        return all(isinstance(v, str) for v in value)
+    if shape == "list of list of int":
+        return all(isinstance(v, list) and all(_is_int(x) for x in v) for v in value)
+    if shape == "list":
+        return True
+    raise ValueError(f"unknown shape {shape!r}")
+
+
+def check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
+    """Check a serialized state's format name, version and options against ``game``."""
+    title = game.info.title
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise StateFormatError(f"not a {title} state (missing or wrong 'format')")
+    if data.get("version") != game.info.version:
+        raise StateFormatError(
+            f"state version {data.get('version')!r} does not match the game's "
+            f"version {game.info.version}"
+        )
+    if data.get("options") != game.options_dict():
+        raise StateFormatError("the state's options differ from this game's options")
+    return data
+
+
+def check_fields(data: Mapping[str, Any], shapes: Mapping[str, str], title: str) -> None:
+    """Refuse ``data`` unless every field of ``shapes`` is present with its shape."""
+    for name, shape in shapes.items():
+        if name not in data:
+            raise StateFormatError(f"malformed {title} state: {name!r} is missing")
+        if not fits(data[name], shape):
+            raise StateFormatError(
+                f"malformed {title} state: {name!r} must be {shape}, not {data[name]!r}"
+            )
+
+
+def header(game: Game, fmt: str) -> dict[str, Any]:
+    """The first keys of a serialized state: format name, game version and options."""
+    return {"format": fmt, "version": game.info.version, "options": game.options_dict()}

@@ -15,6 +15,7 @@ from typing import Any
 
 from closingbell import State
 from closingbell.core.rng import SEED_BITS
+from tests.games.card_stock_market.hidden import perturb_card_stock_market
 
 Perturber = Callable[[State, int | None, random.Random], State]
 """``perturber(state, seat, rng)`` returns a changed clone that ``seat`` cannot tell apart."""
@@ -77,7 +78,10 @@ def perturb_take_stock(state: State, seat: int | None, rng: random.Random) -> St
     return new
 
 
-PERTURBERS: dict[str, Perturber] = {"take_stock": perturb_take_stock}
+PERTURBERS: dict[str, Perturber] = {
+    "take_stock": perturb_take_stock,
+    "card_stock_market": perturb_card_stock_market,
+}
 """The perturber of each registered game; the kit fails for a game missing here."""
 
 

@@ -10,6 +10,7 @@ from closingbell.core.game import Game
 
 _BUILTIN: dict[str, str] = {
     "take_stock": "closingbell.games.take_stock:TakeStock",
+    "card_stock_market": "closingbell.games.card_stock_market:CardStockMarket",
 }
 _LOADED: dict[str, type[Game]] = {}
 

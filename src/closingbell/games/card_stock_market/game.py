@@ -1,0 +1,76 @@
+"""The Card Stock Market game object: options, metadata and the factory of states."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from closingbell.core.errors import StateFormatError
+from closingbell.core.game import Game, GameInfo
+from closingbell.core.options import build_options
+from closingbell.core.rng import check_seed
+from closingbell.core.view import View
+from closingbell.games.card_stock_market import actions as A
+from closingbell.games.card_stock_market.options import CardStockMarketOptions
+from closingbell.games.card_stock_market.rules import new_state
+from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.views import CardStockMarketView, sample_state
+
+
+class CardStockMarket(Game):
+    """Card Stock Market (Sid Sackson) for 2 to 6 players, with validated rules options."""
+
+    info = GameInfo(
+        name="card_stock_market",
+        title="Card Stock Market",
+        min_players=2,
+        max_players=6,
+        num_distinct_actions=A.NUM_ACTIONS,
+        version=1,
+    )
+    options: CardStockMarketOptions
+
+    def __init__(self, **options: Any) -> None:
+        self.options = build_options(CardStockMarketOptions, options)
+        opts = self.options
+        self.rise: tuple[int, ...] = opts.strip[0::2]
+        """The strip's largest rise per card, by suit."""
+        self.fall: tuple[int, ...] = opts.strip[1::2]
+        """The strip's largest fall per card, by suit."""
+        self.bank_limited: bool = opts.bank_money is not None
+        """Whether the bank can run short (and levies happen)."""
+        self.immediate_repay: bool = opts.debt_repayment == "immediate"
+        """Whether money received goes to a debt before it reaches the debtor's hands."""
+        self.bankrupt_free: bool = opts.bankrupt_buying == "free"
+        """Whether a bankrupt suit may be bought at $0."""
+        self.same_suit_trades: bool = opts.same_suit_trades
+        """Whether one turn may buy and sell the same suit."""
+        self.face_raise_limited: bool = opts.face_raise_limited
+        """Whether a face card's raise must respect the strip."""
+
+    def new_game(self, seed: int) -> CardStockMarketState:
+        """Set up a new game whose every shuffle follows from ``seed``."""
+        return new_state(self, check_seed(seed))
+
+    def state_from_json(self, text: str) -> CardStockMarketState:
+        """Read back a state written by ``to_json`` (raises ``StateFormatError``)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StateFormatError(f"not valid JSON: {exc}") from None
+        return CardStockMarketState.from_dict(self, data)
+
+    def sample_state(self, view: View, rng: random.Random) -> CardStockMarketState:
+        """A full state giving ``view`` to its seat; hidden cards are dealt with ``rng``."""
+        if not isinstance(view, CardStockMarketView):
+            raise TypeError("sample_state needs a Card Stock Market view")
+        return sample_state(self, view, rng)
+
+    def action_to_string(self, action: int) -> str:
+        """The text form of ``action``, such as ``buy 7S``."""
+        return A.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The action id named by ``text``."""
+        return A.string_to_action(text)

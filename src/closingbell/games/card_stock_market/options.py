@@ -1,0 +1,89 @@
+"""Card Stock Market's rules options; defaults follow the rulebook where it speaks.
+
+Every point the rulebook leaves open, and the choice made here, is described in
+``docs/rules/card-stock-market.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from closingbell.core.errors import OptionError
+from closingbell.core.options import RulesOptions, boolean, choice, int_tuple, integer, option
+from closingbell.games.card_stock_market.cards import (
+    BANK_MONEY,
+    DEFAULT_STRIP,
+    LEVY,
+    MAX_PAYMENT,
+    MAX_PRICE,
+    START_MONEY,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardStockMarketOptions(RulesOptions):
+    """The validated options of one Card Stock Market game."""
+
+    players: int = option(4, "Number of players, 2 to 6.", integer(2, 6))
+    strip: tuple[int, ...] = option(
+        DEFAULT_STRIP,
+        "The information strip: largest rise and largest fall per card for clubs, diamonds, "
+        "hearts and spades (eight numbers; only the spades' fall of 3 is known).",
+        int_tuple(8, 0, MAX_PRICE),
+    )
+    starting_money: int = option(
+        START_MONEY, "Each player's opening balance in dollars.", integer(0, 1_000_000)
+    )
+    bank_money: int | None = option(
+        BANK_MONEY,
+        "The bank's money in dollars (40 chips each of $1, $5, $25); null: an unlimited bank.",
+        integer(0, 100_000_000, allow_none=True),
+    )
+    levy: int = option(
+        LEVY,
+        "What every player pays into the bank when it cannot pay for a sale.",
+        integer(1, 1_000_000),
+    )
+    same_suit_trades: bool = option(
+        True, "Whether one turn may both buy and sell shares of the same suit.", boolean()
+    )
+    face_raise_limited: bool = option(
+        False,
+        "Whether a face card played as a raise must stay within the strip's largest rise.",
+        boolean(),
+    )
+    bankrupt_buying: str = option(
+        "free",
+        "Buying a bankrupt suit (price $0) before a number card covers its face card: "
+        "'free' (allowed, at $0) or 'forbidden'.",
+        choice("free", "forbidden"),
+    )
+    ace_at_setup: bool = option(
+        True,
+        "Whether an ace (a number card worth 1) may start a market pile at the setup.",
+        boolean(),
+    )
+    debt_repayment: str = option(
+        "immediate",
+        "When a debtor repays the bank: 'immediate' (all money received goes to the debt "
+        "first) or 'end_of_turn' (from cash at the end of each of the debtor's turns).",
+        choice("immediate", "end_of_turn"),
+    )
+    first_dealer: int | None = option(
+        None, "Seat of the dealer and banker; null draws it from the seed.", integer(0, 5, True)
+    )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.first_dealer is not None and self.first_dealer >= self.players:
+            raise OptionError(
+                f"option 'first_dealer' must be a seat from 0 to {self.players - 1}, "
+                f"not {self.first_dealer}"
+            )
+        if self.bank_money is not None:
+            total = self.bank_money + self.players * self.starting_money
+            if total < MAX_PAYMENT:
+                raise OptionError(
+                    f"options 'bank_money' and 'starting_money' put ${total} in the game; "
+                    f"at least ${MAX_PAYMENT} is needed so that the bank can pay any sale"
+                )

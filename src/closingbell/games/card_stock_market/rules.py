@@ -1,0 +1,619 @@
+"""Card Stock Market's rules: the setup, the legal actions of each decision, and applying them.
+
+Every function takes the state and changes it in place. ``apply_action`` trusts its caller
+(:meth:`CardStockMarketState.apply` checks legality first); with ``legal_actions`` it is
+the engine's hot path, so both are kept flat and work on plain lists.
+
+A turn is a sequence of decisions. The first (``turn``) offers everything: a buy or sell
+starts the trading phase, a market change the market phase, a discard the discarding
+that replaces both, and ``done`` passes. Trading offers a second transaction and, if the
+market has not been changed yet, the market; the market phase likewise. A phase is over
+once the other one has started; the turn ends by itself when nothing is left to do.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from closingbell.core.rng import derive_rng
+from closingbell.games.card_stock_market import actions as A
+from closingbell.games.card_stock_market import cards as C
+from closingbell.games.card_stock_market.state import (
+    DISCARD,
+    MARKET,
+    OVER,
+    PHASE_NAMES,
+    START,
+    TRADE,
+    CardStockMarketState,
+)
+
+if TYPE_CHECKING:
+    from closingbell.games.card_stock_market.game import CardStockMarket
+
+SUIT_OF = C.SUIT_OF
+RANK_OF = C.RANK_OF
+SHARES = C.SHARES
+JOKER = C.JOKER
+SUIT_RANGE = range(C.NUM_SUITS)
+MAX_SHARES = C.MAX_SHARES
+HAND_SIZE = C.HAND_SIZE
+BUY = A.BUY
+SELL = A.SELL
+MARKET_A = A.MARKET
+BANKRUPT = A.BANKRUPT
+DISCARD_A = A.DISCARD
+DONE = A.DONE
+# The bankrupt action of each kind (only face cards use theirs).
+_BANKRUPT_OF: tuple[int, ...] = tuple(
+    A.bankrupt_action(c) if C.is_face(c) else -1 for c in range(C.NUM_KINDS)
+)
+
+
+# ---------------------------------------------------------------------- setting up
+
+
+def new_state(game: CardStockMarket, seed: int) -> CardStockMarketState:
+    """Set up a new game: start the four market piles, deal, and start the first turn."""
+    opts = game.options
+    n = opts.players
+    st = CardStockMarketState.__new__(CardStockMarketState)
+    st.game = game
+    st.n = n
+    st.seed = seed
+    if opts.first_dealer is not None:
+        st.dealer = opts.first_dealer
+    else:
+        st.dealer = derive_rng(seed, "dealer").randrange(n)
+    deck = [c for c in range(C.NUM_KINDS) for _ in range(C.COPIES)]
+    derive_rng(seed, "deck").shuffle(deck)
+    # The banker turns cards up until every suit has its first number card.
+    lowest = 1 if opts.ace_at_setup else 2
+    piles: list[list[int]] = [[] for _ in SUIT_RANGE]
+    turned: list[int] = []
+    started = 0
+    unused: list[int] = []
+    while started < C.NUM_SUITS:
+        card = deck.pop()
+        turned.append(card)
+        s = SUIT_OF[card]
+        if not piles[s] and lowest <= RANK_OF[card] <= 10:
+            piles[s].append(card)
+            started += 1
+        else:
+            unused.append(card)
+    deck += unused
+    derive_rng(seed, "deck", "after-setup").shuffle(deck)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(HAND_SIZE // C.DEAL_BATCH):
+        for i in range(n):
+            q = (st.dealer + 1 + i) % n
+            for _ in range(C.DEAL_BATCH):
+                hands[q].append(deck.pop())
+    st.piles = piles
+    st.busted = [False] * C.NUM_SUITS
+    st.prices = [RANK_OF[p[-1]] for p in piles]
+    st.hands = [sorted(h) for h in hands]
+    st.certs = [[] for _ in range(n)]
+    st.held = [[0] * C.NUM_SUITS for _ in range(n)]
+    st.cash = [opts.starting_money] * n
+    st.debt = [0] * n
+    st.bank = opts.bank_money if opts.bank_money is not None else 0
+    st.levies = 0
+    st.draw = deck
+    st.discard = []
+    st.jokers_out = C.COPIES
+    st.joker_by = -1
+    st.reshuffled = False
+    st.re_pile = []
+    st.re_hands = []
+    st.re_drawn = []
+    st.re_events = []
+    st.turns = 0
+    st.history = []
+    st.log = [(None, ("setup", st.dealer, tuple(turned), tuple(p[0] for p in piles)), None)]
+    for q in range(n):
+        st.log.append((q, ("deal", q, tuple(st.hands[q])), ("deal", q, HAND_SIZE)))
+    _begin_turn(st, (st.dealer + 1) % n)
+    return st
+
+
+def _begin_turn(st: CardStockMarketState, p: int) -> None:
+    st.turn = p
+    st.cur = p
+    st.phase = START
+    st.trades = 0
+    st.sales = 0
+    st.changes = 0
+    st.discards = 0
+    st.bought = 0
+    st.sold = 0
+    st.turns += 1
+    st._legal = None
+    st.log.append((None, ("turn", p, st.turns), None))
+
+
+# ---------------------------------------------------------------------- legal actions
+
+
+def legal_actions(st: CardStockMarketState) -> list[int]:
+    """The sorted legal action ids of the pending decision."""
+    p = st.cur
+    if p is None:
+        return []
+    phase = st.phase
+    kinds = list(dict.fromkeys(st.hands[p]))  # the hand is sorted: distinct kinds, in order
+    if phase == DISCARD:
+        if st.discards < C.MAX_DISCARDS:
+            out = [DISCARD_A + c for c in kinds]
+            out.append(DONE)
+            return out
+        return [DONE]
+    out = []
+    append = out.append
+    game = st.game
+    trades = st.trades
+    changes = st.changes
+    prices = st.prices
+    if trades < 2 and (phase != MARKET or trades == 0):
+        held = st.held[p]
+        cash = st.cash[p]
+        free = game.bankrupt_free
+        blocked = 0 if game.same_suit_trades else st.sold
+        for c in kinds:
+            s = SUIT_OF[c]
+            sh = SHARES[c]
+            if held[s] + sh > MAX_SHARES:
+                continue
+            price = prices[s]
+            if sh * price > cash or (price == 0 and not free) or (blocked >> s) & 1:
+                continue
+            append(c)
+        if st.certs[p]:
+            blocked = 0 if game.same_suit_trades else st.bought
+            for c in dict.fromkeys(st.certs[p]):
+                if not (blocked >> SUIT_OF[c]) & 1:
+                    append(SELL + c)
+    if changes < 2 and (phase != TRADE or changes == 0):
+        piles = st.piles
+        rise = game.rise
+        fall = game.fall
+        limited = game.face_raise_limited
+        faces: list[int] = []
+        for c in kinds:
+            s = SUIT_OF[c]
+            r = RANK_OF[c]
+            price = prices[s]
+            if r <= 10:
+                if RANK_OF[piles[s][-1]] > 10 or -fall[s] <= r - price <= rise[s]:
+                    append(MARKET_A + c)
+            else:
+                faces.append(_BANKRUPT_OF[c])
+                if r > price and (not limited or r - price <= rise[s]):
+                    append(MARKET_A + c)
+        out += faces
+    if phase == START:
+        out += [DISCARD_A + c for c in kinds]
+    append(DONE)
+    return out
+
+
+def explain_illegal(st: CardStockMarketState, action: object) -> str:
+    """Say why ``action`` is not legal now (used only to build error messages)."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        return f"an action must be an integer id, not {type(action).__name__}"
+    if not 0 <= action < A.NUM_ACTIONS:
+        return f"action ids run from 0 to {A.NUM_ACTIONS - 1}"
+    p = st.cur
+    if p is None:
+        return "the game is over"
+    game = st.game
+    phase = st.phase
+    hand = st.hands[p]
+    trading_over = st.trades >= 2 or (phase == MARKET and st.trades > 0)
+    market_over = st.changes >= 2 or (phase == TRADE and st.changes > 0)
+    if action < MARKET_A:
+        if phase == DISCARD:
+            return "a player who discards neither buys nor sells that turn"
+        if trading_over:
+            if st.trades >= 2:
+                return "two transactions have been made this turn"
+            return "the transactions must be made together, before the market changes"
+        card = action - (SELL if action >= SELL else BUY)
+        s = SUIT_OF[card]
+        name = C.card_name(card)
+        suit = C.SUITS[s]
+        if action >= SELL:
+            if card not in st.certs[p]:
+                return f"seat {p} holds no {name} certificate"
+            return f"seat {p} bought {suit} this turn and may not also sell it"
+        if card not in hand:
+            return f"{name} is not in seat {p}'s hand"
+        sh = SHARES[card]
+        if st.held[p][s] + sh > MAX_SHARES:
+            return (
+                f"seat {p} holds {st.held[p][s]} shares of {suit}; {sh} more would pass "
+                f"the limit of {MAX_SHARES}"
+            )
+        price = st.prices[s]
+        if sh * price > st.cash[p]:
+            return f"{name} costs ${sh * price} and seat {p} has only ${st.cash[p]}"
+        if price == 0:
+            return f"{suit} is bankrupt and cannot be bought until a number card covers it"
+        return f"seat {p} sold {suit} this turn and may not also buy it"
+    if action < DISCARD_A:
+        if phase == DISCARD:
+            return "a player who discards does not change the market that turn"
+        if market_over:
+            if st.changes >= 2:
+                return "two market changes have been made this turn"
+            return "the market changes must be made together, before the transactions"
+        if action >= BANKRUPT:
+            card = A.bankrupt_card(action)
+            return f"{C.card_name(card)} is not in seat {p}'s hand"
+        card = action - MARKET_A
+        name = C.card_name(card)
+        if card not in hand:
+            return f"{name} is not in seat {p}'s hand"
+        s = SUIT_OF[card]
+        r = RANK_OF[card]
+        price = st.prices[s]
+        suit = C.SUITS[s]
+        if r > 10:
+            if r <= price:
+                return f"{suit} stands at ${price}; {name} as a raise must raise it"
+            return (
+                f"{suit} may rise by at most ${game.rise[s]} a card, and {name} would "
+                f"raise it from ${price} to ${r}"
+            )
+        if r > price:
+            return (
+                f"{suit} may rise by at most ${game.rise[s]} a card; {name} would raise "
+                f"it from ${price} to ${r}"
+            )
+        return (
+            f"{suit} may fall by at most ${game.fall[s]} a card; {name} would lower it "
+            f"from ${price} to ${r}"
+        )
+    if action < DONE:
+        card = action - DISCARD_A
+        if phase in (TRADE, MARKET):
+            return "a player who trades or changes the market does not discard that turn"
+        if phase == DISCARD and st.discards >= C.MAX_DISCARDS:
+            return f"at most {C.MAX_DISCARDS} cards may be discarded"
+        return f"{C.card_name(card)} is not in seat {p}'s hand"
+    return f"the pending decision is {PHASE_NAMES[phase]!r} for seat {p}"
+
+
+# ---------------------------------------------------------------------- applying
+
+
+def apply_action(st: CardStockMarketState, a: int) -> None:
+    """Apply legal action ``a`` for the current player."""
+    p = st.cur
+    assert p is not None
+    if a == DONE:
+        _end_turn(st)
+        return
+    if a < MARKET_A:
+        if a < SELL:
+            _buy(st, p, a)
+        else:
+            _sell(st, p, a - SELL)
+        st.trades += 1
+        st.phase = TRADE
+        if st.trades == 2 and st.changes:
+            _end_turn(st)
+        return
+    if a < DISCARD_A:
+        if a < BANKRUPT:
+            _change(st, p, a - MARKET_A)
+        else:
+            _bankrupt(st, p, A.bankrupt_card(a))
+        st.changes += 1
+        st.phase = MARKET
+        if st.changes == 2 and st.trades:
+            _end_turn(st)
+        return
+    card = a - DISCARD_A
+    st.hands[p].remove(card)
+    st.discard.append(card)
+    if st.reshuffled:
+        st.re_events[p].append(card)
+    st.log.append((None, ("discard", p, card), None))
+    st.discards += 1
+    st.phase = DISCARD
+    if st.discards == C.MAX_DISCARDS:
+        _end_turn(st)
+
+
+def _buy(st: CardStockMarketState, p: int, card: int) -> None:
+    s = SUIT_OF[card]
+    sh = SHARES[card]
+    price = st.prices[s]
+    cost = sh * price
+    st.hands[p].remove(card)
+    insort(st.certs[p], card)
+    st.held[p][s] += sh
+    st.cash[p] -= cost
+    st.bank += cost
+    st.bought |= 1 << s
+    if st.reshuffled:
+        st.re_events[p].append(card)
+    st.log.append((None, ("buy", p, card, price, cost), None))
+
+
+def _sell(st: CardStockMarketState, p: int, card: int) -> None:
+    s = SUIT_OF[card]
+    sh = SHARES[card]
+    price = st.prices[s]
+    st.certs[p].remove(card)
+    st.held[p][s] -= sh
+    st.discard.append(card)
+    st.sold |= 1 << s
+    st.sales += 1
+    st.log.append((None, ("sell", p, card, price, sh * price), None))
+    _pay(st, p, sh * price)
+
+
+def _change(st: CardStockMarketState, p: int, card: int) -> None:
+    s = SUIT_OF[card]
+    st.hands[p].remove(card)
+    st.piles[s].append(card)
+    st.busted[s] = False
+    st.prices[s] = RANK_OF[card]
+    if st.reshuffled:
+        st.re_events[p].append(card)
+    st.log.append((None, ("market", p, card, st.prices[s]), None))
+
+
+def _bankrupt(st: CardStockMarketState, p: int, card: int) -> None:
+    s = SUIT_OF[card]
+    st.hands[p].remove(card)
+    st.piles[s].append(card)
+    st.busted[s] = True
+    st.prices[s] = 0
+    if st.reshuffled:
+        st.re_events[p].append(card)
+    lost = []
+    for q in range(st.n):
+        lost.append(st.held[q][s])
+        if st.held[q][s]:
+            certs = st.certs[q]
+            st.discard += [c for c in certs if SUIT_OF[c] == s]
+            st.certs[q] = [c for c in certs if SUIT_OF[c] != s]
+            st.held[q][s] = 0
+    st.log.append((None, ("bankrupt", p, card, tuple(lost)), None))
+
+
+# ---------------------------------------------------------------------- money
+
+
+def _pay(st: CardStockMarketState, q: int, amount: int) -> None:
+    """The bank pays ``amount`` to seat ``q``, after levies if it is short."""
+    if st.game.bank_limited:
+        while st.bank < amount:
+            _levy(st)
+    st.bank -= amount
+    debt = st.debt[q]
+    if debt and st.game.immediate_repay:
+        back = min(debt, amount)
+        st.debt[q] = debt - back
+        st.bank += back
+        amount -= back
+        st.log.append((None, ("repay", q, back), None))
+    st.cash[q] += amount
+
+
+def _levy(st: CardStockMarketState) -> None:
+    """Every seat pays the levy into the bank; what a seat cannot pay it owes."""
+    levy = st.game.options.levy
+    paid = []
+    owed = []
+    for q in range(st.n):
+        pay = min(st.cash[q], levy)
+        st.cash[q] -= pay
+        st.bank += pay
+        st.debt[q] += levy - pay
+        paid.append(pay)
+        owed.append(levy - pay)
+    st.levies += 1
+    st.log.append((None, ("levy", tuple(paid), tuple(owed)), None))
+
+
+def _settle(st: CardStockMarketState, q: int) -> None:
+    """Seat ``q`` repays as much of its debt as its cash allows."""
+    back = min(st.cash[q], st.debt[q])
+    if back:
+        st.cash[q] -= back
+        st.debt[q] -= back
+        st.bank += back
+        st.log.append((None, ("repay", q, back), None))
+
+
+# ---------------------------------------------------------------------- end of turn
+
+
+def _end_turn(st: CardStockMarketState) -> None:
+    """Draw back up to eight cards, then pass the turn (or end the game on a joker)."""
+    p = st.turn
+    st.log.append((None, ("end_turn", p), None))
+    if not st.game.immediate_repay and st.debt[p]:
+        _settle(st, p)
+    hand = st.hands[p]
+    draw = st.draw
+    batch: list[int] = []
+    while len(hand) < HAND_SIZE:
+        card = draw.pop()
+        if card == JOKER:
+            _log_draw(st, p, batch)
+            _joker(st, p)
+            return
+        insort(hand, card)
+        batch.append(card)
+        if st.reshuffled:
+            st.re_drawn[p].append(card)
+        if not draw:
+            _log_draw(st, p, batch)
+            batch = []
+            _reshuffle(st)
+            draw = st.draw
+    _log_draw(st, p, batch)
+    _begin_turn(st, (p + 1) % st.n)
+
+
+def _log_draw(st: CardStockMarketState, p: int, batch: list[int]) -> None:
+    if batch:
+        st.log.append((p, ("draw", p, tuple(batch)), ("draw", p, len(batch))))
+        if st.reshuffled:
+            st.re_events[p].append(-len(batch))
+
+
+def _reshuffle(st: CardStockMarketState) -> None:
+    """Make a new draw pile of the market piles' lower cards, the discards and the jokers."""
+    assert not st.reshuffled, "both jokers are in the pile after the reshuffle"
+    cards: list[int] = []
+    for pile in st.piles:
+        cards += pile[:-1]
+        del pile[:-1]
+    cards += st.discard
+    cards += [JOKER] * st.jokers_out
+    st.discard = []
+    st.jokers_out = 0
+    derive_rng(st.seed, "reshuffle").shuffle(cards)
+    st.draw = cards
+    st.reshuffled = True
+    st.re_pile = sorted(cards)
+    st.re_hands = [h[:] for h in st.hands]
+    st.re_drawn = [[] for _ in range(st.n)]
+    st.re_events = [[] for _ in range(st.n)]
+    st.log.append((None, ("reshuffle", len(cards)), None))
+
+
+def _joker(st: CardStockMarketState, p: int) -> None:
+    """Seat ``p`` drew a joker: everyone sells all stock, and the game is over."""
+    st.joker_by = p
+    st.log.append((None, ("joker", p), None))
+    n = st.n
+    for i in range(n):
+        q = (p + i) % n
+        for card in st.certs[q]:
+            s = SUIT_OF[card]
+            price = st.prices[s]
+            st.discard.append(card)
+            st.held[q][s] -= SHARES[card]
+            st.log.append((None, ("final_sale", q, card, price, SHARES[card] * price), None))
+            _pay(st, q, SHARES[card] * price)
+        st.certs[q] = []
+    for q in range(n):
+        _settle(st, q)
+    st.phase = OVER
+    st.cur = None
+    st.log.append((None, ("game_over", tuple(st.scores()), tuple(st.winners())), None))
+
+
+# ---------------------------------------------------------------------- invariants
+
+
+def check_invariants(st: CardStockMarketState) -> None:
+    """Raise ``AssertionError`` when any card, dollar or piece of bookkeeping is off."""
+    n = st.n
+    game = st.game
+    opts = game.options
+    assert len(st.hands) == n and len(st.certs) == n and len(st.held) == n, "seat lists"
+    assert len(st.cash) == n and len(st.debt) == n, "seat money lists"
+    # Cards: two of each of the 52 kinds and two jokers, each somewhere.
+    counts = [0] * (C.NUM_KINDS + 1)
+    places: list[int] = [*st.draw, *st.discard]
+    for s in SUIT_RANGE:
+        pile = st.piles[s]
+        assert pile, f"{C.SUITS[s]} has a market pile"
+        assert all(SUIT_OF[c] == s for c in pile), f"{C.SUITS[s]}'s pile holds only {C.SUITS[s]}"
+        top = pile[-1]
+        if RANK_OF[top] <= 10:
+            assert not st.busted[s], "only a face card bankrupts a suit"
+        expected = 0 if st.busted[s] else RANK_OF[top]
+        assert st.prices[s] == expected, f"{C.SUITS[s]}'s price follows its top card"
+        places += pile
+    for q in range(n):
+        hand = st.hands[q]
+        assert hand == sorted(hand), "hands are kept sorted"
+        assert st.certs[q] == sorted(st.certs[q]), "certificates are kept sorted"
+        assert JOKER not in hand and JOKER not in st.certs[q], "no joker in a hand or in play"
+        places += hand
+        places += st.certs[q]
+        shares = [0] * C.NUM_SUITS
+        for c in st.certs[q]:
+            shares[SUIT_OF[c]] += SHARES[c]
+        assert shares == st.held[q], f"seat {q}'s share counts"
+        assert max(shares) <= MAX_SHARES, f"seat {q} holds at most {MAX_SHARES} of a suit"
+    for c in places:
+        assert 0 <= c <= JOKER, f"no card kind {c}"
+        counts[c] += 1
+    counts[JOKER] += st.jokers_out + (1 if st.joker_by >= 0 else 0)
+    assert all(k == C.COPIES for k in counts), "all 104 cards and 2 jokers, once each"
+    assert JOKER not in st.discard, "jokers never reach the discard pile"
+    # Money: chips are only moved, never made; debts are owed only by those without cash.
+    total = (opts.bank_money or 0) + n * opts.starting_money
+    assert min(st.cash) >= 0 and min(st.debt) >= 0, "no negative cash or debt"
+    assert sum(st.cash) + st.bank == total, "every dollar is with a player or the bank"
+    if game.bank_limited:
+        assert st.bank >= 0, "the bank cannot pay out money it does not have"
+    for q in range(n):
+        if st.debt[q] and st.cash[q]:
+            assert not game.immediate_repay and st.phase != OVER and q == st.turn, (
+                f"seat {q} must repay its debt from its cash"
+            )
+    assert st.levies >= 0, "levies"
+    # The turn.
+    assert 0 <= st.dealer < n and 0 <= st.turn < n, "seats"
+    if st.phase == OVER:
+        assert st.cur is None and 0 <= st.joker_by < n, "a joker ended the game"
+        assert not any(st.certs), "all stock is sold at the end"
+    else:
+        assert st.cur == st.turn and st.joker_by == -1, "the turn player decides"
+        assert st.phase in (START, TRADE, MARKET, DISCARD), "a known decision"
+        assert 0 <= st.trades <= 2 and 0 <= st.changes <= 2, "at most two of each"
+        assert 0 <= st.discards < C.MAX_DISCARDS, "at most four discards"
+        if st.phase == START:
+            assert st.trades == st.changes == st.discards == 0, "nothing done yet"
+        elif st.phase == DISCARD:
+            assert st.trades == st.changes == 0 < st.discards, "discarding replaces the rest"
+        elif st.phase == TRADE:
+            assert st.trades > 0 and st.discards == 0, "trading"
+            assert not (st.trades == 2 and st.changes), "a finished turn has ended"
+        else:
+            assert st.changes > 0 and st.discards == 0, "changing the market"
+            assert not (st.changes == 2 and st.trades), "a finished turn has ended"
+        assert 0 <= st.sales <= st.trades, "sales are transactions"
+        used = st.trades - st.sales + st.changes + st.discards
+        for q in range(n):
+            want = HAND_SIZE - used if q == st.turn else HAND_SIZE
+            assert len(st.hands[q]) == want, f"seat {q} holds {want} cards"
+        assert st.draw, "the draw pile is never empty between turns"
+    if st.bought or st.sold:
+        assert st.trades, "suits traded this turn"
+    # The reshuffle's record.
+    if not st.reshuffled:
+        assert st.jokers_out == C.COPIES, "the jokers wait out of play until the reshuffle"
+        assert not (st.re_pile or st.re_hands or st.re_drawn or st.re_events), "no record"
+    else:
+        assert st.jokers_out == 0, "both jokers went into the new draw pile"
+        assert len(st.re_hands) == len(st.re_drawn) == len(st.re_events) == n, "record"
+        drawn: Counter[int] = Counter(st.draw)
+        if st.joker_by >= 0:
+            drawn[JOKER] += 1
+        for q in range(n):
+            assert JOKER not in st.re_drawn[q], "a joker drawn ends the game at once"
+            drawn.update(st.re_drawn[q])
+            played = [e for e in st.re_events[q] if e >= 0]
+            draws = -sum(e for e in st.re_events[q] if e < 0)
+            assert draws == len(st.re_drawn[q]), f"seat {q}'s draws since the reshuffle"
+            have = Counter(st.re_hands[q]) + Counter(st.re_drawn[q])
+            have.subtract(played)
+            assert +have == Counter(st.hands[q]) and min(have.values(), default=0) >= 0, (
+                f"seat {q}'s hand follows from the record since the reshuffle"
+            )
+        assert drawn == Counter(st.re_pile), "the new draw pile came from the reshuffle"

@@ -14,10 +14,13 @@ import json
 import numbers
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from closingbell.core.errors import IllegalActionError
+from closingbell.core import serial
+from closingbell.core.errors import IllegalActionError, StateFormatError
+from closingbell.core.events import Entry, entry_to_dict, visible_entries
 from closingbell.core.options import RulesOptions
 from closingbell.core.view import View
 
@@ -57,9 +60,16 @@ class Game(ABC):
     def new_game(self, seed: int) -> State:
         """Deal a new game whose every shuffle follows from ``seed``."""
 
-    @abstractmethod
+    state_class: type[State]
+    """The class of this game's states."""
+
     def state_from_json(self, text: str) -> State:
         """Read back a state written by :meth:`State.to_json` (raises ``StateFormatError``)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StateFormatError(f"not valid JSON: {exc}") from None
+        return self.state_class.from_dict(self, data)
 
     @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
@@ -82,9 +92,24 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One position of a game: who decides, what they may choose, and how to go on."""
+    """One position of a game: who decides, what they may choose, and how to go on.
 
-    __slots__ = ()
+    A game's state class supplies the rules through three hooks (``_compute_legal``,
+    ``_apply_legal`` and ``_explain_illegal``) and describes itself with four class
+    attributes (``FORMAT``, ``SHAPES``, ``PHASE_NAMES`` and ``EVENT_FIELDS``); the checks,
+    the legal-action cache, the event log's filtering and serialization live here, once.
+    """
+
+    __slots__ = ("_legal", "cur", "game", "history", "log", "n", "phase", "seed")
+
+    FORMAT: ClassVar[str]
+    """The format name written into the game's serialized states."""
+    SHAPES: ClassVar[Mapping[str, str]]
+    """The JSON shape of every serialized field (see :mod:`closingbell.core.serial`)."""
+    PHASE_NAMES: ClassVar[Sequence[str]]
+    """The name of each decision kind, indexed by ``phase``."""
+    EVENT_FIELDS: ClassVar[Mapping[str, Sequence[str]]]
+    """The field names of each kind of log entry."""
 
     game: Game
     """The game this state belongs to."""
@@ -92,23 +117,74 @@ class State(ABC):
     """The actions applied since the game was dealt, in order."""
     seed: int
     """The seed every shuffle of this game is derived from (a sampled state has a fresh one)."""
+    n: int
+    """The number of seats."""
+    cur: int | None
+    """The seat that must decide; ``None`` once the game is over."""
+    phase: int
+    """The kind of the pending decision, an index into ``PHASE_NAMES``."""
+    log: list[Entry]
+    """What happened, with who may read each entry (see :mod:`closingbell.core.events`)."""
+    _legal: list[int] | None
+
+    @abstractmethod
+    def _compute_legal(self) -> list[int]:
+        """The sorted legal action ids of the pending decision (uncached)."""
+
+    @abstractmethod
+    def _apply_legal(self, action: int) -> None:
+        """Apply ``action``, already known to be legal (the engine's unchecked path)."""
+
+    @abstractmethod
+    def _explain_illegal(self, action: int) -> str:
+        """Why the integer ``action`` is not legal now."""
 
     @property
-    @abstractmethod
     def current_player(self) -> int | None:
         """The seat that must decide now; ``None`` once the game is over."""
+        return self.cur
 
-    @abstractmethod
+    @property
+    def decision(self) -> str:
+        """The name of the pending decision."""
+        return self.PHASE_NAMES[self.phase]
+
     def legal_actions(self) -> list[int]:
         """The sorted action ids legal for the pending decision (empty when over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
-    @abstractmethod
     def apply(self, action: int) -> None:
         """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
+        if type(action) is not int:
+            action = self.coerce_action(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise self.refuse(action, self._explain_illegal(action))
+        self._legal = None
+        self.history.append(action)
+        self._apply_legal(action)
 
-    @abstractmethod
     def is_terminal(self) -> bool:
         """Whether the game is over."""
+        return self.cur is None
+
+    def visible_events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The log of what happened from entry ``start`` on, as ``player`` may read it."""
+        self.check_seat(player)
+        fields = self.EVENT_FIELDS
+        return [entry_to_dict(form, fields) for form in visible_entries(self.log, player, start)]
+
+    def check_seat(self, player: object) -> None:
+        """Raise ``ValueError`` unless ``player`` is a seat of this game or ``None``."""
+        if player is None:
+            return
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ValueError(f"a seat is a number from 0 to {self.n - 1}, or None for a spectator")
 
     @abstractmethod
     def scores(self) -> list[int]:
@@ -127,16 +203,38 @@ class State(ABC):
         """What ``player`` may see (``None``: a spectator, who sees only public things)."""
 
     @abstractmethod
-    def visible_events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """The log of what happened from entry ``start`` on, as ``player`` may read it."""
-
-    @abstractmethod
-    def to_dict(self) -> dict[str, Any]:
-        """The complete state as JSON-ready data."""
-
-    @abstractmethod
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if any conservation rule or bookkeeping is broken."""
+
+    def _after_read(self) -> None:  # noqa: B027 (an optional hook, empty unless overridden)
+        """Set fields derived from the game after :meth:`from_dict` (none by default)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The complete state as JSON-ready data."""
+        out = serial.header(self.game, self.FORMAT)
+        for name in self.SHAPES:
+            out[name] = json.loads(json.dumps(getattr(self, name)))
+        return out
+
+    @classmethod
+    def from_dict(cls, game: Game, data: Any) -> Self:
+        """Rebuild a state from :meth:`to_dict` output, refusing anything inconsistent."""
+        title = game.info.title
+        serial.check_header(data, game, cls.FORMAT)
+        serial.check_fields(data, cls.SHAPES, title)
+        st = cls.__new__(cls)
+        st.game = game
+        st.n = game.options.players
+        for name in cls.SHAPES:
+            setattr(st, name, data[name])
+        st.log = serial.read_log(data["log"], title)
+        st._legal = None
+        st._after_read()
+        try:
+            st.check_invariants()
+        except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
+            raise StateFormatError(f"inconsistent {title} state: {exc}") from None
+        return st
 
     def to_json(self) -> str:
         """The complete state as JSON text; :meth:`Game.state_from_json` reads it back."""

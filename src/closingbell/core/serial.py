@@ -1,7 +1,7 @@
 """Helpers for reading serialized states back: header checks and JSON shapes.
 
 A game declares the JSON shape of every field of its state (``"int"``, ``"int or null"``,
-``"str or null"``, ``"list of int"``, ``"list of bool"``, ``"list of str"``,
+``"str or null"``, ``"bool"``, ``"list of int"``, ``"list of bool"``, ``"list of str"``,
 ``"list of list of int"`` or ``"list"``) and lets :func:`check_fields` refuse anything
 else with a message naming the field, before any of it reaches the engine.
 """
@@ -9,10 +9,13 @@ else with a message naming the field, before any of it reaches the engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from closingbell.core.errors import StateFormatError
-from closingbell.core.game import Game
+from closingbell.core.events import Entry
+
+if TYPE_CHECKING:
+    from closingbell.core.game import Game
 
 
 def _is_int(value: Any) -> bool:
@@ -23,6 +26,8 @@ def fits(value: Any, shape: str) -> bool:
     """Whether a JSON value has ``shape``."""
     if shape == "int":
         return _is_int(value)
+    if shape == "bool":
+        return isinstance(value, bool)
     if shape == "int or null":
         return value is None or _is_int(value)
     if shape == "str or null":
@@ -66,6 +71,33 @@ def check_fields(data: Mapping[str, Any], shapes: Mapping[str, str], title: str)
             raise StateFormatError(
                 f"malformed {title} state: {name!r} must be {shape}, not {data[name]!r}"
             )
+
+
+def _tuplify(value: Any) -> Any:
+    """JSON lists become tuples again at every depth (log forms are tuples)."""
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+def read_log(data: Any, title: str) -> list[Entry]:
+    """Read back a serialized event log, refusing malformed entries."""
+    log: list[Entry] = []
+    for i, item in enumerate(data):
+        ok = isinstance(item, list) and len(item) == 3
+        if ok:
+            owner, full, redacted = item
+            ok = (
+                (owner is None or _is_int(owner))
+                and isinstance(full, list)
+                and bool(full)
+                and isinstance(full[0], str)
+                and (redacted is None or isinstance(redacted, list))
+            )
+        if not ok:
+            raise StateFormatError(f"malformed {title} state: log entry {i} is {item!r}")
+        log.append((owner, _tuplify(full), None if redacted is None else _tuplify(redacted)))
+    return log
 
 
 def header(game: Game, fmt: str) -> dict[str, Any]:

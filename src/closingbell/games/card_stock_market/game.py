@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from closingbell.core.errors import StateFormatError
 from closingbell.core.game import Game, GameInfo
 from closingbell.core.options import build_options
 from closingbell.core.rng import check_seed
@@ -30,6 +28,7 @@ class CardStockMarket(Game):
         version=1,
     )
     options: CardStockMarketOptions
+    state_class = CardStockMarketState
 
     def __init__(self, **options: Any) -> None:
         self.options = build_options(CardStockMarketOptions, options)
@@ -52,14 +51,6 @@ class CardStockMarket(Game):
     def new_game(self, seed: int) -> CardStockMarketState:
         """Set up a new game whose every shuffle follows from ``seed``."""
         return new_state(self, check_seed(seed))
-
-    def state_from_json(self, text: str) -> CardStockMarketState:
-        """Read back a state written by ``to_json`` (raises ``StateFormatError``)."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise StateFormatError(f"not valid JSON: {exc}") from None
-        return CardStockMarketState.from_dict(self, data)
 
     def sample_state(self, view: View, rng: random.Random) -> CardStockMarketState:
         """A full state giving ``view`` to its seat; hidden cards are dealt with ``rng``."""

@@ -23,11 +23,9 @@ happened (see ``views.sample_state``).
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from closingbell.core.errors import StateFormatError
-from closingbell.core.events import Entry, entry_to_dict, visible_entries
+from closingbell.core.events import Entry
 from closingbell.core.game import State
 
 if TYPE_CHECKING:
@@ -71,33 +69,65 @@ the market piles (the others went back into the deck).
 """
 
 
+FORMAT = "closingbell.card_stock_market.state"
+"""The format name written into every serialized Card Stock Market state."""
+
+SHAPES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "seed",
+            "dealer",
+            "turn",
+            "turns",
+            "phase",
+            "bank",
+            "levies",
+            "jokers_out",
+            "joker_by",
+            "trades",
+            "sales",
+            "changes",
+            "discards",
+            "bought",
+            "sold",
+        ),
+        "int",
+    ),
+    "cur": "int or null",
+    "reshuffled": "bool",
+    **dict.fromkeys(
+        ("prices", "cash", "debt", "draw", "discard", "re_pile", "history"), "list of int"
+    ),
+    "busted": "list of bool",
+    **dict.fromkeys(
+        ("piles", "hands", "certs", "held", "re_hands", "re_drawn", "re_events"),
+        "list of list of int",
+    ),
+    "log": "list",
+}
+"""The JSON shape of every field of a serialized Card Stock Market state."""
+
+
 class CardStockMarketState(State):
     """One position of a Card Stock Market game (use the public API; fields are internal)."""
 
     __slots__ = (
-        "_legal",
         "bank",
         "bought",
         "busted",
         "cash",
         "certs",
         "changes",
-        "cur",
         "dealer",
         "debt",
         "discard",
         "discards",
         "draw",
-        "game",
         "hands",
         "held",
-        "history",
         "joker_by",
         "jokers_out",
         "levies",
-        "log",
-        "n",
-        "phase",
         "piles",
         "prices",
         "re_drawn",
@@ -106,12 +136,16 @@ class CardStockMarketState(State):
         "re_pile",
         "reshuffled",
         "sales",
-        "seed",
         "sold",
         "trades",
         "turn",
         "turns",
     )
+
+    FORMAT = FORMAT
+    SHAPES = SHAPES
+    PHASE_NAMES = PHASE_NAMES
+    EVENT_FIELDS = EVENT_FIELDS
 
     game: CardStockMarket
     n: int
@@ -152,34 +186,14 @@ class CardStockMarketState(State):
 
     # ------------------------------------------------------------------ public API
 
-    @property
-    def current_player(self) -> int | None:
-        """The seat that must decide now; ``None`` once the game is over."""
-        return self.cur
+    def _compute_legal(self) -> list[int]:
+        return _rules.legal_actions(self)
 
-    def legal_actions(self) -> list[int]:
-        """The sorted action ids legal for the pending decision."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _rules.legal_actions(self)
-        return list(legal)
-
-    def apply(self, action: int) -> None:
-        """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
-        if type(action) is not int:
-            action = self.coerce_action(action)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _rules.legal_actions(self)
-        if action not in legal:
-            raise self.refuse(action, _rules.explain_illegal(self, action))
-        self._legal = None
-        self.history.append(action)
+    def _apply_legal(self, action: int) -> None:
         _rules.apply_action(self, action)
 
-    def is_terminal(self) -> bool:
-        """Whether a joker has been drawn and the stock sold."""
-        return self.phase == OVER
+    def _explain_illegal(self, action: int) -> str:
+        return _rules.explain_illegal(self, action)
 
     def scores(self) -> list[int]:
         """Each seat's money less its debt (final once the game is over)."""
@@ -246,143 +260,9 @@ class CardStockMarketState(State):
         """What ``player`` may see; ``None`` gives a spectator's view."""
         return _views.build_view(self, player)
 
-    def visible_events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """The log from entry ``start`` on, as ``player`` may read it, as dicts."""
-        if player is not None and not (
-            isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.n
-        ):
-            raise ValueError(f"player must be a seat from 0 to {self.n - 1} or None")
-        return [entry_to_dict(f, EVENT_FIELDS) for f in visible_entries(self.log, player, start)]
-
-    @property
-    def decision(self) -> str:
-        """The name of the pending decision (``game_over`` at the end)."""
-        return PHASE_NAMES[self.phase]
-
-    # ------------------------------------------------------------------ serialization
-
-    _SCALARS = (
-        "seed",
-        "dealer",
-        "turn",
-        "turns",
-        "cur",
-        "phase",
-        "bank",
-        "levies",
-        "jokers_out",
-        "joker_by",
-        "reshuffled",
-        "trades",
-        "sales",
-        "changes",
-        "discards",
-        "bought",
-        "sold",
-    )
-    _LISTS = (
-        "piles",
-        "busted",
-        "prices",
-        "hands",
-        "certs",
-        "held",
-        "cash",
-        "debt",
-        "draw",
-        "discard",
-        "re_pile",
-        "re_hands",
-        "re_drawn",
-        "re_events",
-        "history",
-    )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The complete state as JSON-ready data."""
-        out: dict[str, Any] = {
-            "format": "closingbell.card_stock_market.state",
-            "version": self.game.info.version,
-            "options": self.game.options_dict(),
-        }
-        for name in self._SCALARS:
-            out[name] = getattr(self, name)
-        for name in self._LISTS:
-            out[name] = json.loads(json.dumps(getattr(self, name)))
-        out["log"] = [
-            [owner, list(full), None if red is None else list(red)] for owner, full, red in self.log
-        ]
-        out["log"] = json.loads(json.dumps(out["log"]))
-        return out
-
-    @classmethod
-    def from_dict(cls, game: CardStockMarket, data: Any) -> CardStockMarketState:
-        """Rebuild a state from :meth:`to_dict` output, checking it thoroughly."""
-        fmt = "closingbell.card_stock_market.state"
-        if not isinstance(data, dict) or data.get("format") != fmt:
-            raise StateFormatError("not a Card Stock Market state (missing or wrong 'format')")
-        if data.get("version") != game.info.version:
-            raise StateFormatError(
-                f"state version {data.get('version')!r} does not match the game's "
-                f"version {game.info.version}"
-            )
-        if data.get("options") != game.options_dict():
-            raise StateFormatError("the state's options differ from this game's options")
-        st = cls.__new__(cls)
-        st.game = game
-        st.n = game.options.players
-        try:
-            for name in cls._SCALARS:
-                setattr(st, name, data[name])
-            for name in cls._LISTS:
-                setattr(st, name, data[name])
-            st.log = [
-                (owner, tuple(_tuplify(full)), None if red is None else tuple(_tuplify(red)))
-                for owner, full, red in data["log"]
-            ]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StateFormatError(f"malformed Card Stock Market state: {exc!r}") from None
-        st._legal = None
-        try:
-            _check_types(st)
-            st.check_invariants()
-        except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
-            raise StateFormatError(f"inconsistent Card Stock Market state: {exc}") from None
-        return st
-
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if cards, money or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
-
-
-def _tuplify(value: Any) -> list[Any]:
-    """Lists inside a log form become tuples again (the inverse of ``to_dict``)."""
-    return [tuple(v) if isinstance(v, list) else v for v in value]
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_types(st: CardStockMarketState) -> None:
-    """Refuse values of the wrong JSON type before the invariants look at them."""
-    for name in CardStockMarketState._SCALARS:
-        value = getattr(st, name)
-        if name == "reshuffled":
-            assert isinstance(value, bool), "'reshuffled' must be true or false"
-        elif name == "cur":
-            assert value is None or _is_int(value), "'cur' must be a seat or null"
-        else:
-            assert _is_int(value), f"{name!r} must be an integer"
-    for name in ("prices", "cash", "debt", "draw", "discard", "re_pile", "history"):
-        value = getattr(st, name)
-        assert isinstance(value, list) and all(_is_int(v) for v in value), f"{name!r}: ints"
-    assert isinstance(st.busted, list) and all(isinstance(b, bool) for b in st.busted), "busted"
-    for name in ("piles", "hands", "certs", "held", "re_hands", "re_drawn", "re_events"):
-        value = getattr(st, name)
-        assert isinstance(value, list) and all(
-            isinstance(row, list) and all(_is_int(v) for v in row) for row in value
-        ), f"{name!r} must be lists of integers"
 
 
 # Imported last: these modules use the names above.

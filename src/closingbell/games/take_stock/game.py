@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from closingbell.core.errors import StateFormatError
 from closingbell.core.game import Game, GameInfo
 from closingbell.core.options import build_options
 from closingbell.core.rng import check_seed
@@ -30,6 +28,7 @@ class TakeStock(Game):
         version=1,
     )
     options: TakeStockOptions
+    state_class = TakeStockState
 
     def __init__(self, **options: Any) -> None:
         self.options = build_options(TakeStockOptions, options)
@@ -41,14 +40,6 @@ class TakeStock(Game):
     def new_game(self, seed: int) -> TakeStockState:
         """Deal a new game whose every shuffle follows from ``seed``."""
         return new_state(self, check_seed(seed))
-
-    def state_from_json(self, text: str) -> TakeStockState:
-        """Read back a state written by ``to_json`` (raises ``StateFormatError``)."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise StateFormatError(f"not valid JSON: {exc}") from None
-        return TakeStockState.from_dict(self, data)
 
     def sample_state(self, view: View, rng: random.Random) -> TakeStockState:
         """A full state giving ``view`` to its seat; hidden cards are drawn with ``rng``."""

@@ -19,13 +19,10 @@ bit ``players`` for everyone).
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from closingbell.core.errors import StateFormatError
-from closingbell.core.events import Entry, entry_to_dict, visible_entries
+from closingbell.core.events import Entry
 from closingbell.core.game import State
-from closingbell.core.serial import check_fields, check_header, header
 from closingbell.games.take_stock import cards as C
 
 if TYPE_CHECKING:
@@ -103,13 +100,61 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 """The field names of each event kind in the log (see ``visible_events``)."""
 
 
+SHAPES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "seed",
+            "round",
+            "dealer",
+            "turn",
+            "phase",
+            "supply",
+            "ev_active",
+            "follow",
+            "ev_stock",
+            "owed",
+            "reshuffles",
+        ),
+        "int",
+    ),
+    "cur": "int or null",
+    "end_reason": "str or null",
+    **dict.fromkeys(
+        (
+            "splits",
+            "tokens",
+            "draw",
+            "discard",
+            "ev_above",
+            "ev_below",
+            "ev_below_mask",
+            "ev_discard",
+            "ev_discard_mask",
+            "totals",
+            "pool_of",
+            "pair",
+            "retrieved",
+            "queue",
+            "history",
+        ),
+        "list of int",
+    ),
+    "frozen": "list of bool",
+    "round_reasons": "list of str",
+    **dict.fromkeys(
+        ("rows", "hands", "certs", "saved", "round_scores", "hand_pool", "known", "hidden"),
+        "list of list of int",
+    ),
+    "log": "list",
+}
+"""The JSON shape of every field of a serialized Take Stock state."""
+
+
 class TakeStockState(State):
     """One position of a Take Stock game (use the public API; fields are internal)."""
 
     __slots__ = (
-        "_legal",
         "certs",
-        "cur",
         "dealer",
         "discard",
         "draw",
@@ -123,17 +168,12 @@ class TakeStockState(State):
         "ev_stock",
         "follow",
         "frozen",
-        "game",
         "hand_pool",
         "hands",
         "hidden",
-        "history",
         "known",
-        "log",
-        "n",
         "owed",
         "pair",
-        "phase",
         "pool_of",
         "queue",
         "reshuffles",
@@ -143,7 +183,6 @@ class TakeStockState(State):
         "round_scores",
         "rows",
         "saved",
-        "seed",
         "shares",
         "splits",
         "supply",
@@ -151,6 +190,11 @@ class TakeStockState(State):
         "totals",
         "turn",
     )
+
+    FORMAT = FORMAT
+    SHAPES = SHAPES
+    PHASE_NAMES = PHASE_NAMES
+    EVENT_FIELDS = EVENT_FIELDS
 
     game: TakeStock
     n: int
@@ -198,34 +242,17 @@ class TakeStockState(State):
 
     # ------------------------------------------------------------------ public API
 
-    @property
-    def current_player(self) -> int | None:
-        """The seat that must decide now; ``None`` once the game is over."""
-        return self.cur
+    def _compute_legal(self) -> list[int]:
+        return _rules.legal_actions(self)
 
-    def legal_actions(self) -> list[int]:
-        """The sorted action ids legal for the pending decision."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _rules.legal_actions(self)
-        return list(legal)
-
-    def apply(self, action: int) -> None:
-        """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
-        if type(action) is not int:
-            action = self.coerce_action(action)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = _rules.legal_actions(self)
-        if action not in legal:
-            raise self.refuse(action, _rules.explain_illegal(self, action))
-        self._legal = None
-        self.history.append(action)
+    def _apply_legal(self, action: int) -> None:
         _rules.apply_action(self, action)
 
-    def is_terminal(self) -> bool:
-        """Whether the last round has been scored."""
-        return self.phase == OVER
+    def _explain_illegal(self, action: int) -> str:
+        return _rules.explain_illegal(self, action)
+
+    def _after_read(self) -> None:
+        self.shares = self.game.shares
 
     def scores(self) -> list[int]:
         """Each seat's total over the rounds scored so far."""
@@ -304,110 +331,9 @@ class TakeStockState(State):
         """What ``player`` may see; ``None`` gives a spectator's view."""
         return _views.build_view(self, player)
 
-    def visible_events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """The log from entry ``start`` on, as ``player`` may read it, as dicts."""
-        if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
-            raise ValueError(f"player must be a seat from 0 to {self.n - 1} or None")
-        return [entry_to_dict(f, EVENT_FIELDS) for f in visible_entries(self.log, player, start)]
-
-    @property
-    def decision(self) -> str:
-        """The name of the pending decision (``game_over`` at the end)."""
-        return PHASE_NAMES[self.phase]
-
-    # ------------------------------------------------------------------ serialization
-
-    def to_dict(self) -> dict[str, Any]:
-        """The complete state as JSON-ready data."""
-        out = header(self.game, FORMAT)
-        for name in _SHAPES:
-            out[name] = json.loads(json.dumps(getattr(self, name)))
-        return out
-
-    @classmethod
-    def from_dict(cls, game: TakeStock, data: Any) -> TakeStockState:
-        """Rebuild a state from :meth:`to_dict` output, checking it thoroughly."""
-        check_fields(check_header(data, game, FORMAT), _SHAPES, "Take Stock")
-        st = cls.__new__(cls)
-        st.game = game
-        st.n = game.options.players
-        st.shares = game.shares
-        try:
-            for name in _SHAPES:
-                setattr(st, name, data[name])
-            st.log = [
-                (owner, _tuplify(full), None if red is None else _tuplify(red))
-                for owner, full, red in data["log"]
-            ]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StateFormatError(f"malformed Take Stock state: {exc!r}") from None
-        st._legal = None
-        try:
-            st.check_invariants()
-        except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
-            raise StateFormatError(f"inconsistent Take Stock state: {exc}") from None
-        return st
-
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
-
-
-_SHAPES: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "seed",
-            "round",
-            "dealer",
-            "turn",
-            "phase",
-            "supply",
-            "ev_active",
-            "follow",
-            "ev_stock",
-            "owed",
-            "reshuffles",
-        ),
-        "int",
-    ),
-    "cur": "int or null",
-    "end_reason": "str or null",
-    **dict.fromkeys(
-        (
-            "splits",
-            "tokens",
-            "draw",
-            "discard",
-            "ev_above",
-            "ev_below",
-            "ev_below_mask",
-            "ev_discard",
-            "ev_discard_mask",
-            "totals",
-            "pool_of",
-            "pair",
-            "retrieved",
-            "queue",
-            "history",
-        ),
-        "list of int",
-    ),
-    "frozen": "list of bool",
-    "round_reasons": "list of str",
-    **dict.fromkeys(
-        ("rows", "hands", "certs", "saved", "round_scores", "hand_pool", "known", "hidden"),
-        "list of list of int",
-    ),
-    "log": "list",
-}
-"""The JSON shape of every field of a serialized state."""
-
-
-def _tuplify(value: Any) -> Any:
-    """Lists inside a log form become tuples again, at every depth (the inverse of JSON)."""
-    if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
-    return value
 
 
 # Imported last: these modules use the names above.

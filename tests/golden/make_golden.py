@@ -1,4 +1,4 @@
-"""Write the golden records: complete Take Stock games played with seeded random legal moves.
+"""Write the golden records: complete games of every game, played with seeded random moves.
 
 Usage, from the repository root::
 
@@ -59,6 +59,24 @@ GAMES: dict[str, tuple[str, int, dict[str, Any]]] = {
             "rounds": 6,
             "shares_table": [1, 1, 2, 2, 2, 3, 3, 3, 2, 1, 1],
             "first_dealer": 1,
+        },
+    ),
+    "card_stock_market_2p": ("card_stock_market", 5, {"players": 2}),
+    "card_stock_market_3p": ("card_stock_market", 1981, {"players": 3}),
+    "card_stock_market_4p": ("card_stock_market", 104, {"players": 4}),
+    "card_stock_market_5p": ("card_stock_market", 77, {"players": 5}),
+    "card_stock_market_6p": ("card_stock_market", 2**62, {"players": 6}),
+    "card_stock_market_4p_variants": (
+        "card_stock_market",
+        9,
+        {
+            "players": 4,
+            "bank_money": 300,
+            "same_suit_trades": False,
+            "face_raise_limited": True,
+            "bankrupt_buying": "forbidden",
+            "ace_at_setup": False,
+            "debt_repayment": "end_of_turn",
         },
     ),
 }

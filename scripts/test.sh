@@ -8,7 +8,7 @@ echo "== ruff format --check"
 .venv/bin/ruff format --check src tests benchmarks
 echo "== ruff check"
 .venv/bin/ruff check src tests benchmarks
-echo "== mypy --strict (core, games)"
+echo "== mypy --strict (core, games, bots)"
 .venv/bin/mypy
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"

@@ -7,6 +7,7 @@
 True
 """
 
+from closingbell.bots import available_bots, make_bot
 from closingbell.core.errors import (
     ClosingbellError,
     IllegalActionError,
@@ -35,7 +36,9 @@ __all__ = [
     "UnknownGameError",
     "View",
     "__version__",
+    "available_bots",
     "available_games",
     "load_game",
+    "make_bot",
     "register_game",
 ]

@@ -1,0 +1,80 @@
+"""What every bot is: something that, given one seat's view, returns one of its legal actions.
+
+A bot never receives a state. It is built from the game (options only, no cards) and a
+seed, and :meth:`Bot.choose` gets a :class:`~closingbell.core.view.View`, the same gate
+every front end uses, so a bot cannot read another seat's hand: it never holds anything
+that contains it. Search bots make possible worlds with ``game.sample_state(view, rng)``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from closingbell.core.game import Game
+from closingbell.core.view import View
+
+
+def legal_of(view: View) -> tuple[int, ...]:
+    """The legal actions a view offers its seat (raises if it is not that seat's turn)."""
+    legal: tuple[int, ...] = getattr(view, "legal_actions", ())
+    if not legal:
+        raise ValueError("this view has no decision to take (not this seat's turn, or game over)")
+    return legal
+
+
+class Bot(ABC):
+    """A player that chooses actions from views."""
+
+    name: str = "bot"
+    """The bot's kind, as ``make_bot`` names it."""
+
+    def __init__(self, game: Game, seed: int = 0) -> None:
+        self.game = game
+        """The game being played (its rules and options; no cards)."""
+        self.seed = seed
+        """The seed of the bot's own random choices."""
+        self.rng = random.Random(f"bot/{self.name}/{seed}")
+        """The bot's generator; its choices depend only on the seed and the views."""
+
+    @abstractmethod
+    def choose(self, view: View) -> int:
+        """Return one of ``view.legal_actions``."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(Bot):
+    """Chooses uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, view: View) -> int:
+        """A uniformly random legal action."""
+        return self.rng.choice(legal_of(view))
+
+
+class HeuristicBot(Bot):
+    """A rule-based player; ``epsilon`` is the share of moves it makes at random instead."""
+
+    name = "heuristic"
+
+    def __init__(self, game: Game, seed: int = 0, epsilon: float = 0.0) -> None:
+        super().__init__(game, seed)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")
+        self.epsilon = epsilon
+        """The probability of a random move instead of the rule-based one."""
+
+    def choose(self, view: View) -> int:
+        """The rule-based choice (or, with probability ``epsilon``, a random one)."""
+        legal = legal_of(view)
+        if len(legal) == 1:
+            return legal[0]
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(legal)
+        return self.pick(view, legal)
+
+    @abstractmethod
+    def pick(self, view: View, legal: tuple[int, ...]) -> int:
+        """The rule-based choice among ``legal`` (more than one action)."""

@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 from closingbell.bots.base import Bot, HeuristicBot, RandomBot
+from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.game import Game
 
 HEURISTICS: dict[str, str] = {
@@ -47,8 +48,6 @@ def bot_class(name: str, game: Game) -> type[Bot]:
         cls: type[Bot] = getattr(importlib.import_module(module), attr)
         return cls
     if name == "ismcts":
-        from closingbell.bots.ismcts import ISMCTSBot
-
         return ISMCTSBot
     raise ValueError(f"unknown bot {name!r} (known: {', '.join(available_bots())})")
 

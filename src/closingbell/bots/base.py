@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+
 from closingbell.core.game import Game
 from closingbell.core.view import View
 
@@ -59,7 +60,7 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int = 0, epsilon: float = 0.0) -> None:
+    def __init__(self, game: Game, seed: int = 0, *, epsilon: float = 0.0) -> None:
         super().__init__(game, seed)
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")

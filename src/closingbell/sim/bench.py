@@ -2,7 +2,8 @@
 
 For each game and player count: random-play decisions and whole games per second (each
 step is ``legal_actions``, ``rng.choice``, ``apply``), and the mean cost of ``clone()`` and
-of ``sample_state(view)`` on states taken from random games at various stages. The
+of ``sample_state(view)`` on states taken from random games at various stages, and how
+many ISMCTS iterations run per second from those states. The
 functions return plain data; :func:`format_table` turns it into text. Nothing here
 asserts a speed: the figures are for people and for comparing changes.
 """
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import closingbell
+from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
 
@@ -73,6 +75,8 @@ class BenchResult:
     """Mean cost of ``Game.sample_state(view)`` for the deciding seat, in microseconds."""
     states: int
     """States on which ``clone`` and ``sample_state`` were timed."""
+    ismcts_ips: float
+    """ISMCTS iterations per second, searching from the deciding seat's view."""
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
@@ -163,6 +167,20 @@ def time_sample_state(
     return _mean_cost_us([lambda v=v: sample(v, rng) for v in views], budget)
 
 
+def time_ismcts(game: Game, states: Sequence[State], budget: float, *, seed: int = 0) -> float:
+    """ISMCTS iterations per second, searching ``budget`` seconds in all over ``states``."""
+    views = [s.view(s.current_player) for s in states]
+    views = [v for v in views if len(getattr(v, "legal_actions", ())) > 1] or views[:1]
+    bot = ISMCTSBot(game, seed, seconds=max(budget / len(views), 0.001))
+    done = 0
+    start = time.perf_counter()
+    for view in views:
+        bot.search(view)
+        done += bot.last_iterations
+    elapsed = time.perf_counter() - start
+    return done / elapsed if elapsed > 0 else 0.0
+
+
 def bench_game(
     name: str,
     players: int,
@@ -174,8 +192,8 @@ def bench_game(
 ) -> BenchResult:
     """Measure the game ``name`` at ``players`` seats (see the module docstring).
 
-    ``clone`` and ``sample_state`` are each timed for an eighth of ``seconds`` (at least
-    one pass over the states).
+    ``clone``, ``sample_state`` and ISMCTS are each timed for an eighth of ``seconds`` (at
+    least one pass over the states).
     """
     game = closingbell.load_game(name, players=players)
     figures = time_playouts(game, games=games, seconds=seconds, seed=seed)
@@ -193,6 +211,7 @@ def bench_game(
         clone_us=time_clone(positions, budget),
         sample_us=time_sample_state(game, positions, budget, seed=seed),
         states=len(positions),
+        ismcts_ips=time_ismcts(game, positions, budget, seed=seed),
     )
 
 
@@ -228,6 +247,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("games_per_second", "games/s", "{:,.1f}"),
     ("clone_us", "clone us", "{:,.1f}"),
     ("sample_us", "sample_state us", "{:,.1f}"),
+    ("ismcts_ips", "ismcts it/s", "{:,.0f}"),
 )
 """The table's columns: field, heading and format."""
 

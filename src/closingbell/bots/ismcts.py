@@ -1,0 +1,208 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012).
+
+Single-observer ISMCTS: one tree over the searching seat's information set. Each
+iteration deals a possible world from the seat's view (``game.sample_state``), walks the
+tree with the actions legal in that world, choosing by UCB1 with *availability counts*
+(a child's exploration term counts the visits in which it was legal, not all visits of
+its parent), adds one node, plays the world out at random and credits every node on the
+path with the result of the seat that chose it. The search stops after a number of
+iterations or a time budget, and the most visited action is played.
+
+Play-outs stop at a game's natural horizon (Take Stock: the end of the current round) and
+are scored by a per-game evaluation turned into a reward in [0, 1] for every seat: mostly
+the share of opponents beaten, partly the margin.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from closingbell.bots.base import Bot, legal_of
+from closingbell.core.game import Game, State
+from closingbell.core.view import View
+
+Evaluator = Callable[[State], list[float]]
+"""A game's estimate of each seat's standing in a (possibly unfinished) state."""
+
+
+def _take_stock_values(state: State) -> list[float]:
+    return [float(s) for s in state.scores()]
+
+
+def _card_stock_market_values(state: State) -> list[float]:
+    net_worth: Callable[[], list[int]] = getattr(state, "net_worth")  # noqa: B009
+    return [float(v) for v in net_worth()]
+
+
+EVALUATORS: dict[str, Evaluator] = {
+    "take_stock": _take_stock_values,
+    "card_stock_market": _card_stock_market_values,
+}
+"""Each game's evaluation of a play-out's final state (default: the scores)."""
+
+
+def _horizon(state: State) -> Callable[[State], bool]:
+    """A test telling when a play-out from ``state`` may stop before the game ends."""
+    start = getattr(state, "round", None)
+    if state.game.info.name == "take_stock" and start is not None:
+        return lambda s: getattr(s, "round", start) != start
+    return lambda s: False
+
+
+def rewards(values: list[float]) -> list[float]:
+    """Each seat's reward in [0, 1]: 0.8 x share of opponents beaten + 0.2 x margin."""
+    n = len(values)
+    low, high = min(values), max(values)
+    spread = high - low
+    out = []
+    for v in values:
+        beaten = sum(1.0 if w < v else 0.5 if w == v else 0.0 for w in values) - 0.5
+        margin = (v - low) / spread if spread else 0.5
+        out.append(0.8 * beaten / (n - 1) + 0.2 * margin)
+    return out
+
+
+class _Node:
+    """One node of the search tree: statistics of the action that led to it."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+class ISMCTSBot(Bot):
+    """Information-set MCTS; stops after ``iterations`` or ``seconds``, whichever comes first.
+
+    With neither given it runs 1,000 iterations. A time budget makes its choices depend
+    on the machine's speed; an iteration budget keeps them reproducible from the seed.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        max_playout: int = 2000,
+    ) -> None:
+        super().__init__(game, seed)
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, not {seconds!r}")
+        if not c >= 0:
+            raise ValueError(f"the exploration constant c must be non-negative, not {c!r}")
+        self.iterations = iterations
+        """The most iterations per decision (``None``: no limit)."""
+        self.seconds = seconds
+        """The most time per decision, in seconds (``None``: no limit)."""
+        self.c = c
+        """The UCB exploration constant."""
+        self.max_playout = max_playout
+        """The most random decisions in one play-out before it is evaluated."""
+        self.evaluate = EVALUATORS.get(game.info.name, _take_stock_values)
+        """The evaluation of a play-out's last state."""
+        self.last_iterations = 0
+        """How many iterations the last search ran."""
+        self.last_stats: dict[int, tuple[int, float]] = {}
+        """The last search's root statistics: action to (visits, mean reward)."""
+
+    def choose(self, view: View) -> int:
+        """The most visited action after searching from ``view``."""
+        legal = legal_of(view)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = self.search(view)
+        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def search(self, view: View) -> _Node:
+        """Run the search from ``view`` and return the root of its tree."""
+        seat = view.seat
+        if seat is None:
+            raise ValueError("a spectator's view has no decision to search")
+        game = self.game
+        rng = self.rng
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        evaluate = self.evaluate
+        max_playout = self.max_playout
+        root = _Node(seat)
+        limit = self.iterations if self.iterations is not None else math.inf
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        while done < limit and (deadline == math.inf or time.perf_counter() < deadline):
+            world = game.sample_state(view, rng)
+            stop = _horizon(world)
+            node = root
+            path = [root]
+            # Selection and expansion.
+            while not world.is_terminal():
+                legal = world.legal_actions()
+                mover = world.current_player
+                assert mover is not None
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    action = rng.choice(untried)
+                    child = _Node(mover)
+                    children[action] = child
+                    for a in legal:
+                        other = children.get(a)
+                        if other is not None and a != action:
+                            other.avail += 1
+                    world.apply(action)
+                    path.append(child)
+                    break
+                best_value = -1.0
+                best_action = legal[0]
+                for a in legal:
+                    ch = children[a]
+                    ch.avail += 1
+                    value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if value > best_value:
+                        best_value = value
+                        best_action = a
+                world.apply(best_action)
+                node = children[best_action]
+                path.append(node)
+            # Play-out.
+            steps = 0
+            while not world.is_terminal() and not stop(world) and steps < max_playout:
+                world.apply(rng.choice(world.legal_actions()))
+                steps += 1
+            reward = rewards(evaluate(world))
+            for visited in path[1:]:
+                visited.visits += 1
+                visited.total += reward[visited.mover]
+            done += 1
+        self.last_iterations = done
+        self.last_stats = {
+            a: (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+            for a, ch in root.children.items()
+        }
+        return root
+
+    def describe(self) -> dict[str, Any]:
+        """The bot's settings, for reports."""
+        return {
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "c": self.c,
+            "max_playout": self.max_playout,
+        }

@@ -8,6 +8,7 @@ that contains it. Search bots make possible worlds with ``game.sample_state(view
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 
@@ -79,3 +80,20 @@ class HeuristicBot(Bot):
     @abstractmethod
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The rule-based choice among ``legal`` (more than one action)."""
+
+
+HEURISTICS: dict[str, str] = {
+    "take_stock": "closingbell.bots.take_stock:TakeStockHeuristic",
+    "card_stock_market": "closingbell.bots.card_stock_market:CardStockMarketHeuristic",
+}
+"""The rule-based bot of each game, as ``module:Class``."""
+
+
+def heuristic_class(game: Game) -> type[HeuristicBot]:
+    """The rule-based bot class written for ``game``."""
+    target = HEURISTICS.get(game.info.name)
+    if target is None:
+        raise ValueError(f"no heuristic bot is written for {game.info.name!r}")
+    module, _, attr = target.partition(":")
+    cls: type[HeuristicBot] = getattr(importlib.import_module(module), attr)
+    return cls

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from closingbell.bots.base import Bot, legal_of
+from closingbell.bots.base import Bot, heuristic_class, legal_of
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
 
@@ -29,7 +29,20 @@ Evaluator = Callable[[State], list[float]]
 
 
 def _take_stock_values(state: State) -> list[float]:
-    return [float(s) for s in state.scores()]
+    """Totals so far plus what each seat's certificates would score if the round ended now."""
+    totals = state.scores()
+    if state.is_terminal():
+        return [float(t) for t in totals]
+    certs: list[list[int]] = getattr(state, "certs")  # noqa: B009
+    shares: tuple[int, ...] = getattr(state, "shares")  # noqa: B009
+    prices: list[int] = getattr(state, "prices")()  # noqa: B009
+    frozen: list[bool] = getattr(state, "frozen")  # noqa: B009
+    if getattr(state.game.options, "frozen_scoring", "price") == "zero":
+        prices = [0 if f else p for p, f in zip(prices, frozen, strict=True)]
+    return [
+        float(totals[q] + sum(shares[c % 12 + 1] * prices[c // 12] for c in certs[q]))
+        for q in range(len(totals))
+    ]
 
 
 def _card_stock_market_values(state: State) -> list[float]:
@@ -96,6 +109,8 @@ class ISMCTSBot(Bot):
         seconds: float | None = None,
         c: float = 0.7,
         max_playout: int = 2000,
+        playout: str = "random",
+        playout_epsilon: float = 0.1,
     ) -> None:
         super().__init__(game, seed)
         if iterations is None and seconds is None:
@@ -104,6 +119,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be positive, not {seconds!r}")
+        if playout not in ("random", "heuristic"):
+            raise ValueError(f"playout must be 'random' or 'heuristic', not {playout!r}")
         if not c >= 0:
             raise ValueError(f"the exploration constant c must be non-negative, not {c!r}")
         self.iterations = iterations
@@ -113,7 +130,16 @@ class ISMCTSBot(Bot):
         self.c = c
         """The UCB exploration constant."""
         self.max_playout = max_playout
-        """The most random decisions in one play-out before it is evaluated."""
+        """The most decisions in one play-out before it is evaluated."""
+        self.playout = playout
+        """How play-outs choose: ``random``, or the game's ``heuristic`` bot for every seat."""
+        self.policies: list[Bot] = []
+        """The play-out players, one per seat, when play-outs are heuristic."""
+        if playout == "heuristic":
+            cls = heuristic_class(game)
+            self.policies = [
+                cls(game, seed * 7919 + q, epsilon=playout_epsilon) for q in range(game.players)
+            ]
         self.evaluate = EVALUATORS.get(game.info.name, _take_stock_values)
         """The evaluation of a play-out's last state."""
         self.last_iterations = 0
@@ -183,8 +209,14 @@ class ISMCTSBot(Bot):
                 path.append(node)
             # Play-out.
             steps = 0
+            policies = self.policies
             while not world.is_terminal() and not stop(world) and steps < max_playout:
-                world.apply(rng.choice(world.legal_actions()))
+                if policies:
+                    mover = world.current_player
+                    assert mover is not None
+                    world.apply(policies[mover].choose(world.view(mover)))
+                else:
+                    world.apply(rng.choice(world.legal_actions()))
                 steps += 1
             reward = rewards(evaluate(world))
             for visited in path[1:]:
@@ -205,4 +237,5 @@ class ISMCTSBot(Bot):
             "seconds": self.seconds,
             "c": self.c,
             "max_playout": self.max_playout,
+            "playout": self.playout,
         }

@@ -1,0 +1,153 @@
+"""The bot framework and the ISMCTS bot: legal choices, determinism, budgets, no cheating."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import closingbell
+from closingbell.bots import available_bots, make_bot
+from closingbell.bots.ismcts import ISMCTSBot, rewards
+from tests.conformance.hidden import perturber_for
+
+
+def _position(name: str, players: int, seed: int, steps: int) -> closingbell.State:
+    game = closingbell.load_game(name, players=players)
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _deciding(name: str, players: int, seed: int) -> closingbell.State:
+    """A position a few moves in where the deciding seat has a real choice."""
+    for steps in range(7, 400, 13):
+        state = _position(name, players, seed, steps)
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            return state
+    raise AssertionError("no position with a choice")
+
+
+def test_make_bot_knows_every_kind_and_level() -> None:
+    game = closingbell.load_game("take_stock", players=2)
+    assert set(available_bots()) >= {"random", "heuristic", "ismcts", "easy", "medium", "hard"}
+    assert make_bot("hard", game).epsilon == 0.0  # type: ignore[attr-defined]
+    assert make_bot("easy", game).epsilon > make_bot("medium", game).epsilon > 0  # type: ignore[attr-defined]
+    assert make_bot("ismcts", game, seconds=0.1).seconds == 0.1  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown bot 'wizard'"):
+        make_bot("wizard", game)
+    with pytest.raises(ValueError, match="bad settings for bot 'ismcts'"):
+        make_bot("ismcts", game, depth=3)
+    with pytest.raises(ValueError, match="iterations must be a positive integer"):
+        make_bot("ismcts", game, iterations=0)
+
+
+def test_a_bot_refuses_a_view_without_a_decision() -> None:
+    game = closingbell.load_game("take_stock", players=3)
+    state = game.new_game(1)
+    waiting = (state.current_player + 1) % 3
+    for name in ("random", "ismcts"):
+        with pytest.raises(ValueError, match="no decision"):
+            make_bot(name, game, iterations=5).choose(
+                state.view(waiting)
+            ) if name == "ismcts" else (make_bot(name, game).choose(state.view(waiting)))
+
+
+@pytest.mark.parametrize("name", closingbell.available_games())
+@pytest.mark.parametrize("players", [2, 4])
+def test_ismcts_plays_legal_moves_to_the_end(name: str, players: int) -> None:
+    game = closingbell.load_game(name, players=players)
+    bots = [make_bot("ismcts", game, seed=q, iterations=8) for q in range(players)]
+    state = game.new_game(5)
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        action = bots[seat].choose(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    state.check_invariants()
+
+
+@pytest.mark.parametrize("name", closingbell.available_games())
+def test_same_seed_and_iterations_give_the_same_choice(name: str) -> None:
+    view = (state := _deciding(name, 3, 11)).view(state.current_player)
+    first = ISMCTSBot(state.game, seed=4, iterations=60)
+    second = ISMCTSBot(state.game, seed=4, iterations=60)
+    assert first.choose(view) == second.choose(view)
+    assert first.last_stats == second.last_stats
+    assert first.last_iterations == 60
+
+
+@pytest.mark.parametrize("name", closingbell.available_games())
+def test_the_choice_depends_only_on_the_view(name: str) -> None:
+    # A bot gets a view and nothing else, so hiding different cards behind the same view
+    # cannot change what it does: it has no way to read them.
+    rng = random.Random(3)
+    for seed in range(4):
+        state = _deciding(name, 3, seed)
+        seat = state.current_player
+        assert seat is not None
+        other = perturber_for(name)(state, seat, rng)
+        assert other.view(seat) == state.view(seat)
+        assert other.to_json() != state.to_json()
+        for kind in ("ismcts", "heuristic", "random"):
+            params = {"iterations": 40} if kind == "ismcts" else {}
+            one = make_bot(kind, state.game, seed=9, **params).choose(state.view(seat))
+            two = make_bot(kind, state.game, seed=9, **params).choose(other.view(seat))
+            assert one == two, kind
+
+
+def test_the_time_budget_is_kept() -> None:
+    state = _deciding("take_stock", 2, 2)
+    bot = ISMCTSBot(state.game, seed=1, seconds=0.2)
+    start = time.perf_counter()
+    bot.choose(state.view(state.current_player))
+    elapsed = time.perf_counter() - start
+    assert bot.last_iterations > 10
+    assert elapsed < 1.0  # a generous bound: the search checks the clock every iteration
+
+
+def test_a_single_legal_action_needs_no_search() -> None:
+    from tests.games.take_stock.craft import craft
+
+    game = closingbell.load_game("take_stock", players=2)
+    state = craft(game, current=0, event_top=["No Change", "No Change"])
+    state.apply_string("market A")
+    state.apply(state.legal_actions()[0])  # the discard that pays for it
+    assert state.legal_actions() == [state.string_to_action("choose No Change")]
+    bot = ISMCTSBot(game, seed=0, iterations=500)
+    assert bot.choose(state.view(0)) == state.legal_actions()[0]
+    assert bot.last_iterations == 0
+
+
+def test_the_search_prefers_a_clearly_winning_move() -> None:
+    # Take Stock, last round: raising a stock to 11 ends the round at once. With many
+    # certificates in that stock already saved, closing at once is worth the most.
+    from tests.games.take_stock.craft import craft
+
+    game = closingbell.load_game("take_stock", players=2, rounds=1)
+    state = craft(
+        game,
+        seed=1,
+        current=0,
+        rows={"Oil": [1, 4, 7]},
+        hands={0: ["Oil 11", "Corn 2", "Gem 3"], 1: ["Tech 12", "Movie 9", "Gem 9"]},
+        certs={0: ["Oil 10", "Oil 12", "Oil 9"], 1: ["Corn 12", "Gem 12", "Tech 11"]},
+    )
+    bot = ISMCTSBot(game, seed=0, iterations=400)
+    action = bot.choose(state.view(0))
+    assert state.action_to_string(action) == "raise Oil 11"
+
+
+def test_rewards_rank_first_and_share_ties() -> None:
+    assert rewards([10.0, 0.0]) == [1.0, 0.0]
+    two_way = rewards([5.0, 5.0, 1.0])
+    assert two_way[0] == two_way[1] > two_way[2] == 0.0
+    assert all(0.0 <= r <= 1.0 for r in rewards([3.0, 9.0, 1.0, 9.0]))
+    assert rewards([2.0, 2.0]) == [0.5, 0.5]

@@ -12,7 +12,7 @@ from closingbell.cli.play import play
 
 def test_bots_alone_play_a_whole_game_to_the_final_scores() -> None:
     out = io.StringIO()
-    assert play(["random", "random", "random"], 5, out, io.StringIO()) == 0
+    assert play(["random", "easy", "hard"], 5, out, io.StringIO()) == 0
     text = out.getvalue()
     assert "Final scores:" in text
     assert "Game over." in text

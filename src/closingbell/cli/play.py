@@ -8,12 +8,13 @@ import sys
 from typing import Any, TextIO
 
 import closingbell
+from closingbell.bots import available_bots, make_bot
 from closingbell.core.errors import ClosingbellError
 from closingbell.games.take_stock import TakeStock
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.tui import take_stock_text as T
 
-BOTS = ("random",)
+BOTS = tuple(available_bots())
 """Seat kinds other than ``you`` that ``--seats`` accepts."""
 
 
@@ -22,9 +23,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play Take Stock in the terminal against bots")
     p.add_argument(
         "--seats",
-        default="you,random,random",
+        default="you,medium,medium",
         help="comma-separated seats: 'you' for a person at this terminal, or a bot "
-        f"({', '.join(BOTS)}); 2 to 6 seats (default: you,random,random)",
+        f"({', '.join(BOTS)}); 2 to 6 seats (default: you,medium,medium)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
     p.set_defaults(run=run)
@@ -99,7 +100,9 @@ def play(seats: list[str], seed: int, out: TextIO, inp: TextIO) -> int:
     assert isinstance(game, TakeStock)
     state = game.new_game(seed)
     names = _names(seats)
-    bots = {q: random.Random(seed * 31 + q) for q, kind in enumerate(seats) if kind != "you"}
+    bots = {
+        q: make_bot(kind, game, seed=seed * 31 + q) for q, kind in enumerate(seats) if kind != "you"
+    }
     humans = [q for q, kind in enumerate(seats) if kind == "you"]
     watcher = humans[0] if len(humans) == 1 else None
     shown = 0
@@ -114,7 +117,7 @@ def play(seats: list[str], seed: int, out: TextIO, inp: TextIO) -> int:
         shown = len(state.log)
         view = state.view(p)
         if p in bots:
-            action = bots[p].choice(view.legal_actions)
+            action = bots[p].choose(view)
             state.apply(action)
             continue
         if len(humans) > 1:

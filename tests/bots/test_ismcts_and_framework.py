@@ -151,3 +151,41 @@ def test_rewards_rank_first_and_share_ties() -> None:
     assert two_way[0] == two_way[1] > two_way[2] == 0.0
     assert all(0.0 <= r <= 1.0 for r in rewards([3.0, 9.0, 1.0, 9.0]))
     assert rewards([2.0, 2.0]) == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("name", closingbell.available_games())
+def test_heuristic_playouts_and_root_widening_play_legal_moves(name: str) -> None:
+    game = closingbell.load_game(name, players=3)
+    bot = make_bot(
+        "ismcts", game, seed=2, iterations=12, playout="heuristic", max_playout=15, widening=0.5
+    )
+    state = game.new_game(8)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        action = bot.choose(view)
+        assert action in view.legal_actions
+        state.apply(action)
+
+
+def test_root_widening_searches_the_heuristics_choice_first() -> None:
+    # With one iteration and widening, the only root child is the heuristic's own pick.
+    state = _deciding("take_stock", 2, 6)
+    view = state.view(state.current_player)
+    heuristic = make_bot("heuristic", state.game, seed=0)
+    bot = ISMCTSBot(state.game, seed=0, iterations=1, widening=0.5)
+    assert bot.choose(view) == heuristic.choose(view)
+    assert list(bot.last_stats) == [heuristic.choose(view)]
+
+
+def test_bad_search_settings_are_refused() -> None:
+    game = closingbell.load_game("take_stock", players=2)
+    with pytest.raises(ValueError, match="playout must be"):
+        ISMCTSBot(game, playout="greedy")
+    with pytest.raises(ValueError, match="widening must be positive"):
+        ISMCTSBot(game, widening=0)
+    with pytest.raises(ValueError, match="seconds must be positive"):
+        ISMCTSBot(game, seconds=0)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from closingbell.bots.base import Bot, heuristic_class, legal_of
+from closingbell.bots.base import Bot, HeuristicBot, heuristic_class, legal_of
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
 
@@ -78,6 +78,27 @@ def rewards(values: list[float]) -> list[float]:
     return out
 
 
+class _Ranking:
+    """The root's legal actions in a rule-based bot's order of preference, found lazily."""
+
+    def __init__(self, ranker: HeuristicBot, view: View) -> None:
+        self.ranker = ranker
+        self.view = view
+        self.order: list[int] = []
+        self.rest = list(legal_of(view))
+
+    def best(self, k: int) -> list[int]:
+        """The ``k`` best actions (or all of them, if there are fewer)."""
+        while len(self.order) < k and self.rest:
+            if len(self.rest) == 1:
+                choice = self.rest[0]
+            else:
+                choice = self.ranker.pick(self.view, tuple(self.rest))
+            self.order.append(choice)
+            self.rest.remove(choice)
+        return self.order[:k]
+
+
 class _Node:
     """One node of the search tree: statistics of the action that led to it."""
 
@@ -111,6 +132,7 @@ class ISMCTSBot(Bot):
         max_playout: int = 2000,
         playout: str = "random",
         playout_epsilon: float = 0.1,
+        widening: float | None = None,
     ) -> None:
         super().__init__(game, seed)
         if iterations is None and seconds is None:
@@ -121,6 +143,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"seconds must be positive, not {seconds!r}")
         if playout not in ("random", "heuristic"):
             raise ValueError(f"playout must be 'random' or 'heuristic', not {playout!r}")
+        if widening is not None and not widening > 0:
+            raise ValueError(f"widening must be positive, not {widening!r}")
         if not c >= 0:
             raise ValueError(f"the exploration constant c must be non-negative, not {c!r}")
         self.iterations = iterations
@@ -142,6 +166,14 @@ class ISMCTSBot(Bot):
             ]
         self.evaluate = EVALUATORS.get(game.info.name, _take_stock_values)
         """The evaluation of a play-out's last state."""
+        self.widening = widening
+        """Progressive widening at the root: with ``n`` iterations done, only the
+        ``1 + floor(widening * sqrt(n))`` actions the game's heuristic ranks best are
+        searched (``None``: every legal action from the start)."""
+        self.ranker: HeuristicBot | None = None
+        """The rule-based bot that ranks the root's actions when widening."""
+        if widening is not None:
+            self.ranker = heuristic_class(game)(game, seed)
         self.last_iterations = 0
         """How many iterations the last search ran."""
         self.last_stats: dict[int, tuple[int, float]] = {}
@@ -169,6 +201,8 @@ class ISMCTSBot(Bot):
         evaluate = self.evaluate
         max_playout = self.max_playout
         root = _Node(seat)
+        ranking = _Ranking(self.ranker, view) if self.ranker is not None else None
+        widening = self.widening or 0.0
         limit = self.iterations if self.iterations is not None else math.inf
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
@@ -179,13 +213,18 @@ class ISMCTSBot(Bot):
             path = [root]
             # Selection and expansion.
             while not world.is_terminal():
-                legal = world.legal_actions()
+                if node is root and ranking is not None:
+                    legal = ranking.best(1 + int(widening * sqrt(done)))
+                    untried = [a for a in legal if a not in node.children]
+                    action = untried[0] if untried else -1
+                else:
+                    legal = world.legal_actions()
+                    untried = [a for a in legal if a not in node.children]
+                    action = rng.choice(untried) if untried else -1
                 mover = world.current_player
                 assert mover is not None
                 children = node.children
-                untried = [a for a in legal if a not in children]
                 if untried:
-                    action = rng.choice(untried)
                     child = _Node(mover)
                     children[action] = child
                     for a in legal:
@@ -238,4 +277,5 @@ class ISMCTSBot(Bot):
             "c": self.c,
             "max_playout": self.max_playout,
             "playout": self.playout,
+            "widening": self.widening,
         }

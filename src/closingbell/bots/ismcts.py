@@ -90,10 +90,13 @@ class _Ranking:
     def best(self, k: int) -> list[int]:
         """The ``k`` best actions (or all of them, if there are fewer)."""
         while len(self.order) < k and self.rest:
-            if len(self.rest) == 1:
-                choice = self.rest[0]
-            else:
-                choice = self.ranker.pick(self.view, tuple(self.rest))
+            choice = self.rest[0]
+            if len(self.rest) > 1:
+                picked = self.ranker.pick(self.view, tuple(self.rest))
+                # A rule-based bot may answer with a fixed choice (such as "done") that
+                # is already ranked; the rest then keep their order.
+                if picked in self.rest:
+                    choice = picked
             self.order.append(choice)
             self.rest.remove(choice)
         return self.order[:k]

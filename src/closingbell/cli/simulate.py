@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> None:
         "simulate",
         help="play bots against each other many times and summarize the results",
         description="Play a match of bots (every rotation of the seats on each deal) or a "
-        "round-robin tournament, on every core, and print win rates with 95%% intervals, "
+        "round-robin tournament, on every core, and print win rates with 95% intervals, "
         "seat advantage, game length and openskill ratings.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 import closingbell
+from closingbell.cli import arguments
 from closingbell.sim import bench
 
 
@@ -36,14 +37,14 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive_int,
+        type=arguments.positive_int,
         default=None,
         metavar="N",
         help="random games per player count (default: as many as fit in --seconds)",
     )
     p.add_argument(
         "--seconds",
-        type=_positive_float,
+        type=arguments.positive_float,
         default=bench.DEFAULT_SECONDS,
         metavar="S",
         help="playout time per player count when --games is not given; clone and "
@@ -51,7 +52,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--states",
-        type=_positive_int,
+        type=arguments.positive_int,
         default=bench.DEFAULT_STATES,
         metavar="N",
         help=f"states on which clone and sample_state are timed (default: {bench.DEFAULT_STATES})",
@@ -59,20 +60,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the games played (default: 0)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(run=run)
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from typing import Any
 
 import closingbell
 from closingbell import sim
+from closingbell.cli import arguments
 from closingbell.core.errors import ClosingbellError
 from closingbell.sim.specs import parse_value
 
@@ -52,13 +53,13 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive_int,
+        type=arguments.positive_int,
         default=100,
         metavar="N",
         help="games in a match, or per table in a tournament, rounded up to a multiple of "
         "the seats (default: 100)",
     )
-    p.add_argument("--seed", type=_seed, default=0, help="the run's seed (default: 0)")
+    p.add_argument("--seed", type=arguments.seed, default=0, help="the run's seed (default: 0)")
     p.add_argument(
         "--option",
         action="append",
@@ -68,7 +69,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--workers",
-        type=_positive_int,
+        type=arguments.positive_int,
         metavar="N",
         help="worker processes, or the local Ray cluster's CPUs (default: every core; "
         "1 plays in this process)",
@@ -92,20 +93,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plot", metavar="DIR", help="save PNG charts of the results in DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
 
 
 def _specs(text: str) -> list[str]:

@@ -20,6 +20,7 @@ import closingbell
 from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
+from closingbell.sim.report import align_table
 
 DEFAULT_SECONDS = 2.0
 """Playout time per player count when no number of games is given."""
@@ -258,13 +259,4 @@ def format_table(results: Sequence[BenchResult]) -> str:
     for result in results:
         data = result.to_dict()
         rows.append([fmt.format(data[field]) for field, _, fmt in COLUMNS])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.ljust(width) if i == 0 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(align_table(rows))

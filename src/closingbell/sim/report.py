@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def _table(rows: Sequence[Sequence[str]]) -> list[str]:
+def align_table(rows: Sequence[Sequence[str]]) -> list[str]:
     """Rows aligned in columns: the first left-aligned, the rest right-aligned."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
@@ -53,7 +53,7 @@ def format_summary(summary: dict[str, Any], heading: str | None = None) -> str:
                 f"{rating['mu']:.1f} +/- {rating['sigma']:.1f}" if rating else "-",
             ]
         )
-    lines += _table(bot_rows)
+    lines += align_table(bot_rows)
     lines += ["", f"Advantage by seat (an even share is {_pct(summary['even_win_rate'])}):"]
     seat_rows = [["seat", "games", "wins", "win rate", "95% CI", "mean score"]]
     for s in summary["seats"]:
@@ -67,7 +67,7 @@ def format_summary(summary: dict[str, Any], heading: str | None = None) -> str:
                 f"{s['mean_score']:.1f}",
             ]
         )
-    lines += _table(seat_rows)
+    lines += align_table(seat_rows)
     for t in summary.get("tables", []):
         if t is summary["tables"][0]:
             lines += ["", "Win rate at each table:"]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from closingbell import sim
+from closingbell.cli.main import main
 from tests.sim.helpers import QUICK, QUICK_ARGS, cli, run_json
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -208,3 +209,18 @@ def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None
     captured = capsys.readouterr()
     assert "6/6" in captured.err and "game/s" in captured.err
     assert "6/6" not in captured.out and captured.out.startswith("take_stock, 2 players")
+
+
+def test_a_missing_sim_extra_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "openskill" else real(name, *a),
+    )
+    assert main(["simulate", "--seats", "random,random", "--games", "2", "--quiet"]) == 2
+    assert "pip install 'closingbell[sim]'" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from typing import Any
@@ -158,8 +159,15 @@ def _error(message: str) -> int:
     return 2
 
 
+SIM_EXTRA = ("tqdm", "openskill", "matplotlib")
+"""The modules of the ``sim`` extra that a simulation uses."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the match or tournament and print its summary; 2 for bad arguments, 130 on Ctrl-C."""
+    missing = [m for m in SIM_EXTRA if importlib.util.find_spec(m) is None]
+    if missing:
+        return _error(f"the simulator needs {', '.join(missing)}: pip install 'closingbell[sim]'")
     try:
         plan = _plan(args)
     except (ClosingbellError, ValueError) as exc:

@@ -189,3 +189,40 @@ def test_bad_search_settings_are_refused() -> None:
         ISMCTSBot(game, widening=0)
     with pytest.raises(ValueError, match="seconds must be positive"):
         ISMCTSBot(game, seconds=0)
+
+
+def test_leaves_scored_by_the_rule_based_model_play_legal_moves() -> None:
+    game = closingbell.load_game("take_stock", players=3)
+    bot = make_bot("ismcts", game, seed=1, iterations=15, evaluation="heuristic")
+    assert bot.max_playout == 0  # type: ignore[attr-defined]
+    state = game.new_game(4)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        view = state.view(seat)
+        action = bot.choose(view) if seat == 0 else rng.choice(view.legal_actions)
+        assert action in view.legal_actions
+        state.apply(action)
+
+
+def test_model_evaluation_needs_a_bot_that_judges_positions() -> None:
+    game = closingbell.load_game("card_stock_market", players=2)
+    with pytest.raises(ValueError, match="judges positions"):
+        ISMCTSBot(game, evaluation="heuristic")
+    with pytest.raises(ValueError, match="evaluation must be"):
+        ISMCTSBot(game, evaluation="oracle")
+
+
+def test_the_take_stock_model_prefers_the_seat_ahead() -> None:
+    from tests.games.take_stock.craft import craft
+
+    game = closingbell.load_game("take_stock", players=2)
+    state = craft(
+        game,
+        current=0,
+        rows={"Oil": [1, 5, 9]},
+        certs={0: ["Oil 10", "Oil 12"], 1: ["Corn 2"]},
+    )
+    judge = make_bot("heuristic", game)
+    assert judge.evaluate(state.view(0)) > 0 > judge.evaluate(state.view(1))  # type: ignore[attr-defined]

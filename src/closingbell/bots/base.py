@@ -81,6 +81,14 @@ class HeuristicBot(Bot):
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The rule-based choice among ``legal`` (more than one action)."""
 
+    def evaluate(self, view: View) -> float:
+        """How well the view's seat stands against its opponents (higher is better).
+
+        Search bots use it to score positions; a game's bot that cannot judge a position
+        outside its own decisions does not provide it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not evaluate positions")
+
 
 HEURISTICS: dict[str, str] = {
     "take_stock": "closingbell.bots.take_stock:TakeStockHeuristic",

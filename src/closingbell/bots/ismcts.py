@@ -57,6 +57,23 @@ EVALUATORS: dict[str, Evaluator] = {
 """Each game's evaluation of a play-out's final state (default: the scores)."""
 
 
+def _model_values(judge: HeuristicBot) -> Evaluator:
+    """Score a state by the rule-based bot's model: totals ahead plus each seat's outlook."""
+
+    def values(state: State) -> list[float]:
+        totals = state.scores()
+        if state.is_terminal():
+            return [float(t) for t in totals]
+        n = len(totals)
+        out = []
+        for q in range(n):
+            others = (sum(totals) - totals[q]) / (n - 1)
+            out.append(totals[q] - others + judge.evaluate(state.view(q)))
+        return out
+
+    return values
+
+
 def _horizon(state: State) -> Callable[[State], bool]:
     """A test telling when a play-out from ``state`` may stop before the game ends."""
     start = getattr(state, "round", None)
@@ -132,12 +149,16 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         seconds: float | None = None,
         c: float = 0.7,
-        max_playout: int = 2000,
+        max_playout: int | None = None,
         playout: str = "random",
         playout_epsilon: float = 0.1,
         widening: float | None = None,
+        evaluation: str = "playout",
     ) -> None:
         super().__init__(game, seed)
+        explicit_playout = max_playout is not None
+        if max_playout is None:
+            max_playout = 2000
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
@@ -146,6 +167,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"seconds must be positive, not {seconds!r}")
         if playout not in ("random", "heuristic"):
             raise ValueError(f"playout must be 'random' or 'heuristic', not {playout!r}")
+        if evaluation not in ("playout", "heuristic"):
+            raise ValueError(f"evaluation must be 'playout' or 'heuristic', not {evaluation!r}")
         if widening is not None and not widening > 0:
             raise ValueError(f"widening must be positive, not {widening!r}")
         if not c >= 0:
@@ -169,6 +192,20 @@ class ISMCTSBot(Bot):
             ]
         self.evaluate = EVALUATORS.get(game.info.name, _take_stock_values)
         """The evaluation of a play-out's last state."""
+        self.evaluation = evaluation
+        """How a leaf is scored: by the ``playout``'s end, or by the ``heuristic`` bot's model
+        of every seat's view at the leaf (then ``max_playout`` counts the random moves
+        played first, none unless given)."""
+        if evaluation == "heuristic":
+            judge = heuristic_class(game)(game, seed)
+            if type(judge).evaluate is HeuristicBot.evaluate:
+                raise ValueError(
+                    f"evaluation='heuristic' needs a rule-based bot that judges positions, "
+                    f"and {game.info.name}'s does not"
+                )
+            self.evaluate = _model_values(judge)
+            if not explicit_playout:
+                self.max_playout = 0
         self.widening = widening
         """Progressive widening at the root: with ``n`` iterations done, only the
         ``1 + floor(widening * sqrt(n))`` actions the game's heuristic ranks best are

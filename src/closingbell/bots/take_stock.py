@@ -559,6 +559,12 @@ class TakeStockHeuristic(HeuristicBot):
         self.take_first = options.insider_order == "take_first"
         """Whether Insider Trading's cards join the hand before its discards."""
 
+    def evaluate(self, view: View) -> float:
+        """The seat's expected end-of-round standing against its opponents, by the model."""
+        if not isinstance(view, TakeStockView):
+            raise TypeError("TakeStockHeuristic needs a Take Stock view")
+        return _Board(self, view).absolute()
+
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The best legal action by the bot's model of the round."""
         if not isinstance(view, TakeStockView):

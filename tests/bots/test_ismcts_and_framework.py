@@ -145,12 +145,15 @@ def test_the_search_prefers_a_clearly_winning_move() -> None:
     assert state.action_to_string(action) == "raise Oil 11"
 
 
-def test_rewards_rank_first_and_share_ties() -> None:
-    assert rewards([10.0, 0.0]) == [1.0, 0.0]
-    two_way = rewards([5.0, 5.0, 1.0])
-    assert two_way[0] == two_way[1] > two_way[2] == 0.0
-    assert all(0.0 <= r <= 1.0 for r in rewards([3.0, 9.0, 1.0, 9.0]))
+def test_rewards_grow_with_the_margin_and_share_ties() -> None:
     assert rewards([2.0, 2.0]) == [0.5, 0.5]
+    near, far = rewards([10.0, 0.0]), rewards([200.0, 0.0])
+    assert 0.5 < near[0] < far[0] < 1.0
+    assert far[1] < near[1] < 0.5
+    assert abs(sum(near) - 1.0) < 1e-9  # two seats: one's chance is the other's loss
+    tied = rewards([5.0, 5.0, 1.0])
+    assert tied[0] == tied[1] > tied[2]
+    assert all(0.0 <= r <= 1.0 for r in rewards([3.0, 9.0, 1.0, 9.0], scale=1.0))
 
 
 @pytest.mark.parametrize("name", closingbell.available_games())

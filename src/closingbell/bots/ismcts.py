@@ -9,8 +9,8 @@ path with the result of the seat that chose it. The search stops after a number 
 iterations or a time budget, and the most visited action is played.
 
 Play-outs stop at a game's natural horizon (Take Stock: the end of the current round) and
-are scored by a per-game evaluation turned into a reward in [0, 1] for every seat: mostly
-the share of opponents beaten, partly the margin.
+are scored by a per-game evaluation turned into a reward in [0, 1] for every seat: its mean
+chance of being ahead of each opponent, a smooth function of the margin.
 """
 
 from __future__ import annotations
@@ -82,16 +82,26 @@ def _horizon(state: State) -> Callable[[State], bool]:
     return lambda s: False
 
 
-def rewards(values: list[float]) -> list[float]:
-    """Each seat's reward in [0, 1]: 0.8 x share of opponents beaten + 0.2 x margin."""
+SCALES: dict[str, float] = {"take_stock": 40.0, "card_stock_market": 100.0}
+"""A margin that counts as a clear lead in each game (points, dollars)."""
+
+
+def rewards(values: list[float], scale: float = 40.0) -> list[float]:
+    """Each seat's reward in [0, 1]: its mean chance of being ahead of each opponent.
+
+    A lead of ``d`` over one opponent counts ``1 / (1 + exp(-d / scale))``: a tie is a
+    half, a clear lead is near 1. A smooth reward keeps telling good moves from bad ones
+    when a seat is far ahead or far behind.
+    """
     n = len(values)
-    low, high = min(values), max(values)
-    spread = high - low
+    exp = math.exp
     out = []
     for v in values:
-        beaten = sum(1.0 if w < v else 0.5 if w == v else 0.0 for w in values) - 0.5
-        margin = (v - low) / spread if spread else 0.5
-        out.append(0.8 * beaten / (n - 1) + 0.2 * margin)
+        total = 0.0
+        for w in values:
+            d = max(-50.0, min(50.0, (v - w) / scale))
+            total += 1.0 / (1.0 + exp(-d))
+        out.append((total - 0.5) / (n - 1))
     return out
 
 
@@ -240,6 +250,7 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         evaluate = self.evaluate
         max_playout = self.max_playout
+        scale = SCALES.get(game.info.name, 40.0)
         root = _Node(seat)
         ranking = _Ranking(self.ranker, view) if self.ranker is not None else None
         widening = self.widening or 0.0
@@ -297,7 +308,7 @@ class ISMCTSBot(Bot):
                 else:
                     world.apply(rng.choice(world.legal_actions()))
                 steps += 1
-            reward = rewards(evaluate(world))
+            reward = rewards(evaluate(world), scale)
             for visited in path[1:]:
                 visited.visits += 1
                 visited.total += reward[visited.mover]

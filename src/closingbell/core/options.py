@@ -63,6 +63,17 @@ def integer(low: int, high: int, allow_none: bool = False) -> Check:
     return check
 
 
+def seat(allow_none: bool = False) -> Check:
+    """A check that accepts a seat of the table (and ``None`` if allowed).
+
+    The upper bound depends on the ``players`` option, so :class:`RulesOptions` checks it
+    once all fields are known.
+    """
+    check = integer(0, 5, allow_none)
+    setattr(check, "is_seat", True)  # noqa: B010 (a marker read by RulesOptions)
+    return check
+
+
 def int_tuple(length: int, low: int, high: int) -> Check:
     """A check that accepts a sequence of ``length`` integers, each from ``low`` to ``high``."""
 
@@ -94,6 +105,14 @@ class RulesOptions:
             check = field.metadata.get("check")
             if check is not None:
                 object.__setattr__(self, field.name, check(field.name, getattr(self, field.name)))
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            is_seat = getattr(field.metadata.get("check"), "is_seat", False)
+            if is_seat and value is not None and value >= self.players:
+                raise OptionError(
+                    f"option {field.name!r} must be a seat from 0 to {self.players - 1}, "
+                    f"not {value}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as a JSON-ready dict (tuples become lists)."""

@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from closingbell.core.errors import OptionError
-from closingbell.core.options import RulesOptions, boolean, choice, int_tuple, integer, option
+from closingbell.core.options import (
+    RulesOptions,
+    boolean,
+    choice,
+    int_tuple,
+    integer,
+    option,
+    seat,
+)
 from closingbell.games.card_stock_market.cards import (
     BANK_MONEY,
     DEFAULT_STRIP,
@@ -70,16 +78,11 @@ class CardStockMarketOptions(RulesOptions):
         choice("immediate", "end_of_turn"),
     )
     first_dealer: int | None = option(
-        None, "Seat of the dealer and banker; null draws it from the seed.", integer(0, 5, True)
+        None, "Seat of the dealer and banker; null draws it from the seed.", seat(allow_none=True)
     )
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.first_dealer is not None and self.first_dealer >= self.players:
-            raise OptionError(
-                f"option 'first_dealer' must be a seat from 0 to {self.players - 1}, "
-                f"not {self.first_dealer}"
-            )
         if self.bank_money is not None:
             total = self.bank_money + self.players * self.starting_money
             if total < MAX_PAYMENT:

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from closingbell.core.errors import OptionError
-from closingbell.core.options import RulesOptions, boolean, choice, int_tuple, integer, option
+from closingbell.core.options import (
+    RulesOptions,
+    boolean,
+    choice,
+    int_tuple,
+    integer,
+    option,
+    seat,
+)
 from closingbell.games.take_stock.cards import DEFAULT_SHARES
 
 
@@ -52,7 +59,7 @@ class TakeStockOptions(RulesOptions):
         boolean(),
     )
     first_dealer: int | None = option(
-        None, "Seat of the first dealer; null draws it from the seed.", integer(0, 5, True)
+        None, "Seat of the first dealer; null draws it from the seed.", seat(allow_none=True)
     )
     dealer_tie: str = option(
         "after_dealer",
@@ -66,11 +73,3 @@ class TakeStockOptions(RulesOptions):
         "option tokens wins, then shared).",
         choice("shared", "most_tokens"),
     )
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.first_dealer is not None and self.first_dealer >= self.players:
-            raise OptionError(
-                f"option 'first_dealer' must be a seat from 0 to {self.players - 1}, "
-                f"not {self.first_dealer}"
-            )

@@ -1,57 +1,42 @@
-"""``closingbell play``: the terminal game, driven through its text input and output."""
+"""``closingbell play``: the command line's arguments reach the terminal game."""
 
 from __future__ import annotations
 
-import io
+from pathlib import Path
 
 import pytest
 
 from closingbell.cli.main import main
-from closingbell.cli.play import play
+from closingbell.core.records import GameRecord
 
 
-def test_bots_alone_play_a_whole_game_to_the_final_scores() -> None:
-    out = io.StringIO()
-    assert play(["random", "easy", "hard"], 5, out, io.StringIO()) == 0
-    text = out.getvalue()
-    assert "Final scores:" in text
-    assert "Game over." in text
-    assert text.count("Round 4 scores") == 1
+def test_bots_alone_play_a_game_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.cbrec"
+    args = ["play", "--seats", "random,easy", "--seed", "5", "--pace", "0", "--save", str(path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Final scores" in out
+    assert GameRecord.read(path).result is not None
 
 
-def test_a_person_choosing_the_first_option_every_time_finishes_the_game() -> None:
-    out = io.StringIO()
-    assert play(["you", "random"], 11, out, io.StringIO("1\n" * 2000)) == 0
-    text = out.getvalue()
-    assert "Final scores:" in text
-    assert "Your hand:" in text
+def test_chinese_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.cbrec"
+    args = ["play", "--seats", "random,random", "--lang", "zh-Hant", "--pace", "0"]
+    assert main([*args, "--seed", "2", "--save", str(path)]) == 0
+    assert "最後得分" in capsys.readouterr().out
 
 
-def test_wrong_input_is_explained_and_asked_again() -> None:
-    out = io.StringIO()
-    play(["you", "random"], 3, out, io.StringIO("0\n999\nbuy everything\n?\nsave Oil 99\nq\n"))
-    text = out.getvalue()
-    assert "Please choose a number from 1 to" in text
-    assert "is not a Take Stock action" in text
-    assert "Raise a price" in text  # the help for the turn action
-    assert "Game abandoned." in text
-    assert "Final scores:" not in text
-
-
-def test_text_notation_is_accepted_when_legal() -> None:
-    out = io.StringIO()
-    play(["you", "random"], 3, out, io.StringIO("market B\ndiscard Corn 99\nq\n"))
-    text = out.getvalue()
-    assert "Choose a card to discard." in text  # market B was taken: its discard is asked
-
-
-def test_hot_seat_hides_the_previous_hand_behind_a_pass_screen() -> None:
-    out = io.StringIO()
-    play(["you", "you"], 8, out, io.StringIO("1\n" * 6 + "q\n"))
-    assert "your decision (others, look away)" in out.getvalue()
-
-
-def test_bad_seats_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--seats", "you,wizard"]) == 2
-    assert "unknown seat 'wizard'" in capsys.readouterr().err
+    assert "unknown seat “wizard”" in capsys.readouterr().err
     assert main(["play", "--seats", "you"]) == 2
+    assert "needs 2 to 6 seats" in capsys.readouterr().err
+    assert main(["play", "--resume", str(tmp_path / "missing.cbrec")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["play", "--resume", "x", "--seed", "3"]) == 2
+    with pytest.raises(SystemExit):
+        main(["play", "--lang", "fr"])
+    with pytest.raises(SystemExit):
+        main(["play", "--pace", "-1"])

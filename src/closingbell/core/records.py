@@ -79,6 +79,18 @@ class RecordResult:
     rounds: tuple[tuple[int, ...], ...] | None = None
     """Each scored round's points per seat, for games that report them (else ``None``)."""
 
+    @classmethod
+    def of(cls, state: State) -> RecordResult | None:
+        """How ``state``'s game ended (``None`` while it goes on)."""
+        if not state.is_terminal():
+            return None
+        rounds = round_results(state)
+        return cls(
+            tuple(state.scores()),
+            tuple(state.winners()),
+            None if rounds is None else tuple(tuple(r) for r in rounds),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-ready data (``rounds`` only when there are some)."""
         out: dict[str, Any] = {"scores": list(self.scores), "winners": list(self.winners)}
@@ -147,14 +159,6 @@ class GameRecord:
         # Compared as JSON: a state read back from JSON may hold lists where tuples were.
         if fresh.to_json() != state.to_json():
             raise RecordError("the state's history does not lead from its seed back to it")
-        result = None
-        if state.is_terminal():
-            rounds = round_results(state)
-            result = RecordResult(
-                tuple(state.scores()),
-                tuple(state.winners()),
-                None if rounds is None else tuple(tuple(r) for r in rounds),
-            )
         return cls(
             game=game.info.name,
             version=game.info.version,
@@ -162,7 +166,7 @@ class GameRecord:
             seed=seed,
             seats=tuple(names),
             actions=tuple(actions),
-            result=result,
+            result=RecordResult.of(state),
         )
 
     # ------------------------------------------------------------------ writing

@@ -781,10 +781,25 @@ def _reveal_exercise(st: TakeStockState) -> None:
     _finish_round(st)
 
 
+def scoring_prices(st: TakeStockState) -> list[int]:
+    """What one share of each stock is worth at scoring (a frozen stock may count 0)."""
+    zero_frozen = st.game.options.frozen_scoring == "zero"
+    return [0 if zero_frozen and st.frozen[s] else price(st, s) for s in STOCK_RANGE]
+
+
+def shares_held(st: TakeStockState) -> list[list[int]]:
+    """Each seat's shares of each stock in its certificates."""
+    table = st.shares
+    held = [[0] * C.NUM_STOCKS for _ in range(st.n)]
+    for q, certs in enumerate(st.certs):
+        for c in certs:
+            held[q][c // VALUES] += table[c % VALUES + 1]
+    return held
+
+
 def score_round(st: TakeStockState) -> list[int]:
     """Each seat's points for the certificates in front of it at the current prices."""
-    zero_frozen = st.game.options.frozen_scoring == "zero"
-    prices = [0 if zero_frozen and st.frozen[s] else price(st, s) for s in STOCK_RANGE]
+    prices = scoring_prices(st)
     table = st.shares
     return [sum(table[c % VALUES + 1] * prices[c // VALUES] for c in certs) for certs in st.certs]
 
@@ -801,7 +816,10 @@ def _finish_round(st: TakeStockState) -> None:
     st.round_scores.append(points)
     assert st.end_reason is not None
     st.round_reasons.append(st.end_reason)
-    st.log.append((None, ("round_score", st.round, tuple(points)), None))
+    # The breakdown lets a front end show each seat's points stock by stock.
+    held = tuple(tuple(h) for h in shares_held(st))
+    prices = tuple(scoring_prices(st))
+    st.log.append((None, ("round_score", st.round, tuple(points), held, prices), None))
     st.queue = []
     if st.round >= st.game.options.rounds:
         st.phase = OVER

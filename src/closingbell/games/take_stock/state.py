@@ -94,7 +94,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "exercise": ("seat", "card"),
     "exercise_reveal": ("cards",),
     "round_end": ("round", "reason"),
-    "round_score": ("round", "scores"),
+    "round_score": ("round", "scores", "shares", "prices"),
     "game_over": ("scores", "winners"),
 }
 """The field names of each event kind in the log (see ``visible_events``)."""

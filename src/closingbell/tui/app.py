@@ -1,0 +1,706 @@
+"""The terminal game: one play loop for every game, drawn by that game's screen.
+
+A session holds the live state, the seats (``you`` for a person at this terminal, or a
+bot's kind) and the record of the game, which is written again after every action so
+that quitting at any moment (``q``, Ctrl-C, end of input, a closed terminal) loses
+nothing. People see only views and the log events their seat may read: with one person
+at the table, their seat's; with several (hot-seat) or none, what everyone sees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext
+import os
+import random
+import signal
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from closingbell.bots import available_bots, make_bot
+from closingbell.bots.base import Bot
+from closingbell.core.errors import NotationError, RecordError
+from closingbell.core.game import Game, State
+from closingbell.core.records import (
+    EXTENSION,
+    GameRecord,
+    RecordedAction,
+    RecordResult,
+    replay,
+)
+from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.tui.i18n import translations
+from closingbell.tui.screen import GameScreen
+from closingbell.tui.screens import screen_class
+
+HUMAN = "you"
+"""The seat kind of a person playing at this terminal."""
+
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+"""What a player types to save the game and stop."""
+
+BOARD_WORDS = frozenset({"b", "board"})
+"""What a player types to see the table and the choices again."""
+
+RECENT = 6
+"""How many of the last things that happened the table shows."""
+
+EXIT_USAGE = 2
+"""The exit code for a command that cannot start (bad arguments, unreadable record)."""
+
+
+class Hangup(Exception):
+    """The terminal went away (SIGHUP) or the process was asked to stop (SIGTERM)."""
+
+
+class _Quit(Exception):
+    """The player asked to stop."""
+
+
+class SetupError(Exception):
+    """A game that cannot start; the message is already in the user's language."""
+
+
+# ---------------------------------------------------------------------- files
+
+
+def data_dir() -> Path:
+    """Where games are saved unless ``--save`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "closingbell" / "games"
+
+
+def default_record_path(game_name: str, seed: int) -> Path:
+    """A new file name for a game, made of the game, the date and time, and the seed."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = data_dir()
+    path = folder / f"{game_name}-{stamp}-{seed}{EXTENSION}"
+    n = 2
+    while path.exists():
+        path = folder / f"{game_name}-{stamp}-{seed}-{n}{EXTENSION}"
+        n += 1
+    return path
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------- words
+
+
+def game_title(game_name: str, tr: gettext.NullTranslations) -> str:
+    """The game's title in the user's language."""
+    _ = tr.gettext
+    titles = {"take_stock": _("Take Stock"), "card_stock_market": _("Card Stock Market")}
+    return titles.get(game_name, game_name)
+
+
+def bot_label(kind: str, tr: gettext.NullTranslations) -> str:
+    """A bot kind or level in the user's language ("Medium")."""
+    _ = tr.gettext
+    labels = {
+        "random": _("Random"),
+        "heuristic": _("Rule-based"),
+        "ismcts": _("Search"),
+        "easy": _("Easy"),
+        "medium": _("Medium"),
+        "hard": _("Hard"),
+    }
+    return labels.get(kind, kind)
+
+
+def seat_names(seats: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
+    """A name for each seat: "Player 1 (you)", "Medium 2", ... (seats counted from 1)."""
+    _ = tr.gettext
+    humans = sum(1 for s in seats if s == HUMAN)
+    names = []
+    for q, kind in enumerate(seats):
+        if kind == HUMAN:
+            fmt = _("Player {n} (you)") if humans == 1 else _("Player {n}")
+            names.append(fmt.format(n=q + 1))
+        else:
+            names.append(_("{bot} {n}").format(bot=bot_label(kind, tr), n=q + 1))
+    return names
+
+
+def parse_seats(text: str, tr: gettext.NullTranslations) -> list[str]:
+    """The seat kinds of ``--seats``; raises ``SetupError`` for an unknown kind."""
+    _ = tr.gettext
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    known = available_bots()
+    for s in seats:
+        if s != HUMAN and s not in known:
+            raise SetupError(
+                _("unknown seat “{seat}”: use “you” or a bot ({bots})").format(
+                    seat=s, bots=", ".join(known)
+                )
+            )
+    return seats
+
+
+# ---------------------------------------------------------------------- input
+
+
+LineReader = Callable[[Text], str]
+"""Reads one line after showing a prompt; raises ``EOFError`` at the end of input."""
+
+
+def console_reader(console: Console) -> LineReader:
+    """Read lines from the terminal through Rich (with line editing when available)."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401, PLC0415 (only loaded for its side effect on input())
+
+    def read(prompt: Text) -> str:
+        return console.input(prompt)
+
+    return read
+
+
+def scripted_reader(lines: Sequence[str], console: Console) -> LineReader:
+    """Read from a list of lines, echoing them (for tests); ``EOFError`` when none are left."""
+    it: Iterator[str] = iter(lines)
+
+    def read(prompt: Text) -> str:
+        console.print(prompt, end="")
+        try:
+            line = next(it)
+        except StopIteration:
+            raise EOFError from None
+        console.print(line, markup=False, highlight=False)
+        return line
+
+    return read
+
+
+# ---------------------------------------------------------------------- the session
+
+
+class Session:
+    """One game at the terminal: the state, the seats, the record and the screen."""
+
+    def __init__(
+        self,
+        *,
+        game: Game,
+        state: State,
+        seats: Sequence[str],
+        seed: int,
+        screen: GameScreen,
+        tr: gettext.NullTranslations,
+        console: Console,
+        read_line: LineReader,
+        path: Path,
+        pace: float = 0.0,
+        resumed: bool = False,
+    ) -> None:
+        self.game = game
+        """The game being played."""
+        self.state = state
+        """The live state (replaced by a new copy after each action)."""
+        self.seats = list(seats)
+        """Each seat's kind: ``you`` or a bot's name."""
+        self.seed = seed
+        """The seed the game was dealt with."""
+        self.screen = screen
+        """The game's words and layout."""
+        self._ = tr.gettext
+        self.tr = tr
+        """The user's language."""
+        self.console = console
+        """Where everything is shown."""
+        self.read_line = read_line
+        """Where the players' answers come from."""
+        self.path = path
+        """The record file, rewritten after every action."""
+        self.pace = pace
+        """Seconds to wait after each bot move, so that moves can be followed."""
+        self.resumed = resumed
+        """Whether the game was read back from a record."""
+        self.names = list(screen.names)
+        self.humans = [q for q, k in enumerate(self.seats) if k == HUMAN]
+        self.watcher: int | None = self.humans[0] if len(self.humans) == 1 else None
+        """Whose eyes the narration uses: the one person, or everyone's when several share."""
+        self.bots: dict[int, Bot] = {
+            q: make_bot(kind, game, seed=seed * 31 + q)
+            for q, kind in enumerate(self.seats)
+            if kind != HUMAN
+        }
+        self.recorded: list[RecordedAction] = _recorded_actions(game, state, seed)
+        self.shown = 0
+        """How much of the log has been narrated."""
+        self.recent: deque[str] = deque(maxlen=RECENT)
+        self.last_human: int | None = None
+
+    # ------------------------------------------------------------------ record
+
+    def record(self) -> GameRecord:
+        """The game so far as a record (with its result once it is over)."""
+        state = self.state
+        return GameRecord(
+            game=self.game.info.name,
+            version=self.game.info.version,
+            options=self.game.options_dict(),
+            seed=self.seed,
+            seats=tuple(self.seats),
+            # An interrupted action may have been noted before its state took over.
+            actions=tuple(self.recorded[: len(state.history)]),
+            result=RecordResult.of(state),
+        )
+
+    def save(self) -> None:
+        """Write the record (atomically) to ``path``."""
+        write_atomically(self.path, self.record().dumps())
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` to a copy, then keep the copy and save: never a half-done state."""
+        seat = self.state.current_player
+        assert seat is not None
+        after = self.state.clone()
+        after.apply(action)
+        self.recorded[len(self.state.history) :] = [
+            RecordedAction(seat, self.game.action_to_string(action))
+        ]
+        self.state = after
+        self.save()
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, text: str, style: str = "") -> None:
+        """Print one message, never read as markup.
+
+        The terminal wraps it rather than Rich, so that a file name in it stays whole.
+        """
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def narrate(self, *, quiet: bool = False) -> None:
+        """Tell what happened since the last call, as the watcher may know it."""
+        events = self.state.visible_events(self.watcher, self.shown)
+        self.shown = len(self.state.log)
+        for event in events:
+            text = self.screen.describe_event(event)
+            if text:
+                self.recent.append(text)
+                if not quiet:
+                    self.console.print(Text("  • " + text))
+            if quiet:
+                continue
+            summary = self.screen.round_summary(self.state.view(self.watcher), event)
+            if summary is not None:
+                self.console.print(summary)
+                if self.humans and not self.state.is_terminal():
+                    self.wait_enter(self._("Press Enter for the next round (q to save and quit)."))
+
+    def show_table(self, seat: int) -> None:
+        """The recent events, the table as ``seat`` sees it and its decision."""
+        view = self.state.view(seat)
+        parts: list[RenderableType] = []
+        if self.recent:
+            parts.append(
+                Panel(
+                    Text("\n".join(self.recent)),
+                    title=self._("What happened last"),
+                    title_align="left",
+                    border_style="dim",
+                )
+            )
+        parts.append(self.screen.board(view))
+        self.console.print(Group(*parts))
+
+    def show_menu(self, seat: int) -> list[int]:
+        """Print the numbered choices of ``seat``'s decision; return them in menu order."""
+        view = self.state.view(seat)
+        legal = list(getattr(view, "legal_actions", ()))
+        self.console.print(
+            Text(
+                self._("{name}: {question}").format(
+                    name=self.names[seat], question=self.screen.prompt(view)
+                ),
+                style="bold",
+            )
+        )
+        width = len(str(len(legal)))
+        for i, action in enumerate(legal, 1):
+            line = Text(f"  {i:>{width}}. ", style="bold cyan")
+            line.append(self.screen.describe_action(view, action))
+            line.append(f"   [{self.game.action_to_string(action)}]", style="dim")
+            self.console.print(line)
+        return legal
+
+    def saved_message(self) -> None:
+        """Tell where the game is saved and how to go on with it."""
+        self.say(self._("The game is saved in {path}").format(path=self.path), "bold")
+        self.say(
+            self._("To go on with it: closingbell play --resume {path}").format(path=self.path)
+        )
+
+    # ------------------------------------------------------------------ input
+
+    def ask(self, prompt: str) -> str:
+        """Read one line (quit words raise ``_Quit``)."""
+        line = self.read_line(Text(prompt + " ", style="bold green"))
+        if line.strip().lower() in QUIT_WORDS:
+            raise _Quit
+        return line
+
+    def wait_enter(self, prompt: str) -> None:
+        """Wait for Enter alone (``q`` quits); any other answer asks again."""
+        while True:
+            if not self.ask(prompt).strip():
+                return
+            self.say(self._("Just press Enter to go on, or type q to save and quit."), "red")
+
+    def choose(self, seat: int) -> int:
+        """Ask ``seat``'s person for a decision until the answer is a legal choice."""
+        _ = self._
+        legal = self.show_menu(seat)
+        n = len(legal)
+        prompt = _("Your choice (1-{n}, or an action; ? explains, b shows the table, q quits):")
+        while True:
+            text = self.ask(prompt.format(n=n)).strip()
+            if not text:
+                self.say(_("Type the number of your choice, from 1 to {n}.").format(n=n), "red")
+                continue
+            if text in {"?", "？"}:  # the full-width one comes from Chinese input methods
+                view = self.state.view(seat)
+                self.console.print(
+                    Panel(Text(self.screen.help(view)), title=_("The rule"), border_style="yellow")
+                )
+                continue
+            if text.lower() in BOARD_WORDS:
+                self.show_table(seat)
+                legal = self.show_menu(seat)
+                continue
+            number = text.rstrip(".")
+            if number.isdigit():
+                i = int(number)
+                if 1 <= i <= n:
+                    return legal[i - 1]
+                self.say(
+                    _("There is no choice {number}: type a number from 1 to {n}.").format(
+                        number=number, n=n
+                    ),
+                    "red",
+                )
+                continue
+            try:
+                action = self.game.string_to_action(text)
+            except NotationError:
+                self.say(
+                    _(
+                        "“{text}” is neither a number from the list nor an action "
+                        "(such as “{example}”). Type ? for the rule."
+                    ).format(text=text, example=self.game.action_to_string(legal[0])),
+                    "red",
+                )
+                continue
+            if action not in legal:
+                self.say(
+                    _("“{text}” is not one of your choices now: pick one from the list.").format(
+                        text=text
+                    ),
+                    "red",
+                )
+                continue
+            return action
+
+    # ------------------------------------------------------------------ turns
+
+    def pass_screen(self, seat: int) -> None:
+        """Hide the last hand and wait for ``seat``'s person to take the terminal."""
+        self.console.clear()
+        if self.console.is_terminal:
+            # Clear the scrollback too, where the previous hand still is.
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+        name = self.names[seat]
+        self.console.print(
+            Panel(
+                Text(self._("Pass the terminal to {name}.").format(name=name), style="bold"),
+                border_style="magenta",
+            )
+        )
+        self.wait_enter(
+            self._(
+                "{name}: press Enter when only you can see the screen (q to save and quit)."
+            ).format(name=name)
+        )
+
+    def human_turn(self, seat: int) -> None:
+        """Show the table to ``seat``'s person and apply their choice."""
+        if len(self.humans) > 1 and self.last_human != seat:
+            self.pass_screen(seat)
+        self.last_human = seat
+        self.console.print()
+        self.show_table(seat)
+        action = self.choose(seat)
+        self.apply(action)
+        self.narrate()
+
+    def bot_turn(self, seat: int) -> None:
+        """Let the bot of ``seat`` choose from its view, then tell what happened."""
+        bot = self.bots[seat]
+        # Reseeded at each decision, a bot chooses the same after a resume as it would have.
+        bot.rng.seed(f"play/{self.seed}/{seat}/{len(self.state.history)}")
+        action = bot.choose(self.state.view(seat))
+        self.apply(action)
+        self.narrate()
+        if self.pace > 0:
+            time.sleep(self.pace)
+
+    # ------------------------------------------------------------------ the game
+
+    def run(self) -> int:
+        """Play until the game ends or a player quits; return the exit code."""
+        _ = self._
+        try:
+            self.save()
+            title = game_title(self.game.info.name, self.tr)
+            self.say(
+                _("{game} · seed {seed} · {seats}").format(
+                    game=title, seed=self.seed, seats=", ".join(self.names)
+                ),
+                "bold",
+            )
+            if self.resumed:
+                self.narrate(quiet=True)
+                self.say(
+                    _("Resumed from {path} after {n} actions.").format(
+                        path=self.path, n=len(self.state.history)
+                    )
+                )
+            else:
+                self.say(_("The game is saved after every move in {path}").format(path=self.path))
+                self.narrate()
+            self.say(
+                _(
+                    "Answer with a number or an action; ? explains the rule, b shows the "
+                    "table, q saves and quits."
+                ),
+                "dim",
+            )
+            while not self.state.is_terminal():
+                seat = self.state.current_player
+                assert seat is not None
+                if self.seats[seat] == HUMAN:
+                    self.human_turn(seat)
+                else:
+                    self.bot_turn(seat)
+            self.narrate()
+            self.console.print(self.screen.final_summary(self.state.view(self.watcher)))
+            self.say(_("The record of this game is in {path}").format(path=self.path))
+            return 0
+        except _Quit:
+            self.save()
+            self.saved_message()
+            return 0
+        except EOFError:
+            self.save()
+            self.console.print()
+            self.saved_message()
+            return 0
+        except KeyboardInterrupt:
+            self.save()
+            self.console.print()
+            self.saved_message()
+            return 130
+        except (Hangup, BrokenPipeError):
+            # Nobody is left to read a message: keep the game and go.
+            self.save()
+            return 129
+
+
+def _recorded_actions(game: Game, state: State, seed: int) -> list[RecordedAction]:
+    """The record lines of ``state``'s history, replayed from ``seed`` to learn the seats."""
+    fresh = game.new_game(seed)
+    out = []
+    for action in state.history:
+        seat = fresh.current_player
+        assert seat is not None
+        out.append(RecordedAction(seat, game.action_to_string(action)))
+        fresh.apply(action)
+    return out
+
+
+# ---------------------------------------------------------------------- starting
+
+
+def _raise_hangup(signum: int, frame: FrameType | None) -> None:
+    raise Hangup
+
+
+@contextlib.contextmanager
+def _hangup_handlers() -> Iterator[None]:
+    """Turn SIGHUP and SIGTERM into ``Hangup`` while a game runs (main thread only)."""
+    saved: dict[int, Any] = {}
+    for name in ("SIGHUP", "SIGTERM"):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        with contextlib.suppress(ValueError):
+            saved[sig] = signal.signal(sig, _raise_hangup)
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def new_session(
+    *,
+    game_name: str,
+    seats_text: str,
+    seed: int | None,
+    tr: gettext.NullTranslations,
+    save: str | None,
+) -> tuple[Game, State, list[str], int, Path]:
+    """Set up a new game from the command line's choices (raises ``SetupError``)."""
+    _ = tr.gettext
+    if game_name not in available_games():
+        raise SetupError(
+            _("unknown game “{game}” (known: {games})").format(
+                game=game_name, games=", ".join(available_games())
+            )
+        )
+    seats = parse_seats(seats_text, tr)
+    try:
+        game = load_game(game_name, players=len(seats))
+    except ValueError:
+        info = game_class(game_name).info
+        raise SetupError(
+            _("{game} needs {low} to {high} seats, not {n}").format(
+                game=game_title(game_name, tr),
+                low=info.min_players,
+                high=info.max_players,
+                n=len(seats),
+            )
+        ) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    path = Path(save) if save else default_record_path(game_name, seed)
+    return game, game.new_game(seed), seats, seed, path
+
+
+def resumed_session(
+    *, resume: str, tr: gettext.NullTranslations, save: str | None
+) -> tuple[Game, State, list[str], int, Path]:
+    """Read the game of a record file back (raises ``SetupError`` naming what is wrong)."""
+    _ = tr.gettext
+    try:
+        record = GameRecord.read(resume)
+        state = replay(record)
+    except OSError as exc:
+        raise SetupError(
+            _("cannot read {path}: {reason}").format(path=resume, reason=exc.strerror or exc)
+        ) from None
+    except (RecordError, ValueError) as exc:
+        raise SetupError(
+            _("{path} is not a game that can be resumed: {reason}").format(
+                path=resume, reason=_one_line(str(exc))
+            )
+        ) from None
+    known = {HUMAN, *available_bots()}
+    if not all(s in known for s in record.seats):
+        raise SetupError(
+            _(
+                "{path} was not saved by closingbell play: its seats ({seats}) are not "
+                "“you” or bots"
+            ).format(path=resume, seats=", ".join(record.seats))
+        )
+    return state.game, state, list(record.seats), record.seed, Path(save or resume)
+
+
+def play(
+    *,
+    game_name: str = "take_stock",
+    seats: str | None = None,
+    seed: int | None = None,
+    lang: str = "en",
+    resume: str | None = None,
+    save: str | None = None,
+    pace: float = 0.0,
+    console: Console | None = None,
+    read_line: LineReader | None = None,
+    game_given: bool = False,
+) -> int:
+    """Start (or resume) a game at the terminal and play it; return the exit code."""
+    tr = translations(lang)
+    _ = tr.gettext
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        if resume is not None:
+            if seats is not None or seed is not None or game_given:
+                raise SetupError(
+                    _("--resume goes on with the saved game: leave out --game, --seats and --seed")
+                )
+            game, state, seat_kinds, seed, path = resumed_session(resume=resume, tr=tr, save=save)
+        else:
+            game, state, seat_kinds, seed, path = new_session(
+                game_name=game_name,
+                seats_text=seats if seats is not None else "you,medium,medium",
+                seed=seed,
+                tr=tr,
+                save=save,
+            )
+        cls = screen_class(game.info.name)
+        if cls is None:
+            raise SetupError(
+                _("there is no terminal screen for {game} yet").format(
+                    game=game_title(game.info.name, tr)
+                )
+            )
+        console = console or Console(highlight=False)
+        names = seat_names(seat_kinds, tr)
+        session = Session(
+            game=game,
+            state=state,
+            seats=seat_kinds,
+            seed=seed,
+            screen=cls(game, names, tr),
+            tr=tr,
+            console=console,
+            read_line=read_line or console_reader(console),
+            path=path,
+            pace=pace,
+            resumed=resume is not None,
+        )
+        try:
+            session.save()
+        except OSError as exc:
+            raise SetupError(
+                _("cannot save the game in {path}: {reason}").format(
+                    path=path, reason=exc.strerror or exc
+                )
+            ) from None
+    except SetupError as exc:
+        err.print(Text(_("closingbell play: {message}").format(message=str(exc))))
+        return EXIT_USAGE
+    with _hangup_handlers():
+        return session.run()

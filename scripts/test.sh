@@ -10,5 +10,37 @@ echo "== ruff check"
 .venv/bin/ruff check src tests benchmarks
 echo "== mypy --strict (core, games, bots)"
 .venv/bin/mypy
+echo "== PostgreSQL for the web server's storage tests"
+# tests/server run their storage tests against PostgreSQL too, at the address in
+# CLOSINGBELL_TEST_POSTGRES, and fail without it. Unless it is already set, install
+# PostgreSQL when it is missing (Debian's package), start its cluster, and make a role
+# that may create the throwaway databases the tests use.
+if [ -z "${CLOSINGBELL_TEST_POSTGRES:-}" ]; then
+    sudo=""; as_postgres="runuser -u postgres --"
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; as_postgres="sudo -u postgres"; fi
+    if ! command -v pg_lsclusters >/dev/null 2>&1; then
+        $sudo apt-get update -q
+        $sudo apt-get install -y -q postgresql
+    fi
+    if [ -z "$(pg_lsclusters --no-header)" ]; then
+        $sudo pg_createcluster "$(ls /usr/lib/postgresql | sort -V | tail -n 1)" main
+    fi
+    read -r pg_version pg_cluster pg_port pg_status _ < <(pg_lsclusters --no-header | head -n 1)
+    if [ "$pg_status" != "online" ]; then
+        $sudo pg_ctlcluster "$pg_version" "$pg_cluster" start
+    fi
+    (
+        cd /
+        $as_postgres psql -q -p "$pg_port" -v ON_ERROR_STOP=1 -c "DO \$\$ BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'closingbell_test') THEN
+                CREATE ROLE closingbell_test LOGIN CREATEDB PASSWORD 'closingbell_test';
+            END IF; END \$\$;"
+        if ! $as_postgres psql -p "$pg_port" -tAc \
+            "SELECT 1 FROM pg_database WHERE datname = 'closingbell_test'" | grep -q 1; then
+            $as_postgres createdb -p "$pg_port" -O closingbell_test closingbell_test
+        fi
+    )
+    export CLOSINGBELL_TEST_POSTGRES="postgresql://closingbell_test:closingbell_test@127.0.0.1:$pg_port/closingbell_test"
+fi
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"

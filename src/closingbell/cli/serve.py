@@ -1,0 +1,90 @@
+"""``closingbell serve``: run the web server (lobby, tables, WebSocket play).
+
+Needs the ``web`` extra (``pip install -e ".[web]"``). Games are kept in SQLite by
+default, in a file under ``$XDG_DATA_HOME/closingbell/`` (``~/.local/share/closingbell/``),
+or in PostgreSQL with ``--database postgresql://USER:PASSWORD@HOST/DB``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from closingbell.cli.arguments import positive_int
+
+WS_MAX_SIZE = 65536
+"""Bytes above which uvicorn closes a WebSocket outright (the app refuses smaller
+oversized messages itself with a ``too_large`` error)."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand to the ``closingbell`` parser."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the web server to play in the browser",
+        description=(
+            "Run the closingbell web server: a lobby of tables over HTTP and play over "
+            "WebSockets (docs/web.md, docs/protocol.md)."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=positive_int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help=(
+            "sqlite:///PATH, a file path, or postgresql://USER:PASSWORD@HOST/DB "
+            "(default: an SQLite file in the user's data folder)"
+        ),
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move so people can follow (default 0.6)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; return the exit status."""
+    try:
+        import uvicorn  # noqa: PLC0415 (the web extra is optional)
+
+        from closingbell.server.app import create_app  # noqa: PLC0415
+        from closingbell.server.store import async_url, default_database_path  # noqa: PLC0415
+    except ImportError as exc:
+        print(
+            f"closingbell serve: the web extra is missing ({exc.name}); "
+            'install it with: .venv/bin/pip install -e ".[web]"',
+            file=sys.stderr,
+        )
+        return 1
+    if args.bot_delay < 0:
+        print("closingbell serve: --bot-delay must be 0 or more", file=sys.stderr)
+        return 2
+    database = args.database
+    if database is None:
+        path = default_database_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        database = str(path)
+    app = create_app(database, bot_delay=args.bot_delay)
+    shown = _without_password(async_url(database))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"closingbell: games are kept in {shown}", flush=True)
+    print(f"closingbell: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    return 0
+
+
+def _without_password(url: str) -> str:
+    """The URL with any password replaced by ``***``, for printing."""
+    if "://" not in url or "@" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    credentials, _, where = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{where}" if ":" in credentials else url

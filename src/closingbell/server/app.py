@@ -1,0 +1,382 @@
+"""The FastAPI application: the lobby's HTTP routes and one WebSocket per table.
+
+Every route and message is described in docs/protocol.md. The app keeps its tables in a
+:class:`~closingbell.server.tables.Hub` made at start-up, after the database has been
+migrated (``alembic upgrade head``) and every unfinished table rebuilt from its actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+import closingbell
+from closingbell.core.options import describe_options
+from closingbell.core.records import GameRecord
+from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.server.protocol import (
+    CLIENT_MESSAGE,
+    Act,
+    CreateTable,
+    ErrorCode,
+    ErrorMessage,
+    Hello,
+    Joined,
+    JoinTable,
+    Ping,
+    Pong,
+    TableInfo,
+)
+from closingbell.server.ratelimit import TokenBucket
+from closingbell.server.store import Store, default_database_path
+from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
+
+CLOSE_UNKNOWN_TABLE = 4404
+"""WebSocket close code: the table does not exist."""
+CLOSE_HELLO_TIMEOUT = 4408
+"""WebSocket close code: no ``hello`` in time."""
+
+
+def create_app(
+    database_url: str | None = None, *, settings: Settings | None = None, **changes: Any
+) -> FastAPI:
+    """The web app on ``database_url`` (default: an SQLite file in the user's data folder).
+
+    ``settings`` (or keyword ``changes`` to the defaults, such as ``bot_delay=0``) say how
+    the server behaves; see :class:`~closingbell.server.tables.Settings`.
+    """
+    chosen = dataclasses.replace(settings or Settings(), **changes)
+    if database_url is None:
+        path = default_database_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        database_url = str(path)
+    url = database_url
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(Store(url), chosen)
+        await hub.start()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(title="closingbell", version=closingbell.__version__, lifespan=lifespan)
+    _add_error_handlers(app)
+    _add_routes(app)
+    app.add_api_websocket_route("/ws/tables/{table_id}", _play)
+    return app
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub = request.app.state.hub
+    assert isinstance(hub, Hub)
+    return hub
+
+
+def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code.value, "message": message}}, status_code=status)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def web_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, WebError)
+        return _error(exc.code, exc.message, exc.status)
+
+    async def invalid(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        code = ErrorCode.BAD_REQUEST
+        if any(
+            tuple(e.get("loc", ()))[-1:] == ("name",) and e.get("type") != "missing" for e in errors
+        ):
+            code = ErrorCode.BAD_NAME
+        return _error(code, _describe(errors), 422)
+
+    app.add_exception_handler(WebError, web_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+
+
+def _describe(errors: Any) -> str:
+    """Pydantic's errors as one line: ``where: what; ...``."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        what = str(error.get("msg", "invalid"))
+        parts.append(f"{where}: {what}" if where else what)
+    return "; ".join(parts) or "invalid"
+
+
+def _add_routes(app: FastAPI) -> None:
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Whether the server is up."""
+        return {"ok": True, "protocol": 1}
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        """Every game with its seat counts and rules options, and the bots."""
+        out = []
+        for name in available_games():
+            cls = game_class(name)
+            info = cls.info
+            defaults = load_game(name, players=info.min_players).options
+            out.append(
+                {
+                    "name": name,
+                    "title": info.title,
+                    "min_players": info.min_players,
+                    "max_players": info.max_players,
+                    "version": info.version,
+                    "options": [
+                        {"name": n, "default": _plain(d), "doc": doc}
+                        for n, d, doc in describe_options(type(defaults))
+                    ],
+                }
+            )
+        return {"games": out, "bots": closingbell.available_bots()}
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> dict[str, list[TableInfo]]:
+        """The newest tables."""
+        return {"tables": await _hub(request).listing()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create(request: Request, body: CreateTable) -> dict[str, TableInfo]:
+        """Open a new table."""
+        table = await _hub(request).create(body)
+        return {"table": table.info()}
+
+    @app.get("/api/tables/{table_id}")
+    async def show(request: Request, table_id: str) -> dict[str, TableInfo]:
+        """One table."""
+        table = await _hub(request).get(table_id)
+        return {"table": table.info()}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(request: Request, table_id: str, body: JoinTable) -> Joined:
+        """Take an open seat; the answer holds the seat's secret token."""
+        table = await _hub(request).get(table_id)
+        seat, token = await table.join(body.name, body.seat)
+        return Joined(table=table.info(), seat=seat, token=token)
+
+    @app.get("/api/tables/{table_id}/view")
+    async def spectate(request: Request, table_id: str) -> dict[str, Any]:
+        """What a spectator sees now, as a ``state`` message with every public event."""
+        table = await _hub(request).get(table_id)
+        async with table.lock:
+            return table.message_for(Connection(seat=None)).model_dump()
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str) -> dict[str, Any]:
+        """A finished game's record: docs/records.md text and the same as data."""
+        table = await _finished(request, table_id)
+        names = [s.name or s.bot or "open" for s in table.seats]
+        rec = GameRecord.from_state(table.state, seats=names)
+        state = table.game.new_game(table.seed)
+        actions = []
+        for action in table.state.history:
+            actions.append(
+                {"seat": state.current_player, "id": action, "text": state.action_to_string(action)}
+            )
+            state.apply(action)
+        return {
+            "game": table.game.info.name,
+            "version": table.game.info.version,
+            "options": table.game.options_dict(),
+            "seed": table.seed,
+            "seats": names,
+            "actions": actions,
+            "result": {"scores": table.state.scores(), "winners": table.state.winners()},
+            "record": rec.dumps(),
+        }
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(
+        request: Request,
+        table_id: str,
+        start: int = Query(0, ge=0),
+        limit: int = Query(100, ge=1, le=1000),
+    ) -> dict[str, Any]:
+        """A finished game step by step as the public saw it: ``steps[i]`` follows action i-1."""
+        table = await _finished(request, table_id)
+        history = table.state.history
+        state = table.game.new_game(table.seed)
+        steps = []
+        log_pos = 0
+        for index in range(min(len(history) + 1, start + limit)):
+            action = None
+            if index > 0:
+                seat = state.current_player
+                chosen = history[index - 1]
+                action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
+                state.apply(chosen)
+            if index >= start:
+                steps.append(
+                    {
+                        "index": index,
+                        "action": action,
+                        "view": state.view(None).to_dict(),
+                        "events": state.visible_events(None, log_pos),
+                    }
+                )
+                log_pos = len(state.log)
+            elif index == start - 1:
+                log_pos = len(state.log)
+        return {"table_id": table.id, "total": len(history) + 1, "start": start, "steps": steps}
+
+    @app.get("/")
+    async def root() -> dict[str, Any]:
+        """What this server is."""
+        return {"name": "closingbell", "version": closingbell.__version__, "api": "/api/tables"}
+
+
+async def _finished(request: Request, table_id: str) -> LiveTable:
+    table = await _hub(request).get(table_id)
+    if table.status != "finished":
+        raise WebError(
+            ErrorCode.NOT_FINISHED, "records and replays are shown once the game is over", 409
+        )
+    return table
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+# ---------------------------------------------------------------- the WebSocket
+
+
+async def _play(websocket: WebSocket, table_id: str) -> None:
+    """One client of a table: ``hello`` first, then actions and pings (docs/protocol.md)."""
+    await websocket.accept()
+    hub = _hub(websocket)
+    settings = hub.settings
+    try:
+        table = await hub.get(table_id)
+    except WebError as exc:
+        await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
+        await websocket.close(CLOSE_UNKNOWN_TABLE)
+        return
+    conn = Connection(seat=None)
+    writer = asyncio.create_task(_write(websocket, conn))
+    bucket = TokenBucket(settings.rate, settings.burst)
+    joined = False
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.hello_timeout
+    try:
+        while True:
+            if joined:
+                message = await websocket.receive()
+            else:
+                try:
+                    message = await asyncio.wait_for(
+                        websocket.receive(), max(0.0, deadline - loop.time())
+                    )
+                except TimeoutError:
+                    _refuse(conn, ErrorCode.NOT_AUTHENTICATED, "no hello in time", table)
+                    conn.queue.put_nowait(CLOSE_HELLO_TIMEOUT)
+                    await writer
+                    return
+            if message["type"] == "websocket.disconnect":
+                return
+            parsed = _parse(message, bucket, settings, conn, table)
+            if parsed is None:
+                continue
+            if isinstance(parsed, Hello):
+                if joined:
+                    _refuse(conn, ErrorCode.ALREADY_AUTHENTICATED, "hello was already sent", table)
+                    continue
+                if parsed.token is not None:
+                    seat = table.seat_of_token(parsed.token)
+                    if seat is None:
+                        _refuse(conn, ErrorCode.BAD_TOKEN, "no seat of this table has it", table)
+                        continue
+                    conn.seat = seat
+                joined = True
+                await table.connect(conn)
+            elif not joined:
+                _refuse(conn, ErrorCode.NOT_AUTHENTICATED, "send hello first", table)
+            elif isinstance(parsed, Ping):
+                conn.send(Pong())
+            else:
+                try:
+                    await table.act(conn, parsed)
+                except WebError as exc:
+                    _refuse(conn, exc.code, exc.message, table)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if joined:
+            table.disconnect(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's queued messages in order; an integer closes with that code."""
+    while True:
+        item = await conn.queue.get()
+        if isinstance(item, int):
+            with contextlib.suppress(Exception):
+                await websocket.close(item)
+            return
+        try:
+            await websocket.send_text(item)
+        except Exception:  # the client is gone: the reader sees it and cleans up
+            return
+
+
+def _parse(
+    message: Any, bucket: TokenBucket, settings: Settings, conn: Connection, table: LiveTable
+) -> Hello | Act | Ping | None:
+    """The client message in ``message``, or ``None`` after queueing an error."""
+    if not bucket.take():
+        _refuse(conn, ErrorCode.RATE_LIMITED, "too many messages; slow down", table)
+        return None
+    text = message.get("text")
+    if text is None:
+        size = len(message.get("bytes") or b"")
+        if size > settings.max_message:
+            _refuse(conn, ErrorCode.TOO_LARGE, _too_large(settings), table)
+        else:
+            _refuse(conn, ErrorCode.BAD_JSON, "send JSON in text frames, not binary", table)
+        return None
+    if len(text) > settings.max_message or len(text.encode()) > settings.max_message:
+        _refuse(conn, ErrorCode.TOO_LARGE, _too_large(settings), table)
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        _refuse(conn, ErrorCode.BAD_JSON, f"not JSON: {exc}", table)
+        return None
+    try:
+        return CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        _refuse(conn, ErrorCode.BAD_MESSAGE, _describe(exc.errors()), table)
+        return None
+
+
+def _too_large(settings: Settings) -> str:
+    return f"a message has at most {settings.max_message} bytes"
+
+
+def _refuse(conn: Connection, code: ErrorCode, message: str, table: LiveTable) -> None:
+    conn.send(ErrorMessage(code=code, message=message, version=table.version))
+
+
+def _text(message: BaseModel) -> str:
+    return message.model_dump_json()

@@ -1,0 +1,338 @@
+"""The messages of the web server, typed and validated with pydantic (docs/protocol.md).
+
+Client messages are parsed strictly: unknown fields, wrong types and missing fields are
+refused, so that nothing a browser sends reaches the rules engine unchecked. Server
+messages are built from models too, so that their shape is written down in one place.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+PROTOCOL_VERSION = 1
+"""Sent in every ``welcome``; bumped whenever a message changes incompatibly."""
+
+NAME_MAX = 32
+"""The longest display name, in characters."""
+
+TOKEN_MAX = 100
+"""The longest seat token a client may send (real tokens are 32 characters)."""
+
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories refused in names: controls, invisible formatting (bidi overrides,
+zero-width joiners), surrogates, private-use and unassigned code points, line breaks."""
+
+
+class ErrorCode(StrEnum):
+    """Every error code the server sends, over HTTP and over the WebSocket."""
+
+    BAD_REQUEST = "bad_request"
+    """An HTTP body or query that does not have the documented shape."""
+    BAD_NAME = "bad_name"
+    """A display name that is empty, too long or holds control characters."""
+    UNKNOWN_GAME = "unknown_game"
+    """A game name that is not registered."""
+    BAD_SEATS = "bad_seats"
+    """A seat count the game does not allow."""
+    UNKNOWN_BOT = "unknown_bot"
+    """A seat that names no bot (and is not ``open``)."""
+    BAD_OPTIONS = "bad_options"
+    """A rules option the game's options class refuses."""
+    SEED_NOT_ALLOWED = "seed_not_allowed"
+    """A seed given to a server that does not accept chosen seeds."""
+    UNKNOWN_TABLE = "unknown_table"
+    """No table has that id."""
+    TABLE_FULL = "table_full"
+    """Every seat of the table is taken."""
+    SEAT_TAKEN = "seat_taken"
+    """The chosen seat is not open."""
+    BAD_SEAT = "bad_seat"
+    """The chosen seat number is not a seat of the table."""
+    NOT_FINISHED = "not_finished"
+    """A record or replay asked of a game that is not over."""
+    BAD_JSON = "bad_json"
+    """A WebSocket message that is not JSON text."""
+    BAD_MESSAGE = "bad_message"
+    """A WebSocket message that is JSON but not one of the documented messages."""
+    TOO_LARGE = "too_large"
+    """A WebSocket message longer than the server accepts."""
+    RATE_LIMITED = "rate_limited"
+    """Too many messages too fast from one connection; the message was dropped."""
+    NOT_AUTHENTICATED = "not_authenticated"
+    """A message other than ``hello`` before ``hello``."""
+    ALREADY_AUTHENTICATED = "already_authenticated"
+    """A second ``hello`` on the same connection."""
+    BAD_TOKEN = "bad_token"
+    """A seat token that is not the token of any seat of this table."""
+    SPECTATOR = "spectator"
+    """An action sent by a spectator."""
+    NOT_STARTED = "not_started"
+    """An action sent before every seat is filled."""
+    GAME_OVER = "game_over"
+    """An action sent after the game ended."""
+    STALE_VERSION = "stale_version"
+    """An action sent for another version of the state than the current one."""
+    NOT_YOUR_TURN = "not_your_turn"
+    """An action sent by a seat that is not the one to decide."""
+    ILLEGAL_ACTION = "illegal_action"
+    """An action the rules refuse now, or text that names no action."""
+    SERVER_ERROR = "server_error"
+    """Storage failed; nothing changed."""
+
+
+def check_name(value: str) -> str:
+    """Normalize a display name (NFC, outer spaces removed) or raise ``ValueError``."""
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise ValueError("a name must not be empty")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name has at most {NAME_MAX} characters")
+    for char in name:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+            raise ValueError(f"a name must not hold the character U+{ord(char):04X}")
+    return name
+
+
+class _Strict(BaseModel):
+    """Base of client models: no unknown fields, no type coercion."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# ---------------------------------------------------------------- HTTP requests
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``: a new table."""
+
+    game: str = Field(max_length=64)
+    """The registered name of the game."""
+    seats: list[Annotated[str, Field(max_length=32)]] = Field(min_length=1, max_length=16)
+    """One entry per seat: ``open`` for a person, or a bot name or level."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    """Rules options other than ``players`` (which is the number of seats)."""
+    clock: float | None = Field(default=None, gt=0, le=86400)
+    """Seconds a disconnected player's turn may wait before a bot stands in."""
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    """The deal's seed: accepted only by servers made with ``allow_seed=True``."""
+
+
+class JoinTable(_Strict):
+    """``POST /api/tables/{id}/join``: take an open seat."""
+
+    name: str = Field(max_length=200)
+    """The display name (checked by :func:`check_name`)."""
+    seat: int | None = Field(default=None, ge=0)
+    """The seat wanted; the first open seat when left out."""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+
+# ---------------------------------------------------------------- HTTP responses
+
+
+class SeatInfo(BaseModel):
+    """One seat as everyone may see it."""
+
+    seat: int
+    """The seat number, from 0."""
+    kind: Literal["open", "human", "bot"]
+    """``open`` until someone joins, then ``human``; or ``bot``."""
+    name: str | None
+    """The player's display name, or the bot's name."""
+    connected: bool
+    """Whether the seat's player has a live connection (bots: always)."""
+    stand_in: bool
+    """Whether a bot is playing for this absent player (turn clock)."""
+
+
+class TableInfo(BaseModel):
+    """A table in the lobby."""
+
+    id: str
+    """The table's id, used in every route."""
+    game: str
+    """The registered name of the game."""
+    title: str
+    """The game's title for people."""
+    players: int
+    """The number of seats."""
+    options: dict[str, Any]
+    """Every rules option, defaults included."""
+    clock: float | None
+    """The turn clock in seconds, or ``None``."""
+    status: Literal["waiting", "playing", "finished"]
+    """``waiting`` for players, ``playing``, or ``finished``."""
+    version: int
+    """The number of actions played so far."""
+    seats: list[SeatInfo]
+    """Every seat, in order."""
+
+
+class Joined(BaseModel):
+    """The answer to a join: the seat and its secret token."""
+
+    table: TableInfo
+    """The table after joining."""
+    seat: int
+    """The seat taken."""
+    token: str
+    """The seat's token: keep it secret; it is shown once and stored only hashed."""
+
+
+class ErrorBody(BaseModel):
+    """An error: a stable code and a message for people."""
+
+    code: ErrorCode
+    """One of :class:`ErrorCode`."""
+    message: str
+    """What was wrong."""
+
+
+# ---------------------------------------------------------------- WebSocket: client
+
+
+class Hello(_Strict):
+    """The first message of a connection: a seat token, or none to watch."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=TOKEN_MAX)
+    """The seat token from the join; ``None`` (or left out) to spectate."""
+
+
+class Act(_Strict):
+    """An action, by id or by text form, for the version the client has seen."""
+
+    type: Literal["action"]
+    version: int = Field(ge=0)
+    """The ``version`` of the last ``state`` message the client acted on."""
+    action: int | None = Field(default=None, ge=0)
+    """The action id (one of ``legal``); or give ``text`` instead."""
+    text: str | None = Field(default=None, max_length=100)
+    """The action's text form, such as ``raise Oil 5``."""
+
+
+class Ping(_Strict):
+    """Asks for a ``pong``: a cheap check that the connection is alive."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+"""Any message a client may send."""
+
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(ClientMessage)
+"""Validates a decoded client message."""
+
+
+# ---------------------------------------------------------------- WebSocket: server
+
+
+class LegalAction(BaseModel):
+    """A legal action with its text form."""
+
+    id: int
+    """The action id to send back."""
+    text: str
+    """The text form, for people."""
+
+
+class LastAction(BaseModel):
+    """The action that made this version."""
+
+    seat: int
+    """The seat that acted."""
+    id: int
+    """The action id."""
+    text: str
+    """Its text form."""
+    by: Literal["player", "bot", "stand_in"]
+    """Who chose it: the seat's player, its bot, or a bot standing in for an absent player."""
+
+
+class Result(BaseModel):
+    """The end of a game."""
+
+    scores: list[int]
+    """Each seat's final score."""
+    winners: list[int]
+    """The seats in first place."""
+
+
+class Welcome(BaseModel):
+    """The answer to ``hello``: who the connection is; a ``state`` follows."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version."""
+    table: TableInfo
+    """The table."""
+    seat: int | None
+    """The connection's seat; ``None`` for a spectator."""
+
+
+class StateMessage(BaseModel):
+    """The table after a change, as the recipient may see it."""
+
+    type: Literal["state"] = "state"
+    table_id: str
+    """The table's id."""
+    version: int
+    """The state version: send it back with an action."""
+    status: Literal["waiting", "playing", "finished"]
+    """The table's status."""
+    seat: int | None
+    """The recipient's seat (``None``: spectator)."""
+    current_player: int | None
+    """The seat that must decide (``None`` before the start and after the end)."""
+    decision: str | None
+    """The name of the pending decision."""
+    view: dict[str, Any] | None
+    """The recipient's view (``state.view(seat).to_dict()``), ``None`` while waiting."""
+    legal: list[LegalAction]
+    """The recipient's legal actions: empty unless it must decide."""
+    events: list[dict[str, Any]]
+    """The log entries the recipient may read that it has not been sent yet."""
+    first_event: int
+    """The index of ``events[0]`` in the recipient's whole list (0: a fresh list)."""
+    last_action: LastAction | None
+    """The action that made this version, when there is one."""
+    result: Result | None
+    """The final result once the game is over."""
+    seats: list[SeatInfo]
+    """Every seat."""
+
+
+class SeatsMessage(BaseModel):
+    """Someone connected, disconnected, or a bot stood in or down: the seats now."""
+
+    type: Literal["seats"] = "seats"
+    version: int
+    """The state version (unchanged by presence)."""
+    seats: list[SeatInfo]
+    """Every seat."""
+
+
+class ErrorMessage(BaseModel):
+    """A refused message; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    """One of :class:`ErrorCode`."""
+    message: str
+    """What was wrong."""
+    version: int | None = None
+    """The current state version, when the table is known."""
+
+
+class Pong(BaseModel):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"

@@ -1,0 +1,326 @@
+"""Where games are kept: SQLAlchemy 2 with asyncio drivers, the schema made by Alembic.
+
+A game is stored as what reproduces it, never as a snapshot: its game name, rules
+options, seed, seats (kind, name, bot, and the SHA-256 of the seat token, never the token)
+and its list of actions, one row per action. Appending an action and bumping the table's
+version happen in one transaction, guarded by the version the table had, so a row is
+never lost nor written twice; on start the server rebuilds every table by replaying its
+actions through the rules engine.
+
+Why async drivers (aiosqlite, asyncpg) rather than a synchronous engine in a thread: the
+server is one asyncio process whose every table waits on its own writes; an async engine
+lets those waits overlap without a thread pool sized by guesswork, and the migrations run
+on the same connection through ``run_sync``. SQLite and PostgreSQL are both supported
+with the same code; plain ``sqlite:///`` and ``postgresql://`` URLs are given their
+asyncio drivers by :func:`async_url`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = sa.MetaData()
+"""The schema as the server reads and writes it (made by the Alembic migrations)."""
+
+tables_table = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text(), nullable=False),
+    sa.Column("seed", sa.BigInteger(), nullable=False),
+    sa.Column("clock", sa.Float(), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per table: the game, its options (JSON), seed, clock, status and version."""
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+"""One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``."""
+
+actions_table = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer(), primary_key=True),
+    sa.Column("seat", sa.Integer(), nullable=False),
+    sa.Column("action", sa.Integer(), nullable=False),
+    sa.Column("text", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per action, numbered from 0 within its table."""
+
+
+class StoreConflictError(RuntimeError):
+    """A write that found the row in another state than expected (nothing was written)."""
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token, as stored (tokens are random, so no salt is needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def async_url(url: str) -> str:
+    """Give a database URL its asyncio driver; a bare path means an SQLite file."""
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{Path(url).expanduser().resolve()}"
+    scheme, rest = url.split("://", 1)
+    if "+" in scheme:
+        return url
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+asyncpg://{rest}"
+    if scheme == "sqlite":
+        return f"sqlite+aiosqlite://{rest}"
+    return url
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass
+class SeatRow:
+    """A stored seat."""
+
+    seat: int
+    """The seat number."""
+    kind: str
+    """``open``, ``human`` or ``bot``."""
+    bot: str | None = None
+    """The bot's name or level, for a bot seat."""
+    name: str | None = None
+    """The player's display name, once joined."""
+    token_hash: str | None = None
+    """The SHA-256 of the seat token, once joined."""
+
+
+@dataclass
+class TableRow:
+    """A stored table with its seats and, when loaded for play, its actions."""
+
+    id: str
+    """The table's id."""
+    game: str
+    """The registered name of the game."""
+    options: dict[str, Any]
+    """Every rules option."""
+    seed: int
+    """The deal's seed."""
+    clock: float | None
+    """The turn clock in seconds."""
+    status: str
+    """``waiting``, ``playing`` or ``finished``."""
+    version: int = 0
+    """The number of actions stored."""
+    seats: list[SeatRow] = field(default_factory=list)
+    """Every seat, in order."""
+    actions: list[int] = field(default_factory=list)
+    """The action ids, in order (filled by :meth:`Store.load`)."""
+
+
+class Store:
+    """The database of tables, seats and actions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        """The SQLAlchemy URL with its asyncio driver."""
+        self.engine: AsyncEngine = create_async_engine(self.url)
+        """The async engine."""
+
+    async def upgrade(self) -> None:
+        """Bring the schema to the newest migration (``alembic upgrade head``)."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        """Release every connection."""
+        await self.engine.dispose()
+
+    async def create(self, row: TableRow) -> None:
+        """Store a new table and its seats."""
+        now = _now()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                tables_table.insert().values(
+                    id=row.id,
+                    game=row.game,
+                    options=json.dumps(row.options),
+                    seed=row.seed,
+                    clock=row.clock,
+                    status=row.status,
+                    version=row.version,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            if not row.seats:
+                return
+            await conn.execute(
+                seats_table.insert(),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    async def join(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
+        """Fill an open seat and set the table's status, in one transaction."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                seats_table.update()
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.kind == "open",
+                )
+                .values(kind="human", name=name, token_hash=token_hash)
+            )
+            if done.rowcount != 1:
+                raise StoreConflictError(f"seat {seat} of table {table_id} is not open")
+            await conn.execute(
+                tables_table.update()
+                .where(tables_table.c.id == table_id)
+                .values(status=status, updated_at=_now())
+            )
+
+    async def append_action(
+        self, table_id: str, number: int, seat: int, action: int, *, text: str, status: str
+    ) -> None:
+        """Store action ``number`` and bump the version to ``number + 1``, in one transaction.
+
+        Raises :class:`StoreConflictError`, writing nothing, unless the stored version is
+        ``number``.
+        """
+        now = _now()
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                tables_table.update()
+                .where(tables_table.c.id == table_id, tables_table.c.version == number)
+                .values(version=number + 1, status=status, updated_at=now)
+            )
+            if done.rowcount != 1:
+                raise StoreConflictError(f"table {table_id} is not at version {number}")
+            await conn.execute(
+                actions_table.insert().values(
+                    table_id=table_id,
+                    number=number,
+                    seat=seat,
+                    action=action,
+                    text=text,
+                    created_at=now,
+                )
+            )
+
+    async def load(self, table_id: str) -> TableRow | None:
+        """The table ``table_id`` with its seats and actions, or ``None``."""
+        async with self.engine.connect() as conn:
+            found = await self._tables(conn, tables_table.c.id == table_id)
+            if not found:
+                return None
+            row = found[0]
+            result = await conn.execute(
+                sa.select(actions_table.c.number, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id)
+                .order_by(actions_table.c.number)
+            )
+            numbered = result.all()
+        row.actions = [a for _, a in numbered]
+        if [n for n, _ in numbered] != list(range(len(numbered))) or len(numbered) != row.version:
+            raise StoreConflictError(f"table {table_id}: actions do not match its version")
+        return row
+
+    async def active_ids(self) -> list[str]:
+        """The ids of the tables not finished, oldest first."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(
+                sa.select(tables_table.c.id)
+                .where(tables_table.c.status != "finished")
+                .order_by(tables_table.c.created_at, tables_table.c.id)
+            )
+            return [r for (r,) in result.all()]
+
+    async def newest(self, limit: int = 100) -> list[TableRow]:
+        """The newest tables with their seats (without actions)."""
+        async with self.engine.connect() as conn:
+            return await self._tables(conn, None, limit)
+
+    async def _tables(self, conn: Any, where: Any, limit: int | None = None) -> list[TableRow]:
+        query = sa.select(tables_table).order_by(
+            tables_table.c.created_at.desc(), tables_table.c.id
+        )
+        if where is not None:
+            query = query.where(where)
+        if limit is not None:
+            query = query.limit(limit)
+        rows = {
+            r.id: TableRow(
+                id=r.id,
+                game=r.game,
+                options=json.loads(r.options),
+                seed=int(r.seed),
+                clock=r.clock,
+                status=r.status,
+                version=r.version,
+            )
+            for r in (await conn.execute(query)).all()
+        }
+        if rows:
+            seats = await conn.execute(
+                sa.select(seats_table)
+                .where(seats_table.c.table_id.in_(list(rows)))
+                .order_by(seats_table.c.table_id, seats_table.c.seat)
+            )
+            for s in seats.all():
+                rows[s.table_id].seats.append(
+                    SeatRow(
+                        seat=s.seat,
+                        kind=s.kind,
+                        bot=s.bot,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                    )
+                )
+        return list(rows.values())
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", "closingbell.server:migrations")
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def default_database_path() -> Path:
+    """The SQLite file used when no database is named: under ``$XDG_DATA_HOME/closingbell``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "closingbell" / "closingbell.db"

@@ -1,0 +1,630 @@
+"""Live tables: the games being played, their seats, connections, bots and turn clocks.
+
+Every change to a table (a join, an action, a bot's move) happens under that table's
+lock, is written to the :class:`~closingbell.server.store.Store` first and only then made
+visible: an action is applied to a clone of the state, stored, and the clone replaces the
+state, so a failed write changes nothing. After each change every connection is sent a
+``state`` message built from ``state.view(seat)`` (``None`` for spectators): the rules
+engine's view is the only thing that ever leaves the server about a game.
+
+The server is a single process: tables live in its memory and its database, so run one
+worker (``closingbell serve`` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
+
+from closingbell.bots import Bot, make_bot
+from closingbell.core.errors import IllegalActionError, NotationError, OptionError, UnknownGameError
+from closingbell.core.game import Game, State
+from closingbell.core.registry import game_class, load_game
+from closingbell.server.protocol import (
+    Act,
+    CreateTable,
+    ErrorCode,
+    LastAction,
+    LegalAction,
+    Result,
+    SeatInfo,
+    SeatsMessage,
+    StateMessage,
+    TableInfo,
+    Welcome,
+)
+from closingbell.server.store import SeatRow, Store, StoreConflictError, TableRow, hash_token
+
+log = logging.getLogger(__name__)
+
+CLOSE_GOING_AWAY = 1001
+"""WebSocket close code: the server is stopping."""
+
+STAND_IN_BOT = "medium"
+"""The bot that plays for a player whose turn clock ran out while away."""
+
+Status = Literal["waiting", "playing", "finished"]
+
+
+class WebError(Exception):
+    """A refused request: an :class:`ErrorCode`, a message and the HTTP status to answer."""
+
+    def __init__(self, code: ErrorCode, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        """The error code."""
+        self.message = message
+        """What was wrong."""
+        self.status = status
+        """The HTTP status code (unused over the WebSocket)."""
+
+
+@dataclass
+class Settings:
+    """How the server behaves; the defaults suit people playing in browsers."""
+
+    bot_delay: float = 0.6
+    """Seconds a bot waits before each move, so that people can follow."""
+    allow_seed: bool = False
+    """Whether a new table may be given its seed (tests only: a known seed reveals the deal)."""
+    max_message: int = 4096
+    """The longest WebSocket message accepted, in bytes."""
+    rate: float = 10.0
+    """Messages per second one connection may send in the long run."""
+    burst: float = 30.0
+    """Messages one connection may send at once."""
+    hello_timeout: float = 30.0
+    """Seconds a new connection has to send ``hello``."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket client of a table: its seat and what it has been sent."""
+
+    seat: int | None
+    """The seat it plays, or ``None`` for a spectator."""
+    queue: asyncio.Queue[str | int] = field(default_factory=asyncio.Queue)
+    """JSON texts waiting to be sent; an integer closes the socket with that code."""
+    log_pos: int = 0
+    """How much of the state's log has been considered for it."""
+    sent_events: int = 0
+    """How many visible events it has been sent."""
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message for sending."""
+        self.queue.put_nowait(message.model_dump_json())
+
+
+@dataclass
+class LiveSeat:
+    """A seat as the running server knows it."""
+
+    kind: str
+    """``open``, ``human`` or ``bot``."""
+    bot: str | None
+    """The bot's name or level."""
+    name: str | None
+    """The player's display name."""
+    token_hash: str | None
+    """The SHA-256 of the seat token."""
+    connections: int = 0
+    """Live connections holding this seat's token."""
+    away_since: float = 0.0
+    """When (event-loop time) the seat was last left without a connection."""
+    stand_in: bool = False
+    """Whether a bot is playing for this absent player."""
+
+
+class LiveTable:
+    """One table: its game state, seats, connections, bots and turn clock."""
+
+    def __init__(self, hub: Hub, row: TableRow, game: Game, state: State) -> None:
+        loop = asyncio.get_running_loop()
+        self.hub = hub
+        """The server's set of tables."""
+        self.id = row.id
+        """The table's id."""
+        self.game = game
+        """The game with its options."""
+        self.seed = row.seed
+        """The deal's seed: never sent before the game is over."""
+        self.clock = row.clock
+        """The turn clock in seconds, or ``None``."""
+        self.status: Status = row.status  # type: ignore[assignment]
+        """``waiting``, ``playing`` or ``finished``."""
+        self.state = state
+        """The current state (replaced, never changed in place)."""
+        self.seats = [LiveSeat(s.kind, s.bot, s.name, s.token_hash) for s in row.seats]
+        """Every seat."""
+        for seat in self.seats:
+            seat.away_since = loop.time()
+        self.lock = asyncio.Lock()
+        """Held for every change."""
+        self.connections: set[Connection] = set()
+        """Live connections, seats and spectators."""
+        self.bots: dict[int, Bot] = {
+            p: make_bot(s.bot or "", game, seed=secrets.randbits(63))
+            for p, s in enumerate(self.seats)
+            if s.kind == "bot"
+        }
+        self.stand_ins: dict[int, Bot] = {}
+        self.last_action: LastAction | None = None
+        self.turn_since = loop.time()
+        self._driver: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def version(self) -> int:
+        """The number of actions played."""
+        return len(self.state.history)
+
+    # ------------------------------------------------------------ what is sent
+
+    def seat_infos(self) -> list[SeatInfo]:
+        """Every seat as everyone may see it."""
+        return [
+            SeatInfo(
+                seat=p,
+                kind=s.kind,  # type: ignore[arg-type]
+                name=s.bot if s.kind == "bot" else s.name,
+                connected=s.kind == "bot" or s.connections > 0,
+                stand_in=s.stand_in,
+            )
+            for p, s in enumerate(self.seats)
+        ]
+
+    def info(self) -> TableInfo:
+        """The table as the lobby shows it."""
+        return TableInfo(
+            id=self.id,
+            game=self.game.info.name,
+            title=self.game.info.title,
+            players=self.game.players,
+            options=self.game.options_dict(),
+            clock=self.clock,
+            status=self.status,
+            version=self.version,
+            seats=self.seat_infos(),
+        )
+
+    def message_for(self, conn: Connection) -> StateMessage:
+        """The ``state`` message for ``conn``, with the events it has not been sent yet."""
+        state = self.state
+        seat = conn.seat
+        view = None
+        legal: list[LegalAction] = []
+        events: list[dict[str, object]] = []
+        first = conn.sent_events
+        if self.status != "waiting":
+            shown = state.view(seat)
+            view = shown.to_dict()
+            if seat is not None:
+                legal = [
+                    LegalAction(id=a, text=self.game.action_to_string(a))
+                    for a in getattr(shown, "legal_actions", ())
+                ]
+            events = state.visible_events(seat, conn.log_pos)
+            conn.log_pos = len(state.log)
+            conn.sent_events += len(events)
+        over = self.status == "finished"
+        return StateMessage(
+            table_id=self.id,
+            version=self.version,
+            status=self.status,
+            seat=seat,
+            current_player=None if self.status == "waiting" else state.current_player,
+            decision=None if self.status != "playing" else state.decision,
+            view=view,
+            legal=legal,
+            events=events,
+            first_event=first,
+            last_action=self.last_action,
+            result=Result(scores=state.scores(), winners=state.winners()) if over else None,
+            seats=self.seat_infos(),
+        )
+
+    def broadcast_state(self) -> None:
+        """Send every connection its ``state`` message."""
+        for conn in self.connections:
+            conn.send(self.message_for(conn))
+
+    def broadcast_seats(self, skip: Connection | None = None) -> None:
+        """Send every connection (but ``skip``) the seats."""
+        message = SeatsMessage(version=self.version, seats=self.seat_infos())
+        for conn in self.connections:
+            if conn is not skip:
+                conn.send(message)
+
+    # ------------------------------------------------------------ seats and connections
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat whose token is ``token``, or ``None``."""
+        digest = hash_token(token)
+        found = None
+        for p, s in enumerate(self.seats):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = p
+        return found
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Give ``name`` an open seat (``seat``, or the first open one); return it and its token."""
+        async with self.lock:
+            if seat is not None:
+                if seat >= len(self.seats):
+                    raise WebError(
+                        ErrorCode.BAD_SEAT,
+                        f"seat {seat} is not a seat of this table (0 to {len(self.seats) - 1})",
+                        422,
+                    )
+                if self.seats[seat].kind != "open":
+                    raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
+            else:
+                open_seats = [p for p, s in enumerate(self.seats) if s.kind == "open"]
+                if not open_seats:
+                    raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
+                seat = open_seats[0]
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            full = all(s.kind != "open" for p, s in enumerate(self.seats) if p != seat)
+            status: Status = "playing" if full else "waiting"
+            try:
+                await self.hub.store.join(self.id, seat, name, digest, status)
+            except (SQLAlchemyError, StoreConflictError) as exc:
+                log.exception("table %s: join not stored", self.id)
+                raise WebError(
+                    ErrorCode.SERVER_ERROR, f"the join was not stored: {exc}", 500
+                ) from None
+            target = self.seats[seat]
+            target.kind, target.name, target.token_hash = "human", name, digest
+            target.away_since = asyncio.get_running_loop().time()
+            if full:
+                self._start()
+            else:
+                self.broadcast_state()
+            return seat, token
+
+    def _start(self) -> None:
+        self.status = "playing"
+        self.turn_since = asyncio.get_running_loop().time()
+        self.broadcast_state()
+        self.kick()
+
+    async def connect(self, conn: Connection) -> None:
+        """Attach a connection: send it ``welcome`` and its ``state``; tell the others."""
+        async with self.lock:
+            self.connections.add(conn)
+            if conn.seat is not None:
+                seat = self.seats[conn.seat]
+                seat.connections += 1
+                seat.stand_in = False
+                self.broadcast_seats(skip=conn)
+            conn.send(Welcome(table=self.info(), seat=conn.seat))
+            conn.send(self.message_for(conn))
+            self.kick()
+
+    def disconnect(self, conn: Connection) -> None:
+        """Detach a connection; start its seat's turn clock when it was the last one.
+
+        Synchronous, without the lock: it touches no game state, and it must run even in
+        a handler being cancelled (a cancelled task cannot wait for the lock).
+        """
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                seat.away_since = asyncio.get_running_loop().time()
+                self.broadcast_seats()
+        self.kick()
+
+    # ------------------------------------------------------------ actions
+
+    async def act(self, conn: Connection, message: Act) -> None:
+        """Play a client's action after every check; raise :class:`WebError` if refused."""
+        async with self.lock:
+            if conn.seat is None:
+                raise WebError(ErrorCode.SPECTATOR, "spectators cannot act")
+            if self.status == "waiting":
+                raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
+            if self.status == "finished":
+                raise WebError(ErrorCode.GAME_OVER, "the game is over")
+            if message.version != self.version:
+                raise WebError(
+                    ErrorCode.STALE_VERSION,
+                    f"the state is at version {self.version}, not {message.version}",
+                )
+            if self.state.current_player != conn.seat:
+                raise WebError(
+                    ErrorCode.NOT_YOUR_TURN,
+                    f"seat {self.state.current_player} must decide, not seat {conn.seat}",
+                )
+            if (message.action is None) == (message.text is None):
+                raise WebError(ErrorCode.BAD_MESSAGE, "give exactly one of 'action' and 'text'")
+            action = message.action
+            if action is None:
+                try:
+                    action = self.game.string_to_action(message.text or "")
+                except NotationError as exc:
+                    raise WebError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
+            await self._commit(conn.seat, action, "player")
+
+    async def _commit(
+        self, seat: int, action: int, by: Literal["player", "bot", "stand_in"]
+    ) -> None:
+        """Apply, store, then publish one action (the lock is held)."""
+        new = self.state.clone()
+        try:
+            new.apply(action)
+        except IllegalActionError as exc:
+            raise WebError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
+        status: Status = "finished" if new.is_terminal() else "playing"
+        text = self.game.action_to_string(action)
+        try:
+            await self.hub.store.append_action(
+                self.id, self.version, seat, action, text=text, status=status
+            )
+        except (SQLAlchemyError, StoreConflictError) as exc:
+            log.exception("table %s: action not stored", self.id)
+            raise WebError(ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}") from None
+        before = self.state.current_player
+        self.state = new
+        self.status = status
+        self.last_action = LastAction(seat=seat, id=action, text=text, by=by)
+        if new.current_player != before:
+            self.turn_since = asyncio.get_running_loop().time()
+        self.broadcast_state()
+        self.kick()
+
+    # ------------------------------------------------------------ bots and the clock
+
+    def _controller(self, seat: int | None) -> tuple[Bot, Literal["bot", "stand_in"]] | None:
+        if seat is None:
+            return None
+        if seat in self.bots:
+            return self.bots[seat], "bot"
+        if self.seats[seat].stand_in:
+            bot = self.stand_ins.get(seat)
+            if bot is None:
+                bot = make_bot(STAND_IN_BOT, self.game, seed=secrets.randbits(63))
+                self.stand_ins[seat] = bot
+            return bot, "stand_in"
+        return None
+
+    def kick(self) -> None:
+        """Start the bot driver if a bot must move, and re-arm the turn clock."""
+        bot_moves = self._controller(self.state.current_player) is not None
+        idle = self._driver is None or self._driver.done()
+        if self.status == "playing" and bot_moves and idle:
+            self._driver = asyncio.create_task(self._drive())
+        self._arm_clock()
+
+    async def _drive(self) -> None:
+        """Play bots' moves (and stand-ins') until a person must decide."""
+        while True:
+            async with self.lock:
+                seat = self.state.current_player
+                found = self._controller(seat) if self.status == "playing" else None
+                if found is None or seat is None:
+                    return
+                bot, by = found
+                view = self.state.view(seat)
+                version = self.version
+            if self.hub.settings.bot_delay > 0:
+                await asyncio.sleep(self.hub.settings.bot_delay)
+            try:
+                # A search bot may think for a while: keep the event loop free meanwhile.
+                action = await asyncio.to_thread(bot.choose, view)
+            except Exception:
+                log.exception("table %s: bot of seat %s failed", self.id, seat)
+                return
+            async with self.lock:
+                if self.version != version or self._controller(seat) is None:
+                    continue
+                try:
+                    await self._commit(seat, action, by)
+                except WebError as exc:
+                    log.error("table %s: bot move refused: %s", self.id, exc.message)
+                    return
+
+    def _arm_clock(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.clock is None or self.status != "playing":
+            return
+        seat = self.state.current_player
+        if seat is None:
+            return
+        s = self.seats[seat]
+        if s.kind != "human" or s.connections > 0 or s.stand_in:
+            return
+        deadline = max(s.away_since, self.turn_since) + self.clock
+        self._timer = asyncio.get_running_loop().call_at(deadline, self._clock_ran_out)
+
+    def _clock_ran_out(self) -> None:
+        self._timer = None
+        seat = self.state.current_player
+        if self.status != "playing" or seat is None:
+            return
+        s = self.seats[seat]
+        if s.kind == "human" and s.connections == 0 and not s.stand_in:
+            log.info("table %s: a bot stands in for seat %s", self.id, seat)
+            s.stand_in = True
+            self.broadcast_seats()
+            self.kick()
+
+    def close(self) -> None:
+        """Stop the bot driver and the clock, and end every connection's writer."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._driver is not None:
+            self._driver.cancel()
+        for conn in self.connections:
+            conn.queue.put_nowait(CLOSE_GOING_AWAY)
+
+
+class Hub:
+    """Every table of the server, with the store behind them."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        """The database."""
+        self.settings = settings
+        """How the server behaves."""
+        self.tables: dict[str, LiveTable] = {}
+        """Tables loaded in memory, by id."""
+        self._loading = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Migrate the database and rebuild every unfinished table from its actions."""
+        await self.store.upgrade()
+        for table_id in await self.store.active_ids():
+            try:
+                await self.get(table_id)
+            except Exception:
+                log.exception("table %s could not be rebuilt", table_id)
+
+    async def stop(self) -> None:
+        """Stop every table and close the database."""
+        for table in self.tables.values():
+            table.close()
+        drivers = [t._driver for t in self.tables.values() if t._driver is not None]
+        for task in drivers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.store.close()
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The table ``table_id``, rebuilt from the database if not in memory."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            row = None if len(table_id) > 32 else await self.store.load(table_id)
+            if row is None:
+                raise WebError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", 404)
+            game = load_game(row.game, **row.options)
+            state = game.new_game(row.seed)
+            last = None
+            for action in row.actions:
+                seat = state.current_player
+                state.apply(action)
+                assert seat is not None
+                by: Literal["player", "bot"] = "bot" if row.seats[seat].kind == "bot" else "player"
+                text = game.action_to_string(action)
+                last = LastAction(seat=seat, id=action, text=text, by=by)
+            table = LiveTable(self, row, game, state)
+            table.last_action = last
+            self.tables[table_id] = table
+            table.kick()
+            return table
+
+    async def create(self, request: CreateTable) -> LiveTable:
+        """Make, store and open a table; raise :class:`WebError` for a bad request."""
+        game = _make_game(request)
+        seats: list[SeatRow] = []
+        for p, name in enumerate(request.seats):
+            if name == "open":
+                seats.append(SeatRow(seat=p, kind="open"))
+                continue
+            try:
+                make_bot(name, game)
+            except ValueError as exc:
+                raise WebError(ErrorCode.UNKNOWN_BOT, f"seat {p}: {exc}", 422) from None
+            seats.append(SeatRow(seat=p, kind="bot", bot=name))
+        if request.seed is not None and not self.settings.allow_seed:
+            raise WebError(
+                ErrorCode.SEED_NOT_ALLOWED, "this server deals with seeds of its own", 422
+            )
+        seed = secrets.randbits(63) if request.seed is None else request.seed
+        full = all(s.kind == "bot" for s in seats)
+        row = TableRow(
+            id=secrets.token_urlsafe(9),
+            game=game.info.name,
+            options=game.options_dict(),
+            seed=seed,
+            clock=request.clock,
+            status="playing" if full else "waiting",
+            seats=seats,
+        )
+        try:
+            await self.store.create(row)
+        except SQLAlchemyError as exc:
+            log.exception("table not stored")
+            raise WebError(
+                ErrorCode.SERVER_ERROR, f"the table was not stored: {exc}", 500
+            ) from None
+        table = LiveTable(self, row, game, game.new_game(seed))
+        self.tables[row.id] = table
+        table.kick()
+        return table
+
+    async def listing(self) -> list[TableInfo]:
+        """The newest tables, live ones as they are now."""
+        out = []
+        for row in await self.store.newest():
+            live = self.tables.get(row.id)
+            if live is not None:
+                out.append(live.info())
+                continue
+            info = game_class(row.game).info
+            out.append(
+                TableInfo(
+                    id=row.id,
+                    game=row.game,
+                    title=info.title,
+                    players=len(row.seats),
+                    options=row.options,
+                    clock=row.clock,
+                    status=row.status,  # type: ignore[arg-type]
+                    version=row.version,
+                    seats=[
+                        SeatInfo(
+                            seat=s.seat,
+                            kind=s.kind,  # type: ignore[arg-type]
+                            name=s.bot if s.kind == "bot" else s.name,
+                            connected=s.kind == "bot",
+                            stand_in=False,
+                        )
+                        for s in row.seats
+                    ],
+                )
+            )
+        return out
+
+
+def _make_game(request: CreateTable) -> Game:
+    """The game a create request asks for, its options checked by the game's options class."""
+    try:
+        cls = game_class(request.game)
+    except UnknownGameError as exc:
+        raise WebError(ErrorCode.UNKNOWN_GAME, str(exc), 422) from None
+    players = len(request.seats)
+    info = cls.info
+    if not info.min_players <= players <= info.max_players:
+        raise WebError(
+            ErrorCode.BAD_SEATS,
+            f"{info.title} takes {info.min_players} to {info.max_players} seats, not {players}",
+            422,
+        )
+    options = dict(request.options)
+    if options.get("players", players) != players:
+        raise WebError(ErrorCode.BAD_OPTIONS, "option 'players' must be the number of seats", 422)
+    options["players"] = players
+    try:
+        return cls(**options)
+    except (OptionError, TypeError, ValueError) as exc:
+        raise WebError(ErrorCode.BAD_OPTIONS, str(exc), 422) from None

@@ -1,0 +1,28 @@
+"""Fixtures of the web tests: a server on a temporary SQLite file, and storage backends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import client_for, database
+
+STORAGE = ["sqlite", "postgresql"]
+"""Every database the storage tests run against."""
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """A server on a fresh SQLite file: bots move at once, seeds may be chosen."""
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as test_client:
+        yield test_client
+
+
+@pytest.fixture(params=STORAGE)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each kind in turn (PostgreSQL from CLOSINGBELL_TEST_POSTGRES)."""
+    with database(request.param, tmp_path) as url:
+        yield url

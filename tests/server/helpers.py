@@ -1,0 +1,155 @@
+"""Helpers of the web tests: apps on temporary databases, clients, and reading messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
+from starlette.testclient import WebSocketTestSession
+
+from closingbell.server.app import create_app
+
+POSTGRES_VARIABLE = "CLOSINGBELL_TEST_POSTGRES"
+"""The environment variable naming the PostgreSQL server the storage tests use."""
+
+
+def postgres_admin_url() -> str:
+    """The PostgreSQL URL from the environment; fails the test (never skips) without it."""
+    url = os.environ.get(POSTGRES_VARIABLE)
+    if not url:
+        pytest.fail(
+            f"{POSTGRES_VARIABLE} is not set, so the PostgreSQL storage tests cannot run: "
+            "run the suite with scripts/test.sh, which installs and starts PostgreSQL and "
+            f"sets it, or set {POSTGRES_VARIABLE}=postgresql://USER:PASSWORD@HOST/DB "
+            "for a role that may create databases (docs/web.md)",
+            pytrace=False,
+        )
+    return url
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    import asyncpg
+
+    admin = postgres_admin_url()
+    name = f"closingbell_test_{uuid.uuid4().hex[:16]}"
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(admin).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@contextmanager
+def database(kind: str, tmp_path: Any) -> Iterator[str]:
+    """A fresh database URL of ``kind`` (``sqlite`` or ``postgresql``)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / f'{uuid.uuid4().hex}.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+@contextmanager
+def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
+    """A TestClient on a fresh app (lifespan run): quick bots, clients that may act as fast
+    as a test plays, and seeds that may be chosen, unless told otherwise."""
+    settings.setdefault("bot_delay", 0)
+    settings.setdefault("rate", 10_000.0)
+    settings.setdefault("burst", 10_000.0)
+    settings.setdefault("allow_seed", True)
+    with TestClient(create_app(url, **settings)) as client:
+        yield client
+
+
+def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+    """Create a table; return its info."""
+    response = client.post("/api/tables", json={"game": game, "seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()["table"]  # type: ignore[no-any-return]
+
+
+def join(client: TestClient, table_id: str, name: str, **extra: Any) -> dict[str, Any]:
+    """Join a table; return the answer (seat and token)."""
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": name, **extra})
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any] | None:
+    """The next message as JSON, ``None`` if nothing comes within ``timeout`` seconds.
+
+    TestClient's own ``receive`` waits forever; this reads the same stream with a limit so
+    that a missing message fails the test instead of hanging it.
+    """
+
+    async def get() -> Any:
+        with anyio.move_on_after(timeout):
+            return await ws._send_rx.receive()
+        return None
+
+    message = ws.portal.call(get)
+    if message is None:
+        return None
+    if message["type"] == "websocket.close":
+        return {"type": "closed", "code": message.get("code")}
+    return json.loads(message["text"])  # type: ignore[no-any-return]
+
+
+def expect(ws: WebSocketTestSession, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    """Read messages until one of type ``kind``; fail if none comes in time."""
+    while True:
+        message = receive(ws, timeout)
+        assert message is not None, f"no {kind!r} message came"
+        if message["type"] == kind:
+            return message
+        assert message["type"] != "closed", f"closed while waiting for {kind!r}: {message}"
+
+
+def expect_error(ws: WebSocketTestSession, code: str) -> dict[str, Any]:
+    """The next ``error`` message, checked to carry ``code``."""
+    message = expect(ws, "error")
+    assert message["code"] == code, message
+    return message
+
+
+def hello(ws: WebSocketTestSession, token: str | None = None) -> dict[str, Any]:
+    """Authenticate (``None``: spectate); return the first ``state`` message."""
+    ws.send_text(json.dumps({"type": "hello", "token": token}))
+    welcome = expect(ws, "welcome")
+    assert welcome["protocol"] == 1
+    return expect(ws, "state")
+
+
+def wait_state(ws: WebSocketTestSession, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """Read ``state`` messages until one satisfies ``predicate``."""
+    while True:
+        message = expect(ws, "state", timeout)
+        if predicate(message):
+            return message
+
+
+def act(ws: WebSocketTestSession, version: int, action: int | None = None, **extra: Any) -> None:
+    """Send an action message."""
+    body: dict[str, Any] = {"type": "action", "version": version, **extra}
+    if action is not None:
+        body["action"] = action
+    ws.send_text(json.dumps(body))

@@ -1,0 +1,157 @@
+"""``closingbell serve`` as a real process: it prints its address, and a game survives the
+process being killed mid-game (SIGKILL: no clean shutdown) and started again."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from closingbell.cli.main import build_parser
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def server(database: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``closingbell serve`` on a free port, killed (SIGKILL) when the block ends."""
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "closingbell.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--bot-delay",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, process.communicate()[0]
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        yield base, process
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        assert message["type"] != "error", message
+        if message["type"] == kind:
+            return message  # type: ignore[no-any-return]
+
+
+@contextmanager
+def hello(
+    base: str, table_id: str, token: str
+) -> Iterator[tuple[ClientConnection, dict[str, Any]]]:
+    with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        yield ws, receive(ws, "state")
+
+
+def test_serve_is_a_subcommand_with_its_defaults() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.database) == ("127.0.0.1", 8000, None)
+
+
+def test_a_killed_server_loses_no_game_and_no_action(database_url: str, tmp_path: Path) -> None:
+    with server(database_url, tmp_path) as (base, process):
+        table = httpx.post(
+            f"{base}/api/tables", json={"game": "take_stock", "seats": ["open", "open"]}
+        ).json()["table"]
+        table_id = table["id"]
+        tokens = [
+            httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": n}).json()["token"]
+            for n in ("Ana", "Bob")
+        ]
+        with ExitStack() as stack:
+            opened = [stack.enter_context(hello(base, table_id, t)) for t in tokens]
+            sockets = [ws for ws, _ in opened]
+            messages = [m for _, m in opened]
+            for version in range(12):
+                mover = messages[0]["current_player"]
+                chosen = messages[mover]["legal"][-1]["id"]
+                sockets[mover].send(
+                    json.dumps({"type": "action", "version": version, "action": chosen})
+                )
+                messages = [receive(ws, "state") for ws in sockets]
+            assert messages[0]["version"] == 12
+        process.send_signal(signal.SIGKILL)
+        output = process.communicate(timeout=10)[0]
+        assert f"http://127.0.0.1:{base.rsplit(':', 1)[1]}/" in output
+    with server(database_url, tmp_path) as (base, _):
+        for seat, token in enumerate(tokens):
+            with hello(base, table_id, token) as (_, after):
+                assert after["version"] == 12
+                assert after["view"] == messages[seat]["view"]
+                assert after["legal"] == messages[seat]["legal"]
+        mover = after["current_player"]
+        with hello(base, table_id, tokens[mover]) as (ws, now):
+            ws.send(json.dumps({"type": "action", "version": 12, "action": now["legal"][0]["id"]}))
+            assert receive(ws, "state")["version"] == 13
+
+
+def test_serve_keeps_games_in_the_data_folder_by_default(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "closingbell.cli.main", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    path = tmp_path / "data" / "closingbell" / "closingbell.db"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, process.communicate()[0]
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        output = process.communicate(timeout=10)[0]
+    assert path.exists()
+    assert str(path) in output
+    assert f"open http://127.0.0.1:{port}/" in output

@@ -42,5 +42,14 @@ if [ -z "${CLOSINGBELL_TEST_POSTGRES:-}" ]; then
     )
     export CLOSINGBELL_TEST_POSTGRES="postgresql://closingbell_test:closingbell_test@127.0.0.1:$pg_port/closingbell_test"
 fi
+echo "== Chromium for the browser tests"
+# tests/server/test_browser.py drives Debian's Chromium at /usr/bin/chromium through
+# Playwright (never `playwright install`, which downloads its own browsers).
+if [ ! -x /usr/bin/chromium ]; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q chromium
+fi
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"

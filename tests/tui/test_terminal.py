@@ -141,6 +141,9 @@ def test_ctrl_c_and_end_of_input_keep_the_game(tmp_path: Path) -> None:
 
     child = spawn(tmp_path, "--resume", str(path))
     child.expect(CHOICE["en"])
+    # Ctrl-D typed before readline has taken the terminal over would be lost with the
+    # canonical mode's line: wait until readline has turned the terminal's echo off.
+    assert child.waitnoecho(timeout=10)
     child.sendeof()
     child.expect(SAVED["en"])
     assert finish(child) == 0

@@ -13,11 +13,13 @@ import dataclasses
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
@@ -41,6 +43,12 @@ from closingbell.server.protocol import (
 from closingbell.server.ratelimit import TokenBucket
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
+from closingbell.server.words import game_words, web_messages
+from closingbell.tui.i18n import LANGS, translations
+from closingbell.tui.screens import screen_class
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The browser page: plain HTML, CSS and JavaScript modules, served as they are."""
 
 CLOSE_UNKNOWN_TABLE = 4404
 """WebSocket close code: the table does not exist."""
@@ -209,38 +217,77 @@ def _add_routes(app: FastAPI) -> None:
         table_id: str,
         start: int = Query(0, ge=0),
         limit: int = Query(100, ge=1, le=1000),
+        lang: str | None = None,
     ) -> dict[str, Any]:
-        """A finished game step by step as the public saw it: ``steps[i]`` follows action i-1."""
+        """A finished game step by step as the public saw it: ``steps[i]`` follows action i-1.
+
+        With ``lang``, each step also has ``lines`` (its events in words) and its action a
+        ``label``, in that language.
+        """
         table = await _finished(request, table_id)
+        factory = screen_class(table.game.info.name)
+        screen = None
+        if lang is not None and factory is not None:
+            screen = factory(table.game, table.names(), translations(_lang(lang)))
         history = table.state.history
         state = table.game.new_game(table.seed)
         steps = []
         log_pos = 0
         for index in range(min(len(history) + 1, start + limit)):
-            action = None
+            action: dict[str, Any] | None = None
             if index > 0:
                 seat = state.current_player
                 chosen = history[index - 1]
                 action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
+                if screen is not None and seat is not None:
+                    action["label"] = screen.describe_action(state.view(seat), chosen)
                 state.apply(chosen)
+            events = state.visible_events(None, log_pos)
+            log_pos = len(state.log)
+            lines = [] if screen is None else [screen.describe_event(e) for e in events]
             if index >= start:
-                steps.append(
-                    {
-                        "index": index,
-                        "action": action,
-                        "view": state.view(None).to_dict(),
-                        "events": state.visible_events(None, log_pos),
-                    }
-                )
-                log_pos = len(state.log)
-            elif index == start - 1:
-                log_pos = len(state.log)
+                step: dict[str, Any] = {
+                    "index": index,
+                    "action": action,
+                    "view": state.view(None).to_dict(),
+                    "events": events,
+                }
+                if screen is not None:
+                    step["lines"] = lines
+                steps.append(step)
         return {"table_id": table.id, "total": len(history) + 1, "start": start, "steps": steps}
 
-    @app.get("/")
-    async def root() -> dict[str, Any]:
-        """What this server is."""
-        return {"name": "closingbell", "version": closingbell.__version__, "api": "/api/tables"}
+    @app.get("/api/messages/{lang}")
+    async def messages(lang: str) -> dict[str, Any]:
+        """The browser page's own words in ``lang`` (the ``web`` catalog), English to ``lang``."""
+        return {"lang": _lang(lang), "messages": web_messages(_lang(lang))}
+
+    @app.get("/api/words/{game}/{lang}")
+    async def words(game: str, lang: str) -> dict[str, Any]:
+        """A game's names in ``lang`` (cards, stocks or suits, events), as in the terminal."""
+        if game not in available_games():
+            raise WebError(ErrorCode.UNKNOWN_GAME, f"no game is called {game!r}", 404)
+        return game_words(game, _lang(lang))
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        """The lobby page."""
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        """A table's page: play, watch or replay it."""
+        return FileResponse(STATIC_DIR / "table.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+
+def _lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise WebError(
+            ErrorCode.BAD_REQUEST, f"unknown language {lang!r}: one of {', '.join(LANGS)}", 404
+        )
+    return lang
 
 
 async def _finished(request: Request, table_id: str) -> LiveTable:
@@ -305,6 +352,7 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
                         _refuse(conn, ErrorCode.BAD_TOKEN, "no seat of this table has it", table)
                         continue
                     conn.seat = seat
+                conn.lang = parsed.lang
                 joined = True
                 await table.connect(conn)
             elif not joined:

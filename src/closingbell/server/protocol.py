@@ -16,6 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 PROTOCOL_VERSION = 1
 """Sent in every ``welcome``; bumped whenever a message changes incompatibly."""
 
+Lang = Literal["en", "zh-Hant"]
+"""The languages the server's words come in (the terminal's catalogs)."""
+
 NAME_MAX = 32
 """The longest display name, in characters."""
 
@@ -205,6 +208,8 @@ class Hello(_Strict):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=TOKEN_MAX)
     """The seat token from the join; ``None`` (or left out) to spectate."""
+    lang: Lang = "en"
+    """The language of the words in ``state`` messages (``label``, ``lines``)."""
 
 
 class Act(_Strict):
@@ -241,7 +246,9 @@ class LegalAction(BaseModel):
     id: int
     """The action id to send back."""
     text: str
-    """The text form, for people."""
+    """The text form (the notation, in English)."""
+    label: str | None = None
+    """The action in words, in the connection's language (the terminal's wording)."""
 
 
 class LastAction(BaseModel):
@@ -302,6 +309,8 @@ class StateMessage(BaseModel):
     """The log entries the recipient may read that it has not been sent yet."""
     first_event: int
     """The index of ``events[0]`` in the recipient's whole list (0: a fresh list)."""
+    lines: list[str | None] = Field(default_factory=list)
+    """Each of ``events`` in words, in the connection's language (``None``: nothing to say)."""
     last_action: LastAction | None
     """The action that made this version, when there is one."""
     result: Result | None

@@ -42,6 +42,9 @@ from closingbell.server.protocol import (
     Welcome,
 )
 from closingbell.server.store import SeatRow, Store, StoreConflictError, TableRow, hash_token
+from closingbell.tui.i18n import translations
+from closingbell.tui.screen import GameScreen
+from closingbell.tui.screens import screen_class
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +100,10 @@ class Connection:
     """How much of the state's log has been considered for it."""
     sent_events: int = 0
     """How many visible events it has been sent."""
+    lang: str | None = None
+    """The language of its words (``hello``'s ``lang``); ``None``: no words."""
+    screen: GameScreen | None = None
+    """The game's screen in ``lang``, made when the game starts; it turns views into words."""
 
     def send(self, message: BaseModel) -> None:
         """Queue a message for sending."""
@@ -203,17 +210,25 @@ class LiveTable:
         legal: list[LegalAction] = []
         events: list[dict[str, object]] = []
         first = conn.sent_events
+        lines: list[str | None] = []
         if self.status != "waiting":
+            screen = self._screen(conn)
             shown = state.view(seat)
             view = shown.to_dict()
             if seat is not None:
                 legal = [
-                    LegalAction(id=a, text=self.game.action_to_string(a))
+                    LegalAction(
+                        id=a,
+                        text=self.game.action_to_string(a),
+                        label=None if screen is None else screen.describe_action(shown, a),
+                    )
                     for a in getattr(shown, "legal_actions", ())
                 ]
             events = state.visible_events(seat, conn.log_pos)
             conn.log_pos = len(state.log)
             conn.sent_events += len(events)
+            if screen is not None:
+                lines = [screen.describe_event(e) for e in events]
         over = self.status == "finished"
         return StateMessage(
             table_id=self.id,
@@ -226,10 +241,26 @@ class LiveTable:
             legal=legal,
             events=events,
             first_event=first,
+            lines=lines,
             last_action=self.last_action,
             result=Result(scores=state.scores(), winners=state.winners()) if over else None,
             seats=self.seat_infos(),
         )
+
+    def names(self) -> list[str]:
+        """Each seat's display name as the screens call them ("Medium 2" for a bot)."""
+        return [
+            (f"{s.bot.title()} {p + 1}" if s.kind == "bot" and s.bot else s.name) or f"#{p + 1}"
+            for p, s in enumerate(self.seats)
+        ]
+
+    def _screen(self, conn: Connection) -> GameScreen | None:
+        """``conn``'s game screen, made on first use once every seat has its name."""
+        if conn.screen is None and conn.lang is not None:
+            factory = screen_class(self.game.info.name)
+            if factory is not None:
+                conn.screen = factory(self.game, self.names(), translations(conn.lang))
+        return conn.screen
 
     def broadcast_state(self) -> None:
         """Send every connection its ``state`` message."""

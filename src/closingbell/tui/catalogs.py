@@ -2,7 +2,8 @@
 
 Every ``_("...")`` (and ``ngettext``) call in ``closingbell/tui/*.py`` is a message. A
 game's screen module keeps its messages in the domain of the game's name (``take_stock.py``
-to ``take_stock.po``); every other module's go to ``common``. Run
+to ``take_stock.po``); every other module's go to ``common``; the browser page's
+(``_("...")`` in ``closingbell/server/static/*.js``) go to ``web``. Run
 ``python -m closingbell.tui.catalogs [DOMAIN ...]`` after changing messages: it adds new messages to
 every language's catalogs (English ones filled with the source text, others left empty
 for a translator) and drops messages no longer used, keeping every translation made.
@@ -27,6 +28,12 @@ TUI_DIR = Path(__file__).resolve().parent
 
 COMMON = "common"
 """The domain of messages shared by the whole terminal front end."""
+
+WEB = "web"
+"""The domain of the browser page's own words (``_("...")`` in its JavaScript)."""
+
+WEB_DIR = TUI_DIR.parent / "server" / "static"
+"""The browser page's JavaScript modules."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,21 @@ def extract() -> Iterator[Message]:
                 yield Message(msgid, domain, f"{path.name}:{line}")
 
 
+def web_sources() -> list[Path]:
+    """The browser page's JavaScript files."""
+    return sorted(WEB_DIR.glob("*.js"))
+
+
+def extract_web() -> Iterator[Message]:
+    """Every message of the browser page (Babel's JavaScript extractor), in source order."""
+    for path in web_sources():
+        for line, msgid, _comments, _context in extract_from_file(
+            "javascript", str(path), keywords={"_": None}
+        ):
+            if isinstance(msgid, str):
+                yield Message(msgid, WEB, f"{path.name}:{line}")
+
+
 def catalog_path(lang: str, domain: str) -> Path:
     """The ``.po`` file of ``domain`` in ``lang``."""
     return LOCALE_DIR / LANGS[lang] / "LC_MESSAGES" / f"{domain}.po"
@@ -73,7 +95,7 @@ def catalog_path(lang: str, domain: str) -> Path:
 def update(only_domains: set[str] | None = None) -> None:
     """Bring every catalog in step with the source (see the module's description)."""
     by_domain: dict[str, list[Message]] = {}
-    for m in extract():
+    for m in (*extract(), *extract_web()):
         by_domain.setdefault(m.domain, []).append(m)
     for domain, messages in by_domain.items():
         if only_domains is not None and domain not in only_domains:
@@ -90,7 +112,7 @@ def update(only_domains: set[str] | None = None) -> None:
                 project="closingbell",
                 version=closingbell.__version__,
                 fuzzy=False,
-                header_comment=f"# closingbell terminal messages: {domain} ({lang}).",
+                header_comment=f"# closingbell messages: {domain} ({lang}).",
             )
             if old is not None:
                 # Kept, so that a run with no new message leaves the file as it was.

@@ -1,0 +1,251 @@
+"""The browser page, driven through Debian's Chromium with Playwright against a real server.
+
+Never ``playwright install``: the tests launch ``/usr/bin/chromium`` (``scripts/test.sh``
+installs it). Players click the page's first legal choice button whenever it is their turn.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from closingbell.server.app import create_app
+from tests.server.conftest import STORAGE
+from tests.server.helpers import database
+
+pw = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+CLICK_FIRST = """() => {
+  const b = document.querySelector('#choices button.choice:not([disabled])');
+  if (b) { b.click(); return true; }
+  return false;
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Server:
+    """A uvicorn server in a thread on a free port."""
+
+    def __init__(self, url: str) -> None:
+        self.port = _free_port()
+        config = uvicorn.Config(
+            create_app(url, bot_delay=0), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@contextmanager
+def _served(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh database of ``kind``; its address.
+
+    The database is made and dropped in another thread: Playwright's sync API keeps an
+    event loop running in this one, and the PostgreSQL helper runs its own.
+    """
+    made = database(kind, tmp_path)
+    with ThreadPoolExecutor(1) as pool:
+        url = pool.submit(made.__enter__).result()
+    try:
+        with _Server(url) as base:
+            yield base
+    finally:
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(made.__exit__, None, None, None).result()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh SQLite file."""
+    with _served("sqlite", tmp_path) as base:
+        yield base
+
+
+def _create(page: Any, base: str, game: str, seats: list[str], **options: Any) -> str:
+    """Create a table through the lobby form; return the table page's address."""
+    page.goto(base + "/")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    if options:
+        page.click("#options summary")
+        for name, value in options.items():
+            page.fill(f"#opt-{name}", str(value))
+    page.click("#create-table")
+    page.wait_for_url("**/t/*")
+    return str(page.url)
+
+
+def _join(page: Any, url: str, name: str) -> None:
+    if page.url != url:
+        page.goto(url)
+    page.fill("#name", name)
+    page.click("#join-button")
+    page.wait_for_function(
+        "document.body.dataset.seat !== undefined && document.body.dataset.seat !== 'spectator'"
+    )
+
+
+def _play(pages: list[Any], until: Any, limit: float = 120) -> int:
+    """Click the first legal choice on each page in turn until ``until()``; return clicks."""
+    clicks = 0
+    deadline = time.monotonic() + limit
+    while not until():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        moved = False
+        for page in pages:
+            if page.evaluate(CLICK_FIRST):
+                clicks += 1
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(15)
+    return clicks
+
+
+def _status(page: Any) -> str | None:
+    return page.evaluate("document.body.dataset.status || null")  # type: ignore[no-any-return]
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.version || '0'"))
+
+
+def _complete_take_stock(browser: Any, base: str) -> None:
+    one, two = browser.new_context(), browser.new_context()
+    try:
+        ana, bo = one.new_page(), two.new_page()
+        url = _create(ana, base, "take_stock", ["open", "open", "easy"], rounds=1)
+        _join(ana, url, "<b>Ana</b>")
+        ana.wait_for_selector("#status")
+        assert "Waiting" in ana.inner_text("#status")
+        _join(bo, url, "Bo")
+        ana.wait_for_selector("#market")
+        # Each row starts with its own stock's 1.
+        rows = ana.locator("#market tr").all_inner_texts()[1:]
+        assert [r.split()[0] for r in rows] == ["Corn", "Gem", "Oil", "Tech", "Movie"]
+        assert all(f"{r.split()[0]} 1" in r for r in rows), rows
+        bo.wait_for_selector("#hand .card")
+        clicks = _play([ana, bo], lambda: _status(ana) == "finished" and _status(bo) == "finished")
+        assert clicks > 10
+        for page in (ana, bo):
+            page.wait_for_selector("#final-scores")
+            assert page.locator(".round-result").count() == 1
+            assert page.locator("#log li").count() > clicks
+        # A display name is text, never markup.
+        assert "<b>Ana</b>" in ana.inner_text("#seats")
+        assert ana.locator("#seats b").count() == 0
+        assert "<b>Ana</b>" in ana.inner_text("#final-scores")
+        # The replay steps through the finished game.
+        ana.click("#replay-button")
+        ana.wait_for_selector("#replay-slider")
+        assert "0" in ana.inner_text("#replay-step")
+        ana.click("#replay-next")
+        ana.click("#replay-next")
+        assert ana.locator("#replay-board #market").count() == 1
+        assert ana.locator("#replay-log li").count() >= 1
+        ana.click("#replay-last")
+        assert ana.locator("#replay-board #hand").count() == 0
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.parametrize("kind", STORAGE)
+def test_two_players_and_a_bot_play_a_whole_take_stock_game(
+    browser: Any, tmp_path: Path, kind: str
+) -> None:
+    with _served(kind, tmp_path) as base:
+        _complete_take_stock(browser, base)
+
+
+def test_reload_comes_back_to_the_same_seat_and_a_spectator_sees_no_hand(
+    browser: Any, server: str
+) -> None:
+    player, watcher = browser.new_context(), browser.new_context()
+    try:
+        page = player.new_page()
+        url = _create(page, server, "take_stock", ["open", "medium"])
+        _join(page, url, "Ana")
+        page.wait_for_selector("#hand .card")
+        _play([page], lambda: _version(page) >= 8)
+        before = _version(page)
+        hand = page.inner_text("#hand")
+        page.reload()
+        page.wait_for_selector("#hand .card")
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {before}")
+        assert page.evaluate("document.body.dataset.seat") == "0"
+        assert page.locator("#join-form").count() == 0
+        if _version(page) == before:
+            assert page.inner_text("#hand") == hand
+        _play([page], lambda: _version(page) >= before + 6)
+        # A spectator: the board, the seats, no hand and no choices.
+        look = watcher.new_page()
+        look.goto(url)
+        look.wait_for_selector("#market")
+        assert look.evaluate("document.body.dataset.seat") == "spectator"
+        assert look.locator("#hand").count() == 0
+        assert look.locator("#choices button").count() == 0
+        assert look.locator("#join-form").count() == 0
+        assert "Ana" in look.inner_text("#seats")
+    finally:
+        player.close()
+        watcher.close()
+
+
+def test_card_stock_market_in_traditional_chinese(browser: Any, server: str) -> None:
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('closingbell.lang', 'zh-Hant')")
+    try:
+        page = context.new_page()
+        url = _create(page, server, "card_stock_market", ["open", "easy"])
+        _join(page, url, "小明")
+        page.wait_for_selector("#market")
+        assert "梅花" in page.inner_text("#market") or "♣" in page.inner_text("#market")
+        assert page.locator("#hand .card").count() > 0
+        assert "現金" in page.inner_text("#players")
+        page.wait_for_selector("#choices button.choice")
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in page.inner_text("#choices"))
+        _play([page], lambda: _version(page) >= 30 or _status(page) == "finished")
+        assert _version(page) >= 30 or _status(page) == "finished"
+        assert page.locator("#log li").count() > 10
+    finally:
+        context.close()

@@ -5,9 +5,9 @@ set -euo pipefail
 source "$(dirname "$0")/venv.sh"
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 echo "== ruff format --check"
-.venv/bin/ruff format --check src tests benchmarks
+.venv/bin/ruff format --check src tests benchmarks examples
 echo "== ruff check"
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks examples
 echo "== mypy --strict (core, games, bots)"
 .venv/bin/mypy
 echo "== PostgreSQL for the web server's storage tests"

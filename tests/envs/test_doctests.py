@@ -7,9 +7,6 @@ import importlib
 
 import pytest
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("pyspiel")
-
 
 @pytest.mark.parametrize("module", ["gymnasium", "pettingzoo", "openspiel"])
 def test_docstring_examples(module: str) -> None:

@@ -8,8 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("numpy")
-
 import closingbell
 from closingbell.envs.encoding import encoder_for
 

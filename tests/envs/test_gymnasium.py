@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium as gym
 import numpy as np
 import pytest
-
-pytest.importorskip("gymnasium")
-
-import gymnasium as gym
 from gymnasium.utils.env_checker import check_env
 
 from closingbell.bots import make_bot

@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
-
-pytest.importorskip("pyspiel")
-
 import pyspiel
+import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from closingbell.envs import openspiel as cbo

@@ -7,9 +7,6 @@ import warnings
 
 import numpy as np
 import pytest
-
-pytest.importorskip("pettingzoo")
-
 from pettingzoo.test import api_test, seed_test
 
 import closingbell

@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import sync_playwright
 
 from closingbell.server.app import create_app
 from tests.server.conftest import STORAGE
 from tests.server.helpers import database
-
-pw = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
@@ -68,7 +67,7 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium, headless."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
-    with pw.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
@@ -92,10 +91,10 @@ def _served(kind: str, tmp_path: Path) -> Iterator[str]:
             pool.submit(made.__exit__, None, None, None).result()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """A server on a fresh SQLite file."""
-    with _served("sqlite", tmp_path) as base:
+@pytest.fixture(params=STORAGE)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh database: every browser test runs on SQLite and on PostgreSQL."""
+    with _served(request.param, tmp_path) as base:
         yield base
 
 
@@ -189,12 +188,8 @@ def _complete_take_stock(browser: Any, base: str) -> None:
         two.close()
 
 
-@pytest.mark.parametrize("kind", STORAGE)
-def test_two_players_and_a_bot_play_a_whole_take_stock_game(
-    browser: Any, tmp_path: Path, kind: str
-) -> None:
-    with _served(kind, tmp_path) as base:
-        _complete_take_stock(browser, base)
+def test_two_players_and_a_bot_play_a_whole_take_stock_game(browser: Any, server: str) -> None:
+    _complete_take_stock(browser, server)
 
 
 def test_reload_comes_back_to_the_same_seat_and_a_spectator_sees_no_hand(

@@ -229,3 +229,35 @@ def test_the_take_stock_model_prefers_the_seat_ahead() -> None:
     )
     judge = make_bot("heuristic", game)
     assert judge.evaluate(state.view(0)) > 0 > judge.evaluate(state.view(1))  # type: ignore[attr-defined]
+
+
+def test_take_stock_play_outs_value_tokens_and_saved_events_until_the_game_ends() -> None:
+    from closingbell.bots.ismcts import EVALUATORS
+
+    evaluate = EVALUATORS["take_stock"]
+    game = closingbell.load_game("take_stock", players=3)
+    state = game.new_game(4)
+    base = evaluate(state)
+    richer = state.clone()
+    richer.tokens[1] += 1
+    richer.supply -= 1
+    richer.saved[2].append(0)
+    values = evaluate(richer)
+    assert values[0] == base[0]
+    assert values[1] > base[1] and values[2] > base[2]
+
+    # Tokens beyond one for each round left are worth less than the first ones.
+    def second_token(round_: int) -> float:
+        probe = state.clone()
+        probe.round = round_
+        probe.tokens[1] = 1
+        before = evaluate(probe)[1]
+        probe.tokens[1] = 2
+        return evaluate(probe)[1] - before
+
+    assert 0 < second_token(game.options.rounds) < second_token(1)
+    # When the game is over only the scores count.
+    finished = state.clone()
+    while not finished.is_terminal():
+        finished.apply(finished.legal_actions()[0])
+    assert evaluate(finished) == [float(s) for s in finished.scores()]

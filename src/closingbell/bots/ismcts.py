@@ -21,15 +21,19 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.bots.base import Bot, HeuristicBot, heuristic_class, legal_of
+from closingbell.bots.take_stock import TakeStockWeights
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
+
+TOKEN_VALUE = TakeStockWeights().token_value
+"""What keeping one Take Stock option token for a later round is worth, in points."""
 
 Evaluator = Callable[[State], list[float]]
 """A game's estimate of each seat's standing in a (possibly unfinished) state."""
 
 
 def _take_stock_values(state: State) -> list[float]:
-    """Totals so far plus what each seat's certificates would score if the round ended now."""
+    """Each seat's totals, certificates at today's prices, and tokens and saved events."""
     totals = state.scores()
     if state.is_terminal():
         return [float(t) for t in totals]
@@ -39,10 +43,36 @@ def _take_stock_values(state: State) -> list[float]:
     frozen: list[bool] = getattr(state, "frozen")  # noqa: B009
     if getattr(state.game.options, "frozen_scoring", "price") == "zero":
         prices = [0 if f else p for p, f in zip(prices, frozen, strict=True)]
+    carried = _carried(state)
     return [
-        float(totals[q] + sum(shares[c % 12 + 1] * prices[c // 12] for c in certs[q]))
+        float(totals[q] + sum(shares[c % 12 + 1] * prices[c // 12] for c in certs[q])) + carried[q]
         for q in range(len(totals))
     ]
+
+
+SAVED_EVENT_VALUE = 6.0
+"""What a saved Take Stock event card is worth to its holder in later play, in points."""
+
+
+def _carried(state: State) -> list[float]:
+    """What each seat holds for later play in Take Stock: option tokens and saved events.
+
+    A play-out stops at the end of the round, so tokens kept for later rounds would
+    otherwise count for nothing and spending them would look free. A token is valued as
+    the rule-based bot values keeping one (a good card exercised in a round still to
+    come); tokens beyond one for each round left count half, since a seat rarely has
+    several cards worth saving at one round's end.
+    """
+    rounds: int = getattr(state.game.options, "rounds")  # noqa: B009
+    current: int = getattr(state, "round")  # noqa: B009
+    tokens: list[int] = getattr(state, "tokens")  # noqa: B009
+    saved: list[list[int]] = getattr(state, "saved")  # noqa: B009
+    left = rounds - current + 1
+    out = []
+    for q, t in enumerate(tokens):
+        value = TOKEN_VALUE * (min(t, left) + 0.5 * max(0, t - left)) if left > 0 else 0.0
+        out.append(value + SAVED_EVENT_VALUE * len(saved[q]))
+    return out
 
 
 def _card_stock_market_values(state: State) -> list[float]:

@@ -1,4 +1,8 @@
-"""``closingbell bench``: speed figures of the engines, as a table or as JSON."""
+"""``closingbell bench``: speed figures of the engines, as a table or as JSON.
+
+``closingbell bench --web`` measures the web server instead: many WebSocket clients
+playing on one ``closingbell serve`` process (:mod:`closingbell.server.loadtest`).
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,25 @@ import closingbell
 from closingbell.cli import arguments
 from closingbell.sim import bench
 
+WEB_TABLES = 500
+"""Tables held by ``--web`` when ``--tables`` is not given (as in the server's module)."""
+WEB_SECONDS = 30.0
+"""Seconds measured by ``--web`` when ``--seconds`` is not given."""
+WEB_THINK = 1.0
+"""Mean think time of ``--web``'s clients when ``--think`` is not given."""
+
 
 def add_parser(sub: Any) -> None:
     """Register the ``bench`` subcommand."""
     p = sub.add_parser(
         "bench",
-        help="measure random-play speed, clone and sample_state costs on one core",
+        help="measure random-play speed, clone and sample_state costs on one core "
+        "(--web: the web server under load)",
         description="Measure, for each game and player count, random-play decisions and "
         "games per second on one core, and the mean cost of clone() and sample_state(). "
-        "Figures only: nothing is compared against a threshold.",
+        "With --web, measure the web server instead: tables held, actions a second and "
+        "round-trip latency of many WebSocket clients playing on one `closingbell serve` "
+        "process (docs/web.md). Figures only: nothing is compared against a threshold.",
     )
     p.add_argument(
         "--game",
@@ -45,10 +59,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--seconds",
         type=arguments.positive_float,
-        default=bench.DEFAULT_SECONDS,
+        default=None,
         metavar="S",
         help="playout time per player count when --games is not given; clone and "
-        f"sample_state are each timed for S/8 (default: {bench.DEFAULT_SECONDS:g})",
+        f"sample_state are each timed for S/8 (default: {bench.DEFAULT_SECONDS:g}); "
+        f"with --web, the time measured once every table is open (default: {WEB_SECONDS:g})",
     )
     p.add_argument(
         "--states",
@@ -59,11 +74,45 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games played (default: 0)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    web = p.add_argument_group("the web server (--web)")
+    web.add_argument(
+        "--web",
+        action="store_true",
+        help="measure the web server: a `closingbell serve` process and one WebSocket "
+        "client per seat of --tables tables (one --game, one --players count; default "
+        "take_stock, 2)",
+    )
+    web.add_argument(
+        "--tables",
+        type=arguments.positive_int,
+        default=WEB_TABLES,
+        metavar="N",
+        help=f"tables held at once, every seat played by a client (default: {WEB_TABLES})",
+    )
+    web.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="the server's database: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DB "
+        "(default: a temporary SQLite file); the benchmark's tables stay in it",
+    )
+    web.add_argument(
+        "--think",
+        type=float,
+        default=WEB_THINK,
+        metavar="S",
+        help="mean seconds a client thinks before each action, drawn from 0.5 to 1.5 "
+        f"times S; 0 answers at once and measures the server saturated (default: {WEB_THINK:g})",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Measure and print; return the exit code (2 for player counts no game allows)."""
+    if args.web:
+        return run_web(args)
+    if args.seconds is None:
+        args.seconds = bench.DEFAULT_SECONDS
     names: list[str] = args.game or closingbell.available_games()
     if args.players is not None:
         allowed = {n for name in names for n in bench.player_counts(name)}
@@ -95,4 +144,38 @@ def run(args: argparse.Namespace) -> int:
             f"{platform.python_implementation()} {platform.python_version()}, one core"
         )
         print(bench.format_table(results))
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """``bench --web``: load the web server and print its figures; return the exit code."""
+    if len(args.game or []) > 1 or len(args.players or []) > 1:
+        print("closingbell bench --web: give one --game and one --players count", file=sys.stderr)
+        return 2
+    if args.think < 0:
+        print("closingbell bench --web: --think must be 0 or more", file=sys.stderr)
+        return 2
+    try:
+        from closingbell.server import loadtest  # noqa: PLC0415 (the web extra is optional)
+    except ImportError as exc:
+        print(
+            f"closingbell bench --web: the web extra is missing ({exc.name}); "
+            'install it with: .venv/bin/pip install -e ".[web]"',
+            file=sys.stderr,
+        )
+        return 1
+    settings = loadtest.WebBenchSettings(
+        tables=args.tables,
+        seconds=WEB_SECONDS if args.seconds is None else args.seconds,
+        database=args.database,
+        game=args.game[0] if args.game else "take_stock",
+        players=args.players[0] if args.players else 2,
+        think=args.think,
+        seed=args.seed,
+    )
+    result = loadtest.run_webbench(settings)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(loadtest.format_report(result))
     return 0

@@ -17,10 +17,13 @@ asyncio drivers by :func:`async_url`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import hashlib
 import json
 import os
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +32,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 metadata = sa.MetaData()
 """The schema as the server reads and writes it (made by the Alembic migrations)."""
@@ -149,6 +152,21 @@ class Store:
         """The SQLAlchemy URL with its asyncio driver."""
         self.engine: AsyncEngine = create_async_engine(self.url)
         """The async engine."""
+        # SQLite lets one connection write at a time; pooled connections that race for
+        # its lock wait in SQLite's busy handler, which sleeps in steps of up to 100 ms
+        # (and fails after 5 s with "database is locked"). Taking turns here instead
+        # costs nothing and keeps every write prompt (`closingbell bench --web`).
+        self._sqlite_writes: asyncio.Lock | None = (
+            asyncio.Lock() if self.engine.dialect.name == "sqlite" else None
+        )
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction that writes (one at a time on SQLite), committed at the end."""
+        async with contextlib.AsyncExitStack() as stack:
+            if self._sqlite_writes is not None:
+                await stack.enter_async_context(self._sqlite_writes)
+            yield await stack.enter_async_context(self.engine.begin())
 
     async def upgrade(self) -> None:
         """Bring the schema to the newest migration (``alembic upgrade head``)."""
@@ -162,7 +180,7 @@ class Store:
     async def create(self, row: TableRow) -> None:
         """Store a new table and its seats."""
         now = _now()
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(
                 tables_table.insert().values(
                     id=row.id,
@@ -195,7 +213,7 @@ class Store:
 
     async def join(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
         """Fill an open seat and set the table's status, in one transaction."""
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             done = await conn.execute(
                 seats_table.update()
                 .where(
@@ -222,7 +240,7 @@ class Store:
         ``number``.
         """
         now = _now()
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             done = await conn.execute(
                 tables_table.update()
                 .where(tables_table.c.id == table_id, tables_table.c.version == number)

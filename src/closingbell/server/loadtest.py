@@ -1,0 +1,527 @@
+"""Load test of the web server: many WebSocket clients playing on one ``closingbell serve``.
+
+:func:`run_webbench` starts a real ``closingbell serve`` process on a free loopback port
+(``--bot-delay 0``, a temporary SQLite file unless a database is named), opens tables
+over HTTP with every seat open, joins each seat and connects one WebSocket client per
+seat. Each client answers its turns with a legal action from its latest ``state`` message
+(seeded random choice, the right ``version``), after an optional think time, and times the
+round trip from sending the action to receiving the ``state`` message that reflects it. A
+finished table is replaced by a new one, so the number of tables held stays constant.
+
+The clients run in this process on one asyncio loop, the server in its own process: the
+CPU time of each is measured so that a reader can tell which side was the bottleneck.
+Clients keep to the server's default rate limit (10 messages a second, 30 at once) with a
+token bucket of their own, since ``closingbell serve`` has no option to raise it.
+
+A benchmark, not a test: the figures are printed, never compared with a threshold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+import closingbell
+from closingbell.server.ratelimit import TokenBucket
+
+DEFAULT_TABLES = 500
+"""Tables held when none are asked for."""
+DEFAULT_SECONDS = 30.0
+"""Length of the measurement when none is asked for."""
+DEFAULT_THINK = 1.0
+"""Mean seconds a client thinks before each action (drawn from 0.5 to 1.5 times it)."""
+CLIENT_RATE = 9.5
+"""Messages a second a client sends at most: under the server's default of 10."""
+CLIENT_BURST = 25.0
+"""Messages a client sends at once at most: under the server's default of 30."""
+SETUP_CONCURRENCY = 16
+"""Tables being opened (created, joined, connected) at the same time."""
+
+
+@dataclass(frozen=True)
+class WebBenchSettings:
+    """What to measure and how."""
+
+    tables: int = DEFAULT_TABLES
+    """Tables held at once."""
+    seconds: float = DEFAULT_SECONDS
+    """Length of the measurement, after every table has been opened."""
+    database: str | None = None
+    """The server's database URL; ``None``: a temporary SQLite file."""
+    game: str = "take_stock"
+    """The game played."""
+    players: int = 2
+    """Seats per table, every one played by a client."""
+    think: float = DEFAULT_THINK
+    """Mean think time before each action, in seconds (0: answer at once)."""
+    seed: int = 0
+    """Seed of the clients' choices and think times."""
+
+
+@dataclass(frozen=True)
+class WebBenchResult:
+    """The figures of one run."""
+
+    settings: WebBenchSettings
+    """What was measured."""
+    tables_held: int
+    """Tables playing at the end of the measurement."""
+    tables_held_min: int
+    """The fewest tables playing at any sample during the measurement."""
+    clients: int
+    """WebSocket clients connected at the end of the measurement."""
+    seconds: float
+    """Measured wall-clock time."""
+    setup_seconds: float
+    """Time taken to open the first ``tables`` tables."""
+    actions: int
+    """Actions acknowledged (their ``state`` received) during the measurement."""
+    games_finished: int
+    """Games played to the end during the measurement (each replaced by a new table)."""
+    messages: int
+    """Server messages received by the clients during the measurement."""
+    latency_ms: dict[str, float]
+    """Round-trip latency of an action, in milliseconds: ``p50``, ``p95``, ``p99``, ``max``."""
+    errors: dict[str, int]
+    """Error messages received and client failures, by code, from the start (setup too)."""
+    paced: int
+    """Actions a client delayed to keep under the server's rate limit."""
+    server_cpu: float | None
+    """Server process CPU time over the measurement, in percent of one core."""
+    client_cpu: float
+    """This process's CPU time over the measurement, in percent of one core."""
+    cores: int
+    """CPU cores of the machine."""
+    machine: str
+    """The machine's architecture and Python."""
+
+    @property
+    def actions_per_second(self) -> float:
+        """Actions acknowledged per second."""
+        return self.actions / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def error_count(self) -> int:
+        """Every error, of any code."""
+        return sum(self.errors.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as plain data (for ``--json``)."""
+        out = asdict(self)
+        out["actions_per_second"] = round(self.actions_per_second, 2)
+        out["closingbell"] = closingbell.__version__
+        return out
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of ``samples`` (0 for none); ``fraction`` in [0, 1]."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), math.ceil(fraction * len(ordered))))
+    return ordered[rank - 1]
+
+
+def run_webbench(settings: WebBenchSettings) -> WebBenchResult:
+    """Start a server process, play on it with many clients, stop it; return the figures."""
+    with contextlib.ExitStack() as stack:
+        database = settings.database
+        if database is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="closingbell-web-"))
+            database = f"sqlite:///{Path(folder) / 'bench.db'}"
+        _raise_file_limit()
+        server = stack.enter_context(_server(database))
+        return asyncio.run(_Bench(settings, server).run())
+
+
+def format_report(result: WebBenchResult) -> str:
+    """The figures as lines of text."""
+    s = result.settings
+    lat = result.latency_ms
+    shown_db = "temporary SQLite file" if s.database is None else _without_password(s.database)
+    cpu = "n/a" if result.server_cpu is None else f"{result.server_cpu:.0f}%"
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(result.errors.items())) or "none"
+    rows = [
+        (
+            "settings",
+            f"{s.game}, {s.players} open seats a table, think {s.think:g} s, "
+            f"{s.seconds:g} s measured, seed {s.seed}",
+        ),
+        ("database", shown_db),
+        ("machine", f"{result.cores} cores, {result.machine}"),
+        ("processes", "server: one `closingbell serve` (uvicorn); clients: this process"),
+        (
+            "tables held",
+            f"{result.tables_held} (fewest while measuring: {result.tables_held_min};"
+            f" opened in {result.setup_seconds:.1f} s)",
+        ),
+        ("clients", str(result.clients)),
+        (
+            "actions",
+            f"{result.actions} in {result.seconds:.1f} s: {result.actions_per_second:.1f} a second",
+        ),
+        ("games finished", str(result.games_finished)),
+        ("messages", f"{result.messages} received"),
+        (
+            "latency (ms)",
+            f"p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  p99 {lat['p99']:.1f}  "
+            f"max {lat['max']:.1f}",
+        ),
+        ("errors", errors),
+        ("paced", f"{result.paced} actions delayed for the rate limit"),
+        ("cpu (% of a core)", f"server {cpu}, clients {result.client_cpu:.0f}%"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    head = f"closingbell {closingbell.__version__} bench --web"
+    return "\n".join([head, *(f"{k.ljust(width)}  {v}" for k, v in rows)])
+
+
+# ---------------------------------------------------------------- the server process
+
+
+@dataclass
+class _Server:
+    """A running server process and where to reach it."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+
+@contextlib.contextmanager
+def _server(database: str) -> Iterator[_Server]:
+    """``closingbell serve`` on a free loopback port, stopped when the block ends."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    with tempfile.TemporaryDirectory(prefix="closingbell-web-log-") as folder:
+        log = Path(folder) / "server.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "closingbell.cli.main",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--database",
+                    database,
+                    "--bot-delay",
+                    "0",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        server = _Server(process, port, log)
+        try:
+            yield server
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _raise_file_limit() -> None:
+    """Allow as many open sockets as the hard limit does (the server inherits it)."""
+    try:
+        import resource  # noqa: PLC0415 (POSIX only)
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) a process has used so far, from ``/proc``; Linux only."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _without_password(url: str) -> str:
+    if "://" not in url or "@" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    credentials, _, where = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{where}"
+
+
+async def _http(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """One HTTP/1.1 request on its own connection; the status and the JSON answer.
+
+    A few lines of asyncio rather than an HTTP client library: the ``web`` extra has none,
+    and the lobby's answers are small JSON bodies with a ``Content-Length``.
+    """
+    host, port = base.rsplit(":", 1)
+    data = b"" if body is None else json.dumps(body).encode()
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+            + data
+        )
+        await writer.drain()
+        answer = await reader.read()
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(payload) if payload else None
+
+
+# ---------------------------------------------------------------- the clients
+
+
+@dataclass
+class _Figures:
+    """What the clients count; only counted while ``measuring``."""
+
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    messages: int = 0
+    games: int = 0
+    paced: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class _Bench:
+    """One run: the tables' tasks, the figures and the server process."""
+
+    def __init__(self, settings: WebBenchSettings, server: _Server) -> None:
+        self.settings = settings
+        self.server = server
+        self.figures = _Figures()
+        self.rng = random.Random(settings.seed)
+        self.playing: set[str] = set()
+        self.clients = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.stopping = False
+
+    async def run(self) -> WebBenchResult:
+        s = self.settings
+        await self._wait_for_server()
+        started = time.perf_counter()
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+        opened = [asyncio.create_task(self._open(gate)) for _ in range(s.tables)]
+        await asyncio.gather(*opened)
+        setup = time.perf_counter() - started
+        held = [len(self.playing)]
+        server_cpu0 = _process_cpu(self.server.process.pid)
+        client_cpu0 = time.process_time()
+        t0 = time.perf_counter()
+        self.figures.measuring = True
+        while (elapsed := time.perf_counter() - t0) < s.seconds:
+            await asyncio.sleep(min(0.5, s.seconds - elapsed))
+            held.append(len(self.playing))
+            self._check_server()
+        self.figures.measuring = False
+        seconds = time.perf_counter() - t0
+        server_cpu1 = _process_cpu(self.server.process.pid)
+        client_cpu = (time.process_time() - client_cpu0) / seconds * 100
+        tables_held, clients = len(self.playing), self.clients
+        self.stopping = True
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        f = self.figures
+        server_cpu = (
+            None
+            if server_cpu0 is None or server_cpu1 is None
+            else (server_cpu1 - server_cpu0) / seconds * 100
+        )
+        return WebBenchResult(
+            settings=s,
+            tables_held=tables_held,
+            tables_held_min=min(held),
+            clients=clients,
+            seconds=round(seconds, 3),
+            setup_seconds=round(setup, 3),
+            actions=f.actions,
+            games_finished=f.games,
+            messages=f.messages,
+            latency_ms={
+                name: round(percentile(f.latencies, q) * 1000, 2)
+                for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
+            },
+            errors=dict(f.errors),
+            paced=f.paced,
+            server_cpu=None if server_cpu is None else round(server_cpu, 1),
+            client_cpu=round(client_cpu, 1),
+            cores=os.cpu_count() or 1,
+            machine=f"{platform.machine()}, {platform.python_implementation()} "
+            f"{platform.python_version()}",
+        )
+
+    def _check_server(self) -> None:
+        if self.server.process.poll() is not None:
+            tail = self.server.log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(
+                f"the server stopped (exit {self.server.process.returncode}):\n{tail}"
+            )
+
+    async def _wait_for_server(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            self._check_server()
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                status, _ = await _http(self.server.base, "GET", "/api/health")
+                if status == 200:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /api/health within 60 s")
+            await asyncio.sleep(0.1)
+
+    async def _open(self, gate: asyncio.Semaphore) -> None:
+        """Create a table, join every seat and connect its clients; they then play."""
+        s = self.settings
+        async with gate:
+            try:
+                status, body = await _http(
+                    self.server.base,
+                    "POST",
+                    "/api/tables",
+                    {"game": s.game, "seats": ["open"] * s.players},
+                )
+                if status != 201:
+                    raise RuntimeError(f"create: {status} {body}")
+                table_id = body["table"]["id"]
+                tokens = []
+                for p in range(s.players):
+                    status, body = await _http(
+                        self.server.base,
+                        "POST",
+                        f"/api/tables/{table_id}/join",
+                        {"name": f"Bench {p + 1}", "seat": p},
+                    )
+                    if status != 200:
+                        raise RuntimeError(f"join: {status} {body}")
+                    tokens.append(body["token"])
+            except (OSError, RuntimeError, KeyError, ValueError, IndexError) as exc:
+                self._error(f"setup: {type(exc).__name__}")
+                if not self.stopping:
+                    self._spawn(self._reopen())
+                return
+            ready = [asyncio.Event() for _ in tokens]
+            for p, token in enumerate(tokens):
+                self._spawn(self._client(table_id, p, token, ready[p]))
+            await asyncio.gather(*(r.wait() for r in ready))
+            self.playing.add(table_id)
+
+    async def _reopen(self) -> None:
+        await asyncio.sleep(0.5)
+        await self._open(asyncio.Semaphore(1))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _error(self, code: str) -> None:
+        if not self.stopping:  # counted from the start, setup included
+            self.figures.errors[code] += 1
+
+    async def _client(self, table_id: str, seat: int, token: str, ready: asyncio.Event) -> None:
+        """One seat's client: hello, then answer every turn until the game is over."""
+        f = self.figures
+        think = self.settings.think
+        rng = random.Random(self.rng.getrandbits(64))
+        bucket = TokenBucket(CLIENT_RATE, CLIENT_BURST)
+        url = f"ws://{self.server.base}/ws/tables/{table_id}"
+        finished = False
+        connected = False
+        try:
+            async with connect(url, open_timeout=120, ping_interval=None) as ws:
+                connected = True
+                self.clients += 1
+                await self._send(ws, bucket, {"type": "hello", "token": token, "lang": "en"})
+                ready.set()
+                sent_at: float | None = None
+                sent_version = -1
+                async for raw in ws:
+                    received = time.perf_counter()
+                    message = json.loads(raw)
+                    if f.measuring:
+                        f.messages += 1
+                    kind = message["type"]
+                    if kind == "error":
+                        self._error(message["code"])
+                        sent_at = None
+                        continue
+                    if kind != "state":
+                        continue
+                    if sent_at is not None and message["version"] > sent_version:
+                        if f.measuring:
+                            f.latencies.append(received - sent_at)
+                            f.actions += 1
+                        sent_at = None
+                    if message["status"] == "finished":
+                        finished = True
+                        break
+                    legal = message["legal"]
+                    if not legal or message["current_player"] != seat:
+                        continue
+                    if think > 0:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    choice = legal[rng.randrange(len(legal))]["id"]
+                    body = {"type": "action", "version": message["version"], "action": choice}
+                    sent_version = message["version"]
+                    sent_at = await self._send(ws, bucket, body)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure of a client is a figure, not a crash
+            self._error(f"client: {type(exc).__name__}")
+        finally:
+            ready.set()
+            if connected:
+                self.clients -= 1
+            if table_id in self.playing:
+                self.playing.discard(table_id)
+                if finished and f.measuring:
+                    f.games += 1
+                if not self.stopping:
+                    self._spawn(self._open(asyncio.Semaphore(1)))
+
+    async def _send(self, ws: ClientConnection, bucket: TokenBucket, body: dict[str, Any]) -> float:
+        """Send ``body`` once the client's own rate limit allows; return when it was sent."""
+        if not bucket.take():
+            if self.figures.measuring:
+                self.figures.paced += 1
+            while not bucket.take():
+                await asyncio.sleep(1 / CLIENT_RATE)
+        sent = time.perf_counter()
+        await ws.send(json.dumps(body))
+        return sent

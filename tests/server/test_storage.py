@@ -45,6 +45,12 @@ def test_async_url_gives_each_database_its_driver() -> None:
     assert async_url("/tmp/games.db") == "sqlite+aiosqlite:////tmp/games.db"
 
 
+def test_sqlite_commits_through_a_write_ahead_log(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    assert rows(url, sa.text("PRAGMA journal_mode")) == [("wal",)]
+    assert rows(url, sa.text("PRAGMA synchronous")) == [(1,)]  # NORMAL
+
+
 def test_migrations_make_the_schema_and_run_again_harmlessly(database_url: str) -> None:
     async def run() -> tuple[list[str], str]:
         store = Store(database_url)

@@ -99,6 +99,49 @@ def test_a_stale_append_writes_nothing(database_url: str) -> None:
     assert asyncio.run(run()) == [1, [5]]
 
 
+def test_actions_of_many_tables_arriving_together_are_stored_together(database_url: str) -> None:
+    async def run() -> list[Any]:
+        store = Store(database_url)
+        try:
+            await store.upgrade()
+            for t in range(6):
+                await store.create(
+                    TableRow(
+                        id=f"g{t}",
+                        game="take_stock",
+                        options={"players": 2},
+                        seed=t,
+                        clock=None,
+                        status="playing",
+                    )
+                )
+            # Every table's first action at once, and one stale action among them.
+            calls = [
+                store.append_action(f"g{t}", 0, 0, 10 + t, text="x", status="playing")
+                for t in range(6)
+            ]
+            calls.append(store.append_action("g3", 5, 1, 99, text="y", status="playing"))
+            outcome = await asyncio.gather(*calls, return_exceptions=True)
+            # ... then each table's second, while others still arrive.
+            await asyncio.gather(
+                *(
+                    store.append_action(f"g{t}", 1, 1, 20 + t, text="z", status="finished")
+                    for t in range(6)
+                )
+            )
+            loaded = [await store.load(f"g{t}") for t in range(6)]
+            return [
+                [type(o).__name__ for o in outcome],
+                [(r.version, r.actions, r.status) for r in loaded if r is not None],
+            ]
+        finally:
+            await store.close()
+
+    outcome, tables = asyncio.run(run())
+    assert outcome == ["NoneType"] * 6 + ["StoreConflictError"]
+    assert tables == [(2, [10 + t, 20 + t], "finished") for t in range(6)]
+
+
 def test_every_action_is_a_row_and_tokens_are_stored_hashed(database_url: str) -> None:
     with client_for(database_url) as client:
         table = create(client, "take_stock", ["open", "open"], seed=21)

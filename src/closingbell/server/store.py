@@ -159,6 +159,19 @@ class TableRow:
     """The action ids, in order (filled by :meth:`Store.load`)."""
 
 
+@dataclass(frozen=True)
+class _Append:
+    """One action waiting to be stored."""
+
+    table_id: str
+    number: int
+    seat: int
+    action: int
+    text: str
+    status: str
+    at: dt.datetime
+
+
 class Store:
     """The database of tables, seats and actions."""
 
@@ -176,6 +189,10 @@ class Store:
         )
         if self._sqlite_writes is not None:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._queued: list[tuple[_Append, asyncio.Future[None]]] = []
+        """Actions waiting for the next commit, each with its caller's future."""
+        self._writer: asyncio.Future[None] | None = None
+        """The task committing queued actions, while there are any."""
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -251,30 +268,78 @@ class Store:
     async def append_action(
         self, table_id: str, number: int, seat: int, action: int, *, text: str, status: str
     ) -> None:
-        """Store action ``number`` and bump the version to ``number + 1``, in one transaction.
+        """Store action ``number`` and bump the version to ``number + 1``, atomically.
 
-        Raises :class:`StoreConflictError`, writing nothing, unless the stored version is
-        ``number``.
+        Returns once the action is committed. Raises :class:`StoreConflictError`, writing
+        nothing, unless the stored version is ``number``. Actions arriving from several
+        tables while a commit is under way are stored together in the next transaction
+        (a group commit), so that the cost of a commit is shared.
         """
-        now = _now()
+        done = asyncio.get_running_loop().create_future()
+        self._queued.append(
+            (
+                _Append(table_id, number, seat, action, text, status, _now()),
+                done,
+            )
+        )
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_queued())
+        await done
+
+    async def _write_queued(self) -> None:
+        """Commit the queued actions, a batch per transaction, until none is left."""
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                refused = await self._write_batch([item for item, _ in batch])
+            except asyncio.CancelledError:
+                for _, done in batch + self._queued:
+                    done.cancel()
+                raise
+            except Exception as exc:  # handed to every caller of the batch
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for i, (item, done) in enumerate(batch):
+                if done.done():
+                    continue
+                if i in refused:
+                    done.set_exception(
+                        StoreConflictError(f"table {item.table_id} is not at version {item.number}")
+                    )
+                else:
+                    done.set_result(None)
+
+    async def _write_batch(self, batch: list[_Append]) -> set[int]:
+        """Store ``batch`` in one transaction; the indexes of the actions refused."""
+        refused: set[int] = set()
+        rows: list[dict[str, Any]] = []
         async with self._writing() as conn:
-            done = await conn.execute(
-                tables_table.update()
-                .where(tables_table.c.id == table_id, tables_table.c.version == number)
-                .values(version=number + 1, status=status, updated_at=now)
-            )
-            if done.rowcount != 1:
-                raise StoreConflictError(f"table {table_id} is not at version {number}")
-            await conn.execute(
-                actions_table.insert().values(
-                    table_id=table_id,
-                    number=number,
-                    seat=seat,
-                    action=action,
-                    text=text,
-                    created_at=now,
+            for i, item in enumerate(batch):
+                done = await conn.execute(
+                    tables_table.update()
+                    .where(
+                        tables_table.c.id == item.table_id, tables_table.c.version == item.number
+                    )
+                    .values(version=item.number + 1, status=item.status, updated_at=item.at)
                 )
-            )
+                if done.rowcount != 1:
+                    refused.add(i)
+                    continue
+                rows.append(
+                    {
+                        "table_id": item.table_id,
+                        "number": item.number,
+                        "seat": item.seat,
+                        "action": item.action,
+                        "text": item.text,
+                        "created_at": item.at,
+                    }
+                )
+            if rows:
+                await conn.execute(actions_table.insert(), rows)
+        return refused
 
     async def load(self, table_id: str) -> TableRow | None:
         """The table ``table_id`` with its seats and actions, or ``None``."""

@@ -155,3 +155,19 @@ def test_serve_keeps_games_in_the_data_folder_by_default(tmp_path: Path) -> None
     assert path.exists()
     assert str(path) in output
     assert f"open http://127.0.0.1:{port}/" in output
+
+
+def test_the_server_process_collects_garbage_rarely() -> None:
+    import gc
+
+    from closingbell.cli.serve import GC_THRESHOLDS, tune_garbage_collector
+
+    before = gc.get_threshold()
+    try:
+        tune_garbage_collector()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+        assert GC_THRESHOLDS[0] > before[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

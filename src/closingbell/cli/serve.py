@@ -8,6 +8,7 @@ or in PostgreSQL with ``--database postgresql://USER:PASSWORD@HOST/DB``.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import Any
 
@@ -49,6 +50,24 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+GC_THRESHOLDS = (20_000, 50, 100)
+"""The garbage collector's thresholds while serving (CPython's defaults: 700, 10, 10)."""
+
+
+def tune_garbage_collector() -> None:
+    """Make the collector's pauses rare in a long-running server.
+
+    A server holds many long-lived objects (every table's state and log), and each full
+    collection walks them all: with the default thresholds these pauses were most of the
+    slowest 1% of round trips at 500 tables (p99 about 200 ms; 30-70 ms once tuned,
+    ``closingbell bench --web``). The objects made while starting are frozen out of the
+    collections, and the youngest generation is collected less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; return the exit status."""
     try:
@@ -76,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"closingbell: games are kept in {shown}", flush=True)
     print(f"closingbell: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    tune_garbage_collector()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning")
     return 0
 

@@ -5,16 +5,31 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+_SCALARS = (int, str, float, bool, type(None))
+"""Values that are JSON-ready as they are."""
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each dataclass's field names, looked up once (views are converted often)."""
+
 
 def to_jsonable(value: Any) -> Any:
     """Turn dataclasses, tuples and mappings into plain JSON-ready values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, (list, tuple)):
+        if all(type(v) is int for v in value):
+            return list(value)
         return [to_jsonable(v) for v in value]
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
-    return value
+    cls = type(value)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return value
+        names = tuple(f.name for f in dataclasses.fields(value))
+        _FIELD_NAMES[cls] = names
+    return {name: to_jsonable(getattr(value, name)) for name in names}
 
 
 @dataclasses.dataclass(frozen=True)

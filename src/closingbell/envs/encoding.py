@@ -130,6 +130,23 @@ class Encoder:
         if index is not None:
             out[self._at[name]][index] = 1.0
 
+    def _add_seats(self, dealer: str) -> None:
+        """The fields every game starts with: who decides, the dealer, whose turn it is."""
+        n = self.players
+        self._add("to_move", n + 1, "relative seat that must decide; last entry: game over")
+        self._add("dealer", n, dealer)
+        self._add("turn_player", n, "relative seat whose turn it is")
+
+    def _fill_seats(self, view: Any, out: FloatArray) -> None:
+        """Write the fields of :meth:`_add_seats` for ``view``'s seat."""
+        seat = view.seat
+        if view.current_player is None:
+            out[self._at["to_move"]][self.players] = 1.0
+        else:
+            self._seat_one_hot(out, "to_move", seat, view.current_player)
+        self._seat_one_hot(out, "dealer", seat, view.dealer)
+        self._seat_one_hot(out, "turn_player", seat, view.turn_player)
+
 
 def _card_block(out: FloatArray, at: slice, width: int) -> FloatArray:
     """The field at ``at`` seen as rows of ``width`` entries (one row per channel)."""
@@ -164,9 +181,7 @@ class TakeStockEncoder(Encoder):
 
     def _layout(self) -> None:
         n = self.players
-        self._add("to_move", n + 1, "relative seat that must decide; last entry: game over")
-        self._add("dealer", n, "relative seat of this round's dealer")
-        self._add("turn_player", n, "relative seat whose turn it is")
+        self._add_seats("relative seat of this round's dealer")
         self._add("round", 1, "round / rounds")
         self._add("decision", len(TS_PHASES), "the pending decision, one-hot (PHASE_NAMES)")
         self._add("top", TC.NUM_STOCKS, "top value of each row / 12")
@@ -207,12 +222,7 @@ class TakeStockEncoder(Encoder):
         n = self.players
         seat = view.seat
         at = self._at
-        if view.current_player is None:
-            out[at["to_move"]][n] = 1.0
-        else:
-            self._seat_one_hot(out, "to_move", seat, view.current_player)
-        self._seat_one_hot(out, "dealer", seat, view.dealer)
-        self._seat_one_hot(out, "turn_player", seat, view.turn_player)
+        self._fill_seats(view, out)
         out[at["round"]] = view.round / view.rounds
         self._one_hot(out, "decision", TS_PHASES.index(view.decision))
         for s, row in enumerate(view.stocks):
@@ -295,9 +305,7 @@ class CardStockMarketEncoder(Encoder):
         opts: Any = self.game.options
         self.money = (opts.bank_money or CC.BANK_MONEY) + n * opts.starting_money
         """The scale of every amount of money: all the money in the game."""
-        self._add("to_move", n + 1, "relative seat that must decide; last entry: game over")
-        self._add("dealer", n, "relative seat of the dealer")
-        self._add("turn_player", n, "relative seat whose turn it is")
+        self._add_seats("relative seat of the dealer")
         self._add("turn_number", 1, "turns begun / 200")
         self._add("decision", len(CSM_PHASES), "the pending decision, one-hot (PHASE_NAMES)")
         self._add("price", CC.NUM_SUITS, "each suit's price / 13")
@@ -335,12 +343,7 @@ class CardStockMarketEncoder(Encoder):
         seat = view.seat
         at = self._at
         money = self.money
-        if view.current_player is None:
-            out[at["to_move"]][n] = 1.0
-        else:
-            self._seat_one_hot(out, "to_move", seat, view.current_player)
-        self._seat_one_hot(out, "dealer", seat, view.dealer)
-        self._seat_one_hot(out, "turn_player", seat, view.turn_player)
+        self._fill_seats(view, out)
         out[at["turn_number"]] = view.turn_number / 200
         self._one_hot(out, "decision", CSM_PHASES.index(view.decision))
         kinds = _card_block(out, at["card_kinds"], self.KINDS)

@@ -42,7 +42,7 @@ def test_make_bot_knows_every_kind_and_level() -> None:
     with pytest.raises(ValueError, match="unknown bot 'wizard'"):
         make_bot("wizard", game)
     with pytest.raises(ValueError, match="bad settings for bot 'ismcts'"):
-        make_bot("ismcts", game, depth=3)
+        make_bot("ismcts", game, temperature=3)
     with pytest.raises(ValueError, match="iterations must be a positive integer"):
         make_bot("ismcts", game, iterations=0)
 
@@ -261,3 +261,99 @@ def test_take_stock_play_outs_value_tokens_and_saved_events_until_the_game_ends(
     while not finished.is_terminal():
         finished.apply(finished.legal_actions()[0])
     assert evaluate(finished) == [float(s) for s in finished.scores()]
+
+
+PAIRED = {"candidates": 3, "playout": "heuristic", "playout_epsilon": 0.0, "depth": 1}
+
+
+@pytest.mark.parametrize(("name", "players"), [("take_stock", 2), ("card_stock_market", 4)])
+def test_paired_search_compares_the_heuristics_best_on_the_same_worlds(
+    name: str, players: int
+) -> None:
+    state = _deciding(name, players, 4)
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    bot = ISMCTSBot(state.game, seed=3, iterations=5, confidence=1.0, **PAIRED)
+    action = bot.choose(view)
+    paired = bot.paired
+    assert paired is not None
+    ranked = paired.actions
+    assert 1 < len(ranked) <= 3 and action in ranked
+    assert ranked[0] == make_bot("heuristic", state.game).choose(view)
+    # Every candidate was searched once in each of the five worlds, and only they were.
+    assert set(bot.last_stats) == set(ranked)
+    assert all(visits == 5 for visits, _ in bot.last_stats.values())
+    assert all(len(column) == 5 for column in paired.results)
+    # depth=1: the tree is the root and its candidates, play-outs do the rest.
+    root = bot.search(view)
+    assert all(not child.children for child in root.children.values())
+
+
+def test_paired_choice_keeps_the_rule_based_choice_unless_another_is_clearly_better() -> None:
+    from closingbell.bots.ismcts import _Paired
+
+    paired = _Paired([10, 20, 30])
+    for first, second, third in [
+        (0.5, 0.6, 0.4),
+        (0.5, 0.7, 0.5),
+        (0.4, 0.5, 0.45),
+        (0.6, 0.6, 0.6),
+    ]:
+        paired.add([first, second, third])
+    mean, se = paired.lead(1)
+    assert mean == pytest.approx(0.1) and se == pytest.approx(0.0408, abs=1e-4)
+    assert paired.choice(None) == 20  # the best mean
+    assert paired.choice(1.0) == 20  # ahead by 2.4 standard errors
+    assert paired.choice(5.0) == 10  # not that clear: the rule-based choice stays
+    behind = _Paired([1, 2])
+    for first, second in [(0.6, 0.5), (0.7, 0.6)]:
+        behind.add([first, second])
+    assert behind.choice(None) == 1 and behind.choice(0.0) == 1
+
+
+def test_paired_search_is_reproducible_from_the_seed() -> None:
+    state = _deciding("take_stock", 3, 9)
+    view = state.view(state.current_player)
+    bots = [
+        ISMCTSBot(state.game, seed=11, iterations=4, confidence=1.5, **PAIRED) for _ in range(2)
+    ]
+    first, second = (bot.choose(view) for bot in bots)
+    assert first == second
+    assert bots[0].paired is not None and bots[1].paired is not None
+    assert bots[0].paired.results == bots[1].paired.results
+
+
+def test_bad_paired_settings_are_refused() -> None:
+    game = closingbell.load_game("take_stock", players=2)
+    with pytest.raises(ValueError, match="candidates must be a positive integer"):
+        ISMCTSBot(game, candidates=0)
+    with pytest.raises(ValueError, match="give one"):
+        ISMCTSBot(game, candidates=2, widening=0.5)
+    with pytest.raises(ValueError, match="confidence needs candidates"):
+        ISMCTSBot(game, confidence=1.0)
+    with pytest.raises(ValueError, match="confidence must be non-negative"):
+        ISMCTSBot(game, candidates=2, confidence=-1.0)
+    with pytest.raises(ValueError, match="depth must be a positive integer"):
+        ISMCTSBot(game, depth=0)
+
+
+def test_a_settled_paired_search_stops_before_its_budget() -> None:
+    from closingbell.bots.ismcts import SETTLE_AFTER, _Paired
+
+    same = _Paired([1, 2])
+    for _ in range(3):
+        same.add([0.5, 0.5])
+    assert same.settled(2.0)  # no difference in any world
+    unsure = _Paired([1, 2])
+    for first, second in [(0.5, 0.6), (0.5, 0.4), (0.5, 0.55)]:
+        unsure.add([first, second])
+    assert not unsure.settled(2.0)
+    # A real search: with a large budget and an easy settling rule it stops at the minimum.
+    state = _deciding("take_stock", 2, 4)
+    view = state.view(state.current_player)
+    bot = ISMCTSBot(state.game, seed=3, iterations=500, settle=1e-9, **PAIRED)
+    bot.choose(view)
+    assert SETTLE_AFTER <= bot.last_iterations < 500
+    with pytest.raises(ValueError, match="settle needs candidates"):
+        ISMCTSBot(state.game, settle=2.0)

@@ -159,6 +159,62 @@ class _Ranking:
         return self.order[:k]
 
 
+SETTLE_AFTER = 8
+"""The fewest worlds a paired search looks at before it may stop early."""
+
+
+class _Paired:
+    """A paired search's candidates and the root seat's reward from each, world by world."""
+
+    def __init__(self, actions: list[int]) -> None:
+        self.actions = actions
+        """The candidates, the rule-based bot's choice first."""
+        self.results: list[list[float]] = [[] for _ in actions]
+        """For each candidate, its reward in every world searched so far."""
+
+    def add(self, results: list[float]) -> None:
+        """Record one world's rewards, one per candidate."""
+        for column, r in zip(self.results, results, strict=True):
+            column.append(r)
+
+    def lead(self, i: int) -> tuple[float, float]:
+        """Candidate ``i``'s mean lead over the first one, and its standard error."""
+        diffs = [x - y for x, y in zip(self.results[i], self.results[0], strict=True)]
+        n = len(diffs)
+        if n == 0:
+            return 0.0, 0.0
+        mean = sum(diffs) / n
+        if n == 1:
+            return mean, math.inf
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+    def settled(self, z: float) -> bool:
+        """Whether every candidate's lead over the first is settled.
+
+        Settled means ``z`` standard errors from zero, or zero in every world.
+        """
+        for i in range(1, len(self.actions)):
+            mean, se = self.lead(i)
+            if not (abs(mean) > z * se or (mean == 0 and se == 0)):
+                return False
+        return True
+
+    def choice(self, confidence: float | None) -> int:
+        """The candidate to play.
+
+        Without ``confidence`` the best by mean reward; with it, the first candidate
+        unless another leads it by that many standard errors.
+        """
+        best, best_lead = 0, 0.0
+        for i in range(1, len(self.actions)):
+            mean, se = self.lead(i)
+            clear = confidence is None or (mean > 0 and mean > confidence * se)
+            if clear and mean > best_lead:
+                best, best_lead = i, mean
+        return self.actions[best]
+
+
 class _Node:
     """One node of the search tree: statistics of the action that led to it."""
 
@@ -194,6 +250,10 @@ class ISMCTSBot(Bot):
         playout_epsilon: float = 0.1,
         widening: float | None = None,
         evaluation: str = "playout",
+        candidates: int | None = None,
+        confidence: float | None = None,
+        depth: int | None = None,
+        settle: float | None = None,
     ) -> None:
         super().__init__(game, seed)
         explicit_playout = max_playout is not None
@@ -213,6 +273,18 @@ class ISMCTSBot(Bot):
             raise ValueError(f"widening must be positive, not {widening!r}")
         if not c >= 0:
             raise ValueError(f"the exploration constant c must be non-negative, not {c!r}")
+        if candidates is not None and (isinstance(candidates, bool) or candidates < 1):
+            raise ValueError(f"candidates must be a positive integer, not {candidates!r}")
+        if candidates is not None and widening is not None:
+            raise ValueError("candidates and widening both choose the root's actions: give one")
+        if confidence is not None and candidates is None:
+            raise ValueError("confidence needs candidates (the rule-based choice to keep)")
+        if confidence is not None and not confidence >= 0:
+            raise ValueError(f"confidence must be non-negative, not {confidence!r}")
+        if settle is not None and (candidates is None or not settle > 0):
+            raise ValueError(f"settle needs candidates and must be positive, not {settle!r}")
+        if depth is not None and (isinstance(depth, bool) or depth < 1):
+            raise ValueError(f"depth must be a positive integer, not {depth!r}")
         self.iterations = iterations
         """The most iterations per decision (``None``: no limit)."""
         self.seconds = seconds
@@ -250,22 +322,42 @@ class ISMCTSBot(Bot):
         """Progressive widening at the root: with ``n`` iterations done, only the
         ``1 + floor(widening * sqrt(n))`` actions the game's heuristic ranks best are
         searched (``None``: every legal action from the start)."""
+        self.candidates = candidates
+        """Paired search: only the ``candidates`` actions the rule-based bot ranks best are
+        searched at the root, and every possible world dealt is searched once from each of
+        them, so that they are compared on the same cards (``None``: the usual search)."""
+        self.confidence = confidence
+        """With ``candidates``: the rule-based bot's own choice is played unless another
+        candidate's mean reward, compared world by world, is ahead of it by more than
+        ``confidence`` standard errors (``None``: the most visited action is played)."""
+        self.settle = settle
+        """With ``candidates``: the search may stop before its budget, once at least
+        ``SETTLE_AFTER`` worlds are searched and every other candidate's lead over the
+        rule-based choice is ``settle`` standard errors from zero, or exactly zero in every
+        world (``None``: the whole budget is used)."""
+        self.depth = depth
+        """The deepest the tree grows, in decisions below the root; deeper, the play-out
+        takes over (``None``: no limit)."""
         self.ranker: HeuristicBot | None = None
-        """The rule-based bot that ranks the root's actions when widening."""
-        if widening is not None:
+        """The rule-based bot that ranks the root's actions when widening or pairing."""
+        if widening is not None or candidates is not None:
             self.ranker = heuristic_class(game)(game, seed)
         self.last_iterations = 0
         """How many iterations the last search ran."""
         self.last_stats: dict[int, tuple[int, float]] = {}
         """The last search's root statistics: action to (visits, mean reward)."""
+        self.paired: _Paired | None = None
+        """The last paired search's candidates and rewards."""
 
     def choose(self, view: View) -> int:
-        """The most visited action after searching from ``view``."""
+        """The action the search settles on from ``view``."""
         legal = legal_of(view)
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
         root = self.search(view)
+        if self.paired is not None:
+            return self.paired.choice(self.confidence)
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
     def search(self, view: View) -> _Node:
@@ -275,46 +367,93 @@ class ISMCTSBot(Bot):
             raise ValueError("a spectator's view has no decision to search")
         game = self.game
         rng = self.rng
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        evaluate = self.evaluate
-        max_playout = self.max_playout
-        scale = SCALES.get(game.info.name, 40.0)
         root = _Node(seat)
         ranking = _Ranking(self.ranker, view) if self.ranker is not None else None
+        paired: _Paired | None = None
+        if self.candidates is not None and ranking is not None:
+            paired = _Paired(ranking.best(self.candidates))
+        self.paired = paired
         widening = self.widening or 0.0
         limit = self.iterations if self.iterations is not None else math.inf
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
         while done < limit and (deadline == math.inf or time.perf_counter() < deadline):
             world = game.sample_state(view, rng)
-            stop = _horizon(world)
-            node = root
-            path = [root]
-            # Selection and expansion.
-            while not world.is_terminal():
-                if node is root and ranking is not None:
-                    legal = ranking.best(1 + int(widening * sqrt(done)))
-                    untried = [a for a in legal if a not in node.children]
-                    action = untried[0] if untried else -1
+            if paired is None:
+                if ranking is not None:
+                    first = ranking.best(1 + int(widening * math.sqrt(done)))
+                    tried = root.children
+                    untried = [a for a in first if a not in tried]
+                    self._iterate(world, root, untried[0] if untried else None, first)
                 else:
-                    legal = world.legal_actions()
-                    untried = [a for a in legal if a not in node.children]
-                    action = rng.choice(untried) if untried else -1
-                mover = world.current_player
-                assert mover is not None
-                children = node.children
-                if untried:
-                    child = _Node(mover)
-                    children[action] = child
-                    for a in legal:
-                        other = children.get(a)
-                        if other is not None and a != action:
-                            other.avail += 1
-                    world.apply(action)
-                    path.append(child)
-                    break
+                    self._iterate(world, root, None, None)
+                done += 1
+                continue
+            # Paired search: the same world, searched once from every candidate.
+            results = []
+            last = len(paired.actions) - 1
+            for i, action in enumerate(paired.actions):
+                copy = world if i == last else world.clone()
+                results.append(self._iterate(copy, root, action, paired.actions))
+            paired.add(results)
+            done += 1
+            if self.settle is not None and done >= SETTLE_AFTER and paired.settled(self.settle):
+                break
+        self.last_iterations = done
+        self.last_stats = {
+            a: (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+            for a, ch in root.children.items()
+        }
+        return root
+
+    def _iterate(
+        self,
+        world: State,
+        root: _Node,
+        first: int | None,
+        root_legal: list[int] | None,
+    ) -> float:
+        """One iteration in ``world``; returns the root seat's reward.
+
+        ``first`` forces the root's action; ``root_legal`` limits the root to these actions.
+        """
+        rng = self.rng
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        depth = self.depth if self.depth is not None else math.inf
+        stop = _horizon(world)
+        node = root
+        path = [root]
+        level = 0
+        # Selection and expansion.
+        while not world.is_terminal() and level < depth:
+            level += 1
+            legal = root_legal if node is root and root_legal is not None else world.legal_actions()
+            children = node.children
+            if node is root and first is not None:
+                untried = [] if first in children else [first]
+                action = first
+            else:
+                untried = [a for a in legal if a not in children]
+                action = rng.choice(untried) if untried else -1
+            mover = world.current_player
+            assert mover is not None
+            if untried:
+                child = _Node(mover)
+                children[action] = child
+                for a in legal:
+                    other = children.get(a)
+                    if other is not None and a != action:
+                        other.avail += 1
+                world.apply(action)
+                path.append(child)
+                break
+            if node is root and first is not None:
+                best_action = first
+                for a in legal:
+                    children[a].avail += 1
+            else:
                 best_value = -1.0
                 best_action = legal[0]
                 for a in legal:
@@ -324,31 +463,26 @@ class ISMCTSBot(Bot):
                     if value > best_value:
                         best_value = value
                         best_action = a
-                world.apply(best_action)
-                node = children[best_action]
-                path.append(node)
-            # Play-out.
-            steps = 0
-            policies = self.policies
-            while not world.is_terminal() and not stop(world) and steps < max_playout:
-                if policies:
-                    mover = world.current_player
-                    assert mover is not None
-                    world.apply(policies[mover].choose(world.view(mover)))
-                else:
-                    world.apply(rng.choice(world.legal_actions()))
-                steps += 1
-            reward = rewards(evaluate(world), scale)
-            for visited in path[1:]:
-                visited.visits += 1
-                visited.total += reward[visited.mover]
-            done += 1
-        self.last_iterations = done
-        self.last_stats = {
-            a: (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
-            for a, ch in root.children.items()
-        }
-        return root
+            world.apply(best_action)
+            node = children[best_action]
+            path.append(node)
+        # Play-out.
+        steps = 0
+        policies = self.policies
+        max_playout = self.max_playout
+        while not world.is_terminal() and not stop(world) and steps < max_playout:
+            if policies:
+                mover = world.current_player
+                assert mover is not None
+                world.apply(policies[mover].choose(world.view(mover)))
+            else:
+                world.apply(rng.choice(world.legal_actions()))
+            steps += 1
+        reward = rewards(self.evaluate(world), SCALES.get(self.game.info.name, 40.0))
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.total += reward[visited.mover]
+        return reward[root.mover]
 
     def describe(self) -> dict[str, Any]:
         """The bot's settings, for reports."""
@@ -359,4 +493,8 @@ class ISMCTSBot(Bot):
             "max_playout": self.max_playout,
             "playout": self.playout,
             "widening": self.widening,
+            "candidates": self.candidates,
+            "confidence": self.confidence,
+            "depth": self.depth,
+            "settle": self.settle,
         }

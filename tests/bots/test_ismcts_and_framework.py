@@ -35,8 +35,20 @@ def _deciding(name: str, players: int, seed: int) -> closingbell.State:
 
 def test_make_bot_knows_every_kind_and_level() -> None:
     game = closingbell.load_game("take_stock", players=2)
-    assert set(available_bots()) >= {"random", "heuristic", "ismcts", "easy", "medium", "hard"}
+    assert set(available_bots()) >= {
+        "random",
+        "heuristic",
+        "ismcts",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    }
     assert make_bot("hard", game).epsilon == 0.0  # type: ignore[attr-defined]
+    expert = make_bot("expert", game)
+    assert isinstance(expert, ISMCTSBot) and expert.name == "expert"
+    assert expert.seconds == 1.0 and expert.candidates == 3 and expert.depth == 1
+    assert make_bot("expert", game, seconds=0.05).seconds == 0.05
     assert make_bot("easy", game).epsilon > make_bot("medium", game).epsilon > 0  # type: ignore[attr-defined]
     assert make_bot("ismcts", game, seconds=0.1).seconds == 0.1  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown bot 'wizard'"):

@@ -60,7 +60,7 @@ def test_json_figures_are_positive_numbers(capsys: pytest.CaptureFixture[str]) -
         for key in ("seconds", "decisions_per_second", "games_per_second", "clone_us"):
             assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
         assert r["sample_us"] > 0 and r["mean_decisions"] == r["decisions"] / 2
-        assert r["ismcts_ips"] > 0
+        assert r["ismcts_ips"] > 0 and r["paired_wps"] > 0
         assert r["decisions_per_second"] == pytest.approx(r["decisions"] / r["seconds"])
 
 

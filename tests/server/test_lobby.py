@@ -233,3 +233,17 @@ def test_spectator_view_over_http(client: TestClient) -> None:
     assert shown["legal"] == []
     assert shown["view"]["hand"] == []
     assert shown["version"] == 0
+
+
+def test_an_expert_bot_plays_its_seat(client: TestClient) -> None:
+    table = create(client, "take_stock", ["expert", "random"], seed=3)
+    assert [s["name"] for s in table["seats"]] == ["expert", "random"]
+    for _ in range(1000):
+        if client.get(f"/api/tables/{table['id']}").json()["table"]["version"] >= 12:
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the expert bot did not play")
+    view = client.get(f"/api/tables/{table['id']}/view").json()
+    # Seat 0's own moves (not the draws the game makes for it) are the expert's choices.
+    assert any(e.get("seat") == 0 for e in view["events"] if e["type"] != "draw")

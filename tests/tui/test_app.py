@@ -83,6 +83,17 @@ def test_quitting_twice_and_resuming_keeps_every_action(tmp_path: Path) -> None:
     assert GameRecord.read(whole).actions[: len(stopped.actions)] == stopped.actions
 
 
+def test_an_expert_bot_takes_its_turns(tmp_path: Path) -> None:
+    path = tmp_path / "g.cbrec"
+    rc, text = _run(["1"] * 4 + ["q"], seats="you,expert", seed=3, save=str(path), pace=0)
+    assert rc == 0
+    assert "Expert 2" in text
+    record = GameRecord.read(path)
+    assert record.seats == ("you", "expert")
+    assert {action.seat for action in record.actions} == {0, 1}
+    assert not replay(record).is_terminal()
+
+
 def test_resume_continues_exactly_as_an_uninterrupted_game(tmp_path: Path) -> None:
     whole = tmp_path / "whole.cbrec"
     _run([], then_first=True, seats="you,medium,hard", seed=8, save=str(whole))

@@ -2,7 +2,8 @@
 
 ``make_bot(name, game, seed=..., **params)`` builds one: ``random``; ``heuristic`` (a
 rule-based player written for each game); ``ismcts`` (information-set Monte Carlo tree
-search); or a level, ``easy``, ``medium`` or ``hard``, which names settings of those.
+search); or a level, ``easy``, ``medium``, ``hard`` or ``expert``, which names settings of
+those.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from closingbell.bots.base import HEURISTICS, Bot, HeuristicBot, RandomBot, heuristic_class
-from closingbell.bots.ismcts import ISMCTSBot
+from closingbell.bots.ismcts import STRONG, ISMCTSBot
 from closingbell.core.game import Game
 
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("heuristic", {"epsilon": 0.5}),
     "medium": ("heuristic", {"epsilon": 0.15}),
     "hard": ("heuristic", {"epsilon": 0.0}),
+    "expert": ("ismcts", {**STRONG, "seconds": 1.0}),
 }
 """Each level's bot kind and settings, ordered by measured strength (docs/bots.md): the
-rule-based bots are the strongest so far, so the levels are degrees of their randomness."""
+first three are the rule-based bot with less and less randomness; ``expert`` is the paired
+search, which spends up to a second on each decision."""
 
 KINDS = ("random", "heuristic", "ismcts")
 """The kinds of bot, besides the levels."""

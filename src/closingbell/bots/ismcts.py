@@ -228,6 +228,18 @@ class _Node:
         self.total = 0.0
 
 
+STRONG: dict[str, Any] = {
+    "candidates": 3,
+    "confidence": 1.5,
+    "depth": 1,
+    "playout": "heuristic",
+    "playout_epsilon": 0.0,
+    "settle": 3.0,
+}
+"""The paired search measured strongest against the rule-based bots (docs/bots.md); give a
+budget with it, such as ``seconds=1``."""
+
+
 class ISMCTSBot(Bot):
     """Information-set MCTS; stops after ``iterations`` or ``seconds``, whichever comes first.
 

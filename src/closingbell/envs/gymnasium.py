@@ -47,9 +47,10 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
     """One seat of a closingbell game; bots play the others between the learner's moves.
 
     ``opponents`` is a bot name for every other seat (``random``, ``heuristic``, ``ismcts``,
-    ``easy``, ``medium``, ``hard``), or a sequence of names or :class:`Bot` objects, one per
-    other seat in seat order. Named bots are rebuilt at each reset with seeds drawn from the
-    environment's generator, so a seeded reset replays exactly; bot objects are used as
+    ``easy``, ``medium``, ``hard``, ``expert``), or a sequence of names or :class:`Bot`
+    objects, one per other seat in seat order. Named bots are rebuilt at each reset with
+    seeds drawn from the environment's generator, so a seeded reset replays exactly (but
+    ``expert`` thinks for a time, not a number of iterations); bot objects are used as
     they are. ``seat`` is the learner's seat, or ``None`` to draw it at each reset.
     """
 

@@ -3,7 +3,8 @@
 For each game and player count: random-play decisions and whole games per second (each
 step is ``legal_actions``, ``rng.choice``, ``apply``), and the mean cost of ``clone()`` and
 of ``sample_state(view)`` on states taken from random games at various stages, and how
-many ISMCTS iterations run per second from those states. The
+many ISMCTS iterations (and worlds of the strong paired search) run per second from
+those states. The
 functions return plain data; :func:`format_table` turns it into text. Nothing here
 asserts a speed: the figures are for people and for comparing changes.
 """
@@ -17,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import closingbell
-from closingbell.bots.ismcts import ISMCTSBot
+from closingbell.bots.ismcts import STRONG, ISMCTSBot
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
 from closingbell.sim.report import align_table
@@ -78,6 +79,9 @@ class BenchResult:
     """States on which ``clone`` and ``sample_state`` were timed."""
     ismcts_ips: float
     """ISMCTS iterations per second, searching from the deciding seat's view."""
+    paired_wps: float
+    """Worlds per second of the strong paired search (``ismcts.STRONG``): each world is
+    played out once from every candidate, by the rule-based bot for every seat."""
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
@@ -168,11 +172,17 @@ def time_sample_state(
     return _mean_cost_us([lambda v=v: sample(v, rng) for v in views], budget)
 
 
-def time_ismcts(game: Game, states: Sequence[State], budget: float, *, seed: int = 0) -> float:
-    """ISMCTS iterations per second, searching ``budget`` seconds in all over ``states``."""
+def time_ismcts(
+    game: Game, states: Sequence[State], budget: float, *, seed: int = 0, **settings: Any
+) -> float:
+    """ISMCTS iterations per second, searching ``budget`` seconds in all over ``states``.
+
+    ``settings`` adjust the search (a paired search counts worlds, not iterations).
+    """
     views = [s.view(s.current_player) for s in states]
     views = [v for v in views if len(getattr(v, "legal_actions", ())) > 1] or views[:1]
-    bot = ISMCTSBot(game, seed, seconds=max(budget / len(views), 0.001))
+    settings = {k: v for k, v in settings.items() if k != "settle"}
+    bot = ISMCTSBot(game, seed, seconds=max(budget / len(views), 0.001), **settings)
     done = 0
     start = time.perf_counter()
     for view in views:
@@ -193,8 +203,8 @@ def bench_game(
 ) -> BenchResult:
     """Measure the game ``name`` at ``players`` seats (see the module docstring).
 
-    ``clone``, ``sample_state`` and ISMCTS are each timed for an eighth of ``seconds`` (at
-    least one pass over the states).
+    ``clone``, ``sample_state``, ISMCTS and the paired search are each timed for an eighth
+    of ``seconds`` (at least one pass over the states).
     """
     game = closingbell.load_game(name, players=players)
     figures = time_playouts(game, games=games, seconds=seconds, seed=seed)
@@ -213,6 +223,7 @@ def bench_game(
         sample_us=time_sample_state(game, positions, budget, seed=seed),
         states=len(positions),
         ismcts_ips=time_ismcts(game, positions, budget, seed=seed),
+        paired_wps=time_ismcts(game, positions, budget, seed=seed, **STRONG),
     )
 
 
@@ -249,6 +260,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("clone_us", "clone us", "{:,.1f}"),
     ("sample_us", "sample_state us", "{:,.1f}"),
     ("ismcts_ips", "ismcts it/s", "{:,.0f}"),
+    ("paired_wps", "paired worlds/s", "{:,.0f}"),
 )
 """The table's columns: field, heading and format."""
 

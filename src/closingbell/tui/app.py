@@ -129,6 +129,7 @@ def bot_label(kind: str, tr: gettext.NullTranslations) -> str:
         "easy": _("Easy"),
         "medium": _("Medium"),
         "hard": _("Hard"),
+        "expert": _("Expert"),
     }
     return labels.get(kind, kind)
 

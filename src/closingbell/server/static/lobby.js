@@ -1,10 +1,15 @@
 // The lobby: open a table (game, seats, rules options) and list the tables.
 import { _, el, langPicker, loadMessages } from "/static/i18n.js";
 
-const BOT_LEVELS = ["easy", "medium", "hard"];
+const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 
 function botLabel(name) {
-  const labels = { easy: _("Bot (easy)"), medium: _("Bot (medium)"), hard: _("Bot (hard)") };
+  const labels = {
+    easy: _("Bot (easy)"),
+    medium: _("Bot (medium)"),
+    hard: _("Bot (hard)"),
+    expert: _("Bot (expert)"),
+  };
   return labels[name] || _("Bot ({name})", { name });
 }
 

@@ -9,7 +9,7 @@ import pytest
 
 import closingbell
 from closingbell.bots import available_bots, make_bot
-from closingbell.bots.ismcts import ISMCTSBot, rewards
+from closingbell.bots.ismcts import STRONG, ISMCTSBot, rewards
 from tests.conformance.hidden import perturber_for
 
 
@@ -108,11 +108,16 @@ def test_the_choice_depends_only_on_the_view(name: str) -> None:
         other = perturber_for(name)(state, seat, rng)
         assert other.view(seat) == state.view(seat)
         assert other.to_json() != state.to_json()
-        for kind in ("ismcts", "heuristic", "random"):
-            params = {"iterations": 40} if kind == "ismcts" else {}
+        paired = {**STRONG, "iterations": 6}
+        for kind, params in [
+            ("ismcts", {"iterations": 40}),
+            ("ismcts", paired),
+            ("heuristic", {}),
+            ("random", {}),
+        ]:
             one = make_bot(kind, state.game, seed=9, **params).choose(state.view(seat))
             two = make_bot(kind, state.game, seed=9, **params).choose(other.view(seat))
-            assert one == two, kind
+            assert one == two, (kind, params)
 
 
 def test_the_time_budget_is_kept() -> None:

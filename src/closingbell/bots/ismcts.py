@@ -234,6 +234,7 @@ STRONG: dict[str, Any] = {
     "depth": 1,
     "playout": "heuristic",
     "playout_epsilon": 0.0,
+    "max_playout": 30,
     "settle": 3.0,
 }
 """The paired search measured strongest against the rule-based bots (docs/bots.md); give a

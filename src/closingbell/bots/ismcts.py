@@ -351,6 +351,10 @@ class ISMCTSBot(Bot):
         self.depth = depth
         """The deepest the tree grows, in decisions below the root; deeper, the play-out
         takes over (``None``: no limit)."""
+        self.depth_limit: float = depth if depth is not None else math.inf
+        """``depth`` as a number (infinite for no limit)."""
+        self.scale = SCALES.get(game.info.name, 40.0)
+        """The margin that counts as a clear lead in this game."""
         self.ranker: HeuristicBot | None = None
         """The rule-based bot that ranks the root's actions when widening or pairing."""
         if widening is not None or candidates is not None:
@@ -394,10 +398,9 @@ class ISMCTSBot(Bot):
             world = game.sample_state(view, rng)
             if paired is None:
                 if ranking is not None:
-                    first = ranking.best(1 + int(widening * math.sqrt(done)))
-                    tried = root.children
-                    untried = [a for a in first if a not in tried]
-                    self._iterate(world, root, untried[0] if untried else None, first)
+                    ranked = ranking.best(1 + int(widening * math.sqrt(done)))
+                    untried = [a for a in ranked if a not in root.children]
+                    self._iterate(world, root, untried[0] if untried else None, ranked)
                 else:
                     self._iterate(world, root, None, None)
                 done += 1
@@ -434,25 +437,36 @@ class ISMCTSBot(Bot):
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        depth = self.depth if self.depth is not None else math.inf
         stop = _horizon(world)
         node = root
         path = [root]
         level = 0
+        expanded = False
+        if first is not None:
+            # The root's action is forced: expand it, or walk down to it.
+            assert root_legal is not None
+            children = root.children
+            for a in root_legal:
+                other = children.get(a)
+                if other is not None:
+                    other.avail += 1
+            expanded = first not in children
+            if expanded:
+                children[first] = _Node(root.mover)
+            node = children[first]
+            world.apply(first)
+            path.append(node)
+            level = 1
         # Selection and expansion.
-        while not world.is_terminal() and level < depth:
+        while not expanded and not world.is_terminal() and level < self.depth_limit:
             level += 1
             legal = root_legal if node is root and root_legal is not None else world.legal_actions()
             children = node.children
-            if node is root and first is not None:
-                untried = [] if first in children else [first]
-                action = first
-            else:
-                untried = [a for a in legal if a not in children]
-                action = rng.choice(untried) if untried else -1
+            untried = [a for a in legal if a not in children]
             mover = world.current_player
             assert mover is not None
             if untried:
+                action = rng.choice(untried)
                 child = _Node(mover)
                 children[action] = child
                 for a in legal:
@@ -462,20 +476,15 @@ class ISMCTSBot(Bot):
                 world.apply(action)
                 path.append(child)
                 break
-            if node is root and first is not None:
-                best_action = first
-                for a in legal:
-                    children[a].avail += 1
-            else:
-                best_value = -1.0
-                best_action = legal[0]
-                for a in legal:
-                    ch = children[a]
-                    ch.avail += 1
-                    value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    if value > best_value:
-                        best_value = value
-                        best_action = a
+            best_value = -1.0
+            best_action = legal[0]
+            for a in legal:
+                ch = children[a]
+                ch.avail += 1
+                value = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if value > best_value:
+                    best_value = value
+                    best_action = a
             world.apply(best_action)
             node = children[best_action]
             path.append(node)
@@ -491,7 +500,7 @@ class ISMCTSBot(Bot):
             else:
                 world.apply(rng.choice(world.legal_actions()))
             steps += 1
-        reward = rewards(self.evaluate(world), SCALES.get(self.game.info.name, 40.0))
+        reward = rewards(self.evaluate(world), self.scale)
         for visited in path[1:]:
             visited.visits += 1
             visited.total += reward[visited.mover]

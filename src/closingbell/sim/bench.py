@@ -181,7 +181,6 @@ def time_ismcts(
     """
     views = [s.view(s.current_player) for s in states]
     views = [v for v in views if len(getattr(v, "legal_actions", ())) > 1] or views[:1]
-    settings = {k: v for k, v in settings.items() if k != "settle"}
     bot = ISMCTSBot(game, seed, seconds=max(budget / len(views), 0.001), **settings)
     done = 0
     start = time.perf_counter()

@@ -28,8 +28,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(database: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``closingbell serve`` on a free port, killed (SIGKILL) when the block ends."""
+def server(
+    database: str, tmp_path: Path, *extra: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``closingbell serve`` (with ``extra`` arguments) on a free port, killed (SIGKILL) when
+    the block ends."""
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     process = subprocess.Popen(
@@ -44,6 +47,7 @@ def server(database: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Pope
             database,
             "--bot-delay",
             "0",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -125,6 +129,47 @@ def test_a_killed_server_loses_no_game_and_no_action(database_url: str, tmp_path
         with hello(base, table_id, tokens[mover]) as (ws, now):
             ws.send(json.dumps({"type": "action", "version": 12, "action": now["legal"][0]["id"]}))
             assert receive(ws, "state")["version"] == 13
+
+
+def running_children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` and that have not exited."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                state, parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+            except (OSError, ValueError):
+                continue
+            if int(parent) == pid and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_the_helpers_of_search_bots_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'web.db'}"
+    with server(database, tmp_path, "--bot-processes", "1") as (base, process):
+        table = httpx.post(
+            f"{base}/api/tables", json={"game": "take_stock", "seats": ["expert", "random"]}
+        ).json()["table"]
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{base}/api/tables/{table['id']}").json()["table"]["version"] < 6:
+            assert time.monotonic() < deadline, "the expert bot did not play"
+            time.sleep(0.05)
+        helpers = running_children(process.pid)
+        assert helpers, "no helper process thinks for the expert bot"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while any(running(pid) for pid in helpers):
+            assert time.monotonic() < deadline, "helper processes outlived the server"
+            time.sleep(0.1)
 
 
 def test_serve_keeps_games_in_the_data_folder_by_default(tmp_path: Path) -> None:

@@ -47,6 +47,26 @@ def test_a_tiny_run_plays_and_measures(tmp_path: Path) -> None:
     assert "2 open seats" in report
 
 
+def test_expert_tables_think_in_the_servers_helper_processes(tmp_path: Path) -> None:
+    settings = WebBenchSettings(
+        tables=1,
+        seconds=4.0,
+        database=f"sqlite:///{tmp_path / 'bench.db'}",
+        think=0.05,
+        experts=1,
+        bot_processes=1,
+    )
+    result = run_webbench(settings)
+    assert result.errors == {}
+    assert result.actions > 0
+    assert result.expert_actions > 0
+    assert result.helper_cpu is not None and result.helper_cpu > 0
+    report = format_report(result)
+    assert "1, bot processes: 1" in report
+    assert "expert actions" in report
+    assert result.to_dict()["expert_actions_per_second"] > 0
+
+
 def test_the_cli_runs_it_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = build_parser().parse_args(
         [
@@ -69,6 +89,13 @@ def test_the_cli_runs_it_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert doc["actions"] > 0
     assert doc["errors"] == {}
     assert doc["latency_ms"]["p50"] <= doc["latency_ms"]["p99"]
+
+
+@pytest.mark.parametrize("flag", ["--think", "--experts", "--bot-processes"])
+def test_the_cli_refuses_a_negative_count(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser().parse_args(["bench", "--web", flag, "-1"])
+    assert args.run(args) == 2
+    assert f"{flag} must be 0 or more" in capsys.readouterr().err
 
 
 def test_the_cli_refuses_two_games(capsys: pytest.CaptureFixture[str]) -> None:

@@ -104,6 +104,22 @@ def add_parser(sub: Any) -> None:
         help="mean seconds a client thinks before each action, drawn from 0.5 to 1.5 "
         f"times S; 0 answers at once and measures the server saturated (default: {WEB_THINK:g})",
     )
+    web.add_argument(
+        "--experts",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also keep N tables of expert bots thinking, to see what search bots cost the "
+        "players beside them (default: 0)",
+    )
+    web.add_argument(
+        "--bot-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the server's --bot-processes: helper processes for expert bots "
+        "(default: one per core; 0: a thread of the server)",
+    )
     p.set_defaults(run=run)
 
 
@@ -152,9 +168,12 @@ def run_web(args: argparse.Namespace) -> int:
     if len(args.game or []) > 1 or len(args.players or []) > 1:
         print("closingbell bench --web: give one --game and one --players count", file=sys.stderr)
         return 2
-    if args.think < 0:
-        print("closingbell bench --web: --think must be 0 or more", file=sys.stderr)
-        return 2
+    for name in ("think", "experts", "bot_processes"):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            flag = "--" + name.replace("_", "-")
+            print(f"closingbell bench --web: {flag} must be 0 or more", file=sys.stderr)
+            return 2
     try:
         from closingbell.server import loadtest  # noqa: PLC0415 (the web extra is optional)
     except ImportError as exc:
@@ -172,6 +191,8 @@ def run_web(args: argparse.Namespace) -> int:
         players=args.players[0] if args.players else 2,
         think=args.think,
         seed=args.seed,
+        experts=args.experts,
+        bot_processes=args.bot_processes,
     )
     result = loadtest.run_webbench(settings)
     if args.json:

@@ -47,6 +47,16 @@ def add_parser(subparsers: Any) -> None:
         metavar="SECONDS",
         help="pause before each bot move so people can follow (default 0.6)",
     )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "helper processes in which search bots (expert) think "
+            "(default: one per core; 0: a thread of the server)"
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -85,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("closingbell serve: --bot-delay must be 0 or more", file=sys.stderr)
         return 2
+    if args.bot_processes is not None and args.bot_processes < 0:
+        print("closingbell serve: --bot-processes must be 0 or more", file=sys.stderr)
+        return 2
     database = args.database
     if database is None:
         path = default_database_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         database = str(path)
-    app = create_app(database, bot_delay=args.bot_delay)
+    app = create_app(database, bot_delay=args.bot_delay, bot_processes=args.bot_processes)
     shown = _without_password(async_url(database))
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"closingbell: games are kept in {shown}", flush=True)

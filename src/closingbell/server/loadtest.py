@@ -8,6 +8,11 @@ seat. Each client answers its turns with a legal action from its latest ``state`
 round trip from sending the action to receiving the ``state`` message that reflects it. A
 finished table is replaced by a new one, so the number of tables held stays constant.
 
+With ``experts``, that many more tables have an expert bot in every seat: they think all
+the time, so the run shows what search bots cost the people playing beside them. Their
+actions are counted by reading each table's version every half second, and the server's
+helper processes (``--bot-processes``) are measured with the server.
+
 The clients run in this process on one asyncio loop, the server in its own process: the
 CPU time of each is measured so that a reader can tell which side was the bottleneck.
 Clients keep to the server's default rate limit (10 messages a second, 30 at once) with a
@@ -73,6 +78,10 @@ class WebBenchSettings:
     """Mean think time before each action, in seconds (0: answer at once)."""
     seed: int = 0
     """Seed of the clients' choices and think times."""
+    experts: int = 0
+    """Tables of expert bots only, thinking beside the players' tables."""
+    bot_processes: int | None = None
+    """The server's ``--bot-processes`` (``None``: its default, one per core)."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,12 @@ class WebBenchResult:
     """Error messages received and client failures, by code, from the start (setup too)."""
     paced: int
     """Actions a client delayed to keep under the server's rate limit."""
+    expert_actions: int
+    """Actions played at the expert tables during the measurement."""
     server_cpu: float | None
     """Server process CPU time over the measurement, in percent of one core."""
+    helper_cpu: float | None
+    """The server's helper processes' CPU time over the measurement, in percent of a core."""
     client_cpu: float
     """This process's CPU time over the measurement, in percent of one core."""
     cores: int
@@ -118,6 +131,11 @@ class WebBenchResult:
         return self.actions / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def expert_actions_per_second(self) -> float:
+        """Actions played at the expert tables per second."""
+        return self.expert_actions / self.seconds if self.seconds > 0 else 0.0
+
+    @property
     def error_count(self) -> int:
         """Every error, of any code."""
         return sum(self.errors.values())
@@ -126,6 +144,7 @@ class WebBenchResult:
         """The figures as plain data (for ``--json``)."""
         out = asdict(self)
         out["actions_per_second"] = round(self.actions_per_second, 2)
+        out["expert_actions_per_second"] = round(self.expert_actions_per_second, 2)
         out["closingbell"] = closingbell.__version__
         return out
 
@@ -147,7 +166,7 @@ def run_webbench(settings: WebBenchSettings) -> WebBenchResult:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="closingbell-web-"))
             database = f"sqlite:///{Path(folder) / 'bench.db'}"
         _raise_file_limit()
-        server = stack.enter_context(_server(database))
+        server = stack.enter_context(_server(database, settings.bot_processes))
         return asyncio.run(_Bench(settings, server).run())
 
 
@@ -157,6 +176,8 @@ def format_report(result: WebBenchResult) -> str:
     lat = result.latency_ms
     shown_db = "temporary SQLite file" if s.database is None else _without_password(s.database)
     cpu = "n/a" if result.server_cpu is None else f"{result.server_cpu:.0f}%"
+    helpers = "n/a" if result.helper_cpu is None else f"{result.helper_cpu:.0f}%"
+    processes = "one per core" if s.bot_processes is None else str(s.bot_processes)
     errors = ", ".join(f"{k} {v}" for k, v in sorted(result.errors.items())) or "none"
     rows = [
         (
@@ -188,6 +209,15 @@ def format_report(result: WebBenchResult) -> str:
         ("paced", f"{result.paced} actions delayed for the rate limit"),
         ("cpu (% of a core)", f"server {cpu}, clients {result.client_cpu:.0f}%"),
     ]
+    if s.experts:
+        rows[4:4] = [("expert tables", f"{s.experts}, bot processes: {processes}")]
+        rows += [
+            (
+                "expert actions",
+                f"{result.expert_actions}: {result.expert_actions_per_second:.1f} a second",
+            ),
+            ("helpers' cpu", helpers),
+        ]
     width = max(len(k) for k, _ in rows)
     head = f"closingbell {closingbell.__version__} bench --web"
     return "\n".join([head, *(f"{k.ljust(width)}  {v}" for k, v in rows)])
@@ -210,8 +240,9 @@ class _Server:
 
 
 @contextlib.contextmanager
-def _server(database: str) -> Iterator[_Server]:
+def _server(database: str, bot_processes: int | None = None) -> Iterator[_Server]:
     """``closingbell serve`` on a free loopback port, stopped when the block ends."""
+    extra = [] if bot_processes is None else ["--bot-processes", str(bot_processes)]
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -230,6 +261,7 @@ def _server(database: str) -> Iterator[_Server]:
                     database,
                     "--bot-delay",
                     "0",
+                    *extra,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -265,6 +297,23 @@ def _process_cpu(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _helpers_cpu(pid: int) -> float | None:
+    """CPU seconds the running children of process ``pid`` have used so far; Linux only."""
+    if not Path("/proc").is_dir():
+        return None
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _without_password(url: str) -> str:
@@ -312,6 +361,7 @@ class _Figures:
     measuring: bool = False
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
+    expert_actions: int = 0
     messages: int = 0
     games: int = 0
     paced: int = 0
@@ -338,9 +388,12 @@ class _Bench:
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         opened = [asyncio.create_task(self._open(gate)) for _ in range(s.tables)]
         await asyncio.gather(*opened)
+        for _ in range(s.experts):
+            self._spawn(self._experts())
         setup = time.perf_counter() - started
         held = [len(self.playing)]
         server_cpu0 = _process_cpu(self.server.process.pid)
+        helper_cpu0 = _helpers_cpu(self.server.process.pid)
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         self.figures.measuring = True
@@ -351,6 +404,7 @@ class _Bench:
         self.figures.measuring = False
         seconds = time.perf_counter() - t0
         server_cpu1 = _process_cpu(self.server.process.pid)
+        helper_cpu1 = _helpers_cpu(self.server.process.pid)
         client_cpu = (time.process_time() - client_cpu0) / seconds * 100
         tables_held, clients = len(self.playing), self.clients
         self.stopping = True
@@ -362,6 +416,11 @@ class _Bench:
             None
             if server_cpu0 is None or server_cpu1 is None
             else (server_cpu1 - server_cpu0) / seconds * 100
+        )
+        helper_cpu = (
+            None
+            if helper_cpu0 is None or helper_cpu1 is None
+            else max(0.0, helper_cpu1 - helper_cpu0) / seconds * 100
         )
         return WebBenchResult(
             settings=s,
@@ -379,7 +438,9 @@ class _Bench:
             },
             errors=dict(f.errors),
             paced=f.paced,
+            expert_actions=f.expert_actions,
             server_cpu=None if server_cpu is None else round(server_cpu, 1),
+            helper_cpu=None if helper_cpu is None else round(helper_cpu, 1),
             client_cpu=round(client_cpu, 1),
             cores=os.cpu_count() or 1,
             machine=f"{platform.machine()}, {platform.python_implementation()} "
@@ -440,6 +501,35 @@ class _Bench:
                 self._spawn(self._client(table_id, p, token, ready[p]))
             await asyncio.gather(*(r.wait() for r in ready))
             self.playing.add(table_id)
+
+    async def _experts(self) -> None:
+        """Keep one table of expert bots playing, and count its actions while measuring."""
+        s = self.settings
+        while not self.stopping:
+            try:
+                status, body = await _http(
+                    self.server.base,
+                    "POST",
+                    "/api/tables",
+                    {"game": s.game, "seats": ["expert"] * s.players},
+                )
+                if status != 201:
+                    raise RuntimeError(f"create: {status} {body}")
+                table_id, seen = body["table"]["id"], 0
+                while not self.stopping:
+                    await asyncio.sleep(0.5)
+                    status, body = await _http(self.server.base, "GET", f"/api/tables/{table_id}")
+                    if status != 200:
+                        raise RuntimeError(f"table: {status} {body}")
+                    version = body["table"]["version"]
+                    if self.figures.measuring:
+                        self.figures.expert_actions += version - seen
+                    seen = version
+                    if body["table"]["status"] == "finished":
+                        break
+            except (OSError, RuntimeError, KeyError, ValueError, IndexError) as exc:
+                self._error(f"experts: {type(exc).__name__}")
+                await asyncio.sleep(0.5)
 
     async def _reopen(self) -> None:
         await asyncio.sleep(0.5)

@@ -8,7 +8,9 @@ state, so a failed write changes nothing. After each change every connection is 
 engine's view is the only thing that ever leaves the server about a game.
 
 The server is a single process: tables live in its memory and its database, so run one
-worker (``closingbell serve`` does).
+worker (``closingbell serve`` does). Search bots are the exception: their moves are worked
+out in a pool of helper processes (:class:`BotPool`), so that a second of thinking uses
+another core instead of competing with the event loop for the interpreter.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import multiprocessing
+import os
 import secrets
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,9 +33,11 @@ from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
 from closingbell.bots import Bot, make_bot
+from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.errors import IllegalActionError, NotationError, OptionError, UnknownGameError
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class, load_game
+from closingbell.core.view import View
 from closingbell.server.protocol import (
     Act,
     CreateTable,
@@ -86,6 +96,9 @@ class Settings:
     """Messages one connection may send at once."""
     hello_timeout: float = 30.0
     """Seconds a new connection has to send ``hello``."""
+    bot_processes: int | None = None
+    """Helper processes for search bots' moves: ``None``, one per core; ``0``, none (a
+    thread of the server process thinks instead)."""
 
 
 @dataclass(eq=False)
@@ -431,6 +444,12 @@ class LiveTable:
             return bot, "stand_in"
         return None
 
+    def _keep(self, seat: int, before: Bot, after: Bot) -> None:
+        """Put ``after`` (the bot as a helper process left it) where ``before`` was."""
+        for bots in (self.bots, self.stand_ins):
+            if bots.get(seat) is before:
+                bots[seat] = after
+
     def kick(self) -> None:
         """Start the bot driver if a bot must move, and re-arm the turn clock."""
         bot_moves = self._controller(self.state.current_player) is not None
@@ -453,12 +472,12 @@ class LiveTable:
             if self.hub.settings.bot_delay > 0:
                 await asyncio.sleep(self.hub.settings.bot_delay)
             try:
-                # A search bot may think for a while: keep the event loop free meanwhile.
-                action = await asyncio.to_thread(bot.choose, view)
+                action, thought = await self.hub.bots.choose(bot, view)
             except Exception:
                 log.exception("table %s: bot of seat %s failed", self.id, seat)
                 return
             async with self.lock:
+                self._keep(seat, bot, thought)
                 if self.version != version or self._controller(seat) is None:
                     continue
                 try:
@@ -504,6 +523,77 @@ class LiveTable:
             conn.queue.put_nowait(CLOSE_GOING_AWAY)
 
 
+def _follow_server(server: int) -> None:
+    """In a helper process: exit as soon as the server process ``server`` is gone.
+
+    A helper would otherwise outlive a killed server, waiting for work that never comes.
+    """
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="closingbell-follow-server", daemon=True).start()
+
+
+def _choose(bot: Bot, view: View) -> tuple[int, Bot]:
+    """A bot's action from a view, and the bot itself with its generator moved on."""
+    return bot.choose(view), bot
+
+
+class BotPool:
+    """Where bots think: search bots in helper processes, the others in a thread.
+
+    A search bot thinks for up to a second of CPU a move. In a thread of the server it would
+    hold the interpreter lock against the event loop and against every other table's bot;
+    in helper processes, bots of different tables think on different cores. The bot travels
+    to the helper with the view and comes back with its generator moved on, so a bot's
+    choices stay a sequence from its seed. The helpers start with the first search move.
+    """
+
+    def __init__(self, processes: int | None) -> None:
+        if processes is not None and processes < 0:
+            raise ValueError(f"bot processes must be 0 or more, not {processes}")
+        self.processes = (os.cpu_count() or 1) if processes is None else processes
+        """How many helper processes at most (0: search bots think in a thread)."""
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether the helper processes are running."""
+        return self._executor is not None
+
+    async def choose(self, bot: Bot, view: View) -> tuple[int, Bot]:
+        """The bot's action from the view, and the bot to keep for its next move."""
+        if not isinstance(bot, ISMCTSBot) or self.processes == 0:
+            return await asyncio.to_thread(_choose, bot, view)
+        if self._executor is None:
+            # Spawned, not forked: the server process has threads and an event loop.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=_follow_server,
+                initargs=(os.getpid(),),
+            )
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, _choose, bot, view)
+        except BrokenProcessPool:
+            log.exception("the bots' helper processes failed; new ones start with the next move")
+            broken, self._executor = self._executor, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            return await asyncio.to_thread(_choose, bot, view)
+
+    async def stop(self) -> None:
+        """Stop the helper processes (a move being worked out is abandoned)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+
 class Hub:
     """Every table of the server, with the store behind them."""
 
@@ -514,6 +604,8 @@ class Hub:
         """How the server behaves."""
         self.tables: dict[str, LiveTable] = {}
         """Tables loaded in memory, by id."""
+        self.bots = BotPool(settings.bot_processes)
+        """Where the tables' bots think."""
         self._loading = asyncio.Lock()
 
     async def start(self) -> None:
@@ -533,6 +625,7 @@ class Hub:
         for task in drivers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.bots.stop()
         await self.store.close()
 
     async def get(self, table_id: str) -> LiveTable:

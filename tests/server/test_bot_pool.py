@@ -1,0 +1,66 @@
+"""Search bots think in helper processes: the table goes on, the bot's generator comes back
+moved on, and the helpers stop with the server."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from closingbell.bots import make_bot
+from closingbell.cli.main import main
+from closingbell.server.tables import BotPool, Hub
+from tests.server.helpers import client_for, create
+
+
+def wait_for_version(client: TestClient, table_id: str, version: int) -> None:
+    for _ in range(1500):
+        if client.get(f"/api/tables/{table_id}").json()["table"]["version"] >= version:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the table did not reach version {version}")
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert isinstance(hub, Hub)
+    return hub
+
+
+@pytest.mark.parametrize("processes", [1, 0])
+def test_an_expert_thinks_in_a_helper_process_unless_told_not_to(
+    tmp_path: Path, processes: int
+) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=processes) as client:
+        hub = hub_of(client)
+        table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
+        wait_for_version(client, table_id, 12)
+        table = hub.tables[table_id]
+        view = client.get(f"/api/tables/{table_id}/view").json()
+        assert any(e.get("seat") == 0 for e in view["events"] if e["type"] != "draw")
+        assert hub.bots.started == (processes > 0)
+        assert bool(multiprocessing.active_children()) == (processes > 0)
+        # The bot kept for the next move is the one that thought: its generator moved on.
+        bot = table.bots[0]
+        fresh = make_bot("expert", table.game, seed=bot.seed)
+        assert bot.rng.getstate() != fresh.rng.getstate()
+    assert not hub.bots.started
+    assert multiprocessing.active_children() == []
+
+
+def test_rule_based_bots_never_start_the_helpers(client: TestClient) -> None:
+    table_id = create(client, "take_stock", ["medium", "random"], seed=3)["id"]
+    wait_for_version(client, table_id, 12)
+    assert not hub_of(client).bots.started
+
+
+def test_a_negative_number_of_bot_processes_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(ValueError, match="0 or more"):
+        BotPool(-1)
+    assert main(["serve", "--bot-processes", "-1"]) == 2
+    assert "--bot-processes must be 0 or more" in capsys.readouterr().err

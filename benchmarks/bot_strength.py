@@ -3,23 +3,63 @@
 Usage::
 
     python benchmarks/bot_strength.py [--games N] [--bots A,B] [--game NAME] [--players 2 4]
-                                      [--workers W] [--out DIR]
+                                      [--workers W] [--out DIR] [--report]
 
 For each game and player count it plays a rotated match (see docs/simulate.md): the first
 bot in one seat and the second bot in every other seat, each deal played once per rotation,
 and prints the simulator's summary (win rate and mean score per bot, with intervals, and
-the time per game). ``--out DIR`` keeps every game in ``DIR/<game>-<players>p.csv`` so that
-an interrupted measurement can be resumed. Figures only, never asserted.
+the time per game), then the first bot's figures over whole rotations only: its win rate
+and its mean margin (its score minus the mean of the other seats', with a standard error).
+``--out DIR`` keeps every game in ``DIR/<game>-<players>p.csv`` so that an interrupted
+measurement can be resumed; ``--report`` prints the figures of the games already in ``DIR``
+without playing any. Figures only, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import statistics
+from collections.abc import Sequence
 from pathlib import Path
 
 import closingbell
 from closingbell import sim
+
+
+def whole_rotations(results: Sequence[sim.GameResult]) -> list[sim.GameResult]:
+    """The games of the leading rotations that are complete (every seat order played)."""
+    if not results:
+        return []
+    players = results[0].players
+    played = {r.index for r in results}
+    end = 0
+    while all(i in played for i in range(end, end + players)):
+        end += players
+    return [r for r in results if r.index < end]
+
+
+def first_bot_figures(results: Sequence[sim.GameResult], first: str) -> str:
+    """The first bot's win rate and mean margin over whole rotations, as one line."""
+    games = whole_rotations(results)
+    if len(games) < 2:
+        return "whole rotations: too few games"
+    wins = 0.0
+    margins = []
+    for r in games:
+        seat = r.bots.index(first)
+        others = [s for k, s in enumerate(r.scores) if k != seat]
+        wins += r.wins[seat]
+        margins.append(r.scores[seat] - sum(others) / len(others))
+    low, high = sim.wilson_interval(wins, len(games))
+    error = statistics.stdev(margins) / len(margins) ** 0.5
+    seconds = sum(r.duration for r in games) / len(games)
+    name = first.split(":", maxsplit=1)[0]
+    return (
+        f"{name}, whole rotations: {len(games)} games, win rate {wins / len(games):.1%} "
+        f"[{low:.1%}, {high:.1%}], margin {statistics.fmean(margins):+.1f} ± {error:.1f} "
+        f"(s.e.), {seconds:.0f} s a game"
+    )
 
 
 def main() -> None:
@@ -32,7 +72,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--report", action="store_true", help="only report the games already in --out"
+    )
     args = parser.parse_args()
+    if args.report and args.out is None:
+        parser.error("--report reads the games kept in --out DIR: name it")
     first, second = args.bots.split(",")
     print(f"closingbell {closingbell.__version__}, CPython {platform.python_version()}")
     for game in args.game or closingbell.available_games():
@@ -42,12 +87,25 @@ def main() -> None:
             if args.out is not None:
                 args.out.mkdir(parents=True, exist_ok=True)
                 out = args.out / f"{game}-{players}p.csv"
-            results = sim.run_match(
-                game, seats, games=args.games, seed=args.seed, workers=args.workers, out=out
-            )
+            if args.report:
+                assert out is not None
+                if not out.exists():
+                    continue
+                results = sim.read_results(out)
+                if results and first not in results[0].bots:
+                    played = " and ".join(sorted(set(results[0].bots)))
+                    print(f"\n{out}: played by {played}, not by {first}")
+                    continue
+            else:
+                results = sim.run_match(
+                    game, seats, games=args.games, seed=args.seed, workers=args.workers, out=out
+                )
+            if not results:
+                continue
             heading = f"{game}, {players} players: {' vs '.join(sorted(set(seats)))}"
             print()
             print(sim.format_summary(sim.summarize(results), heading))
+            print(first_bot_figures(results, first))
 
 
 if __name__ == "__main__":

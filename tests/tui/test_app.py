@@ -94,6 +94,44 @@ def test_an_expert_bot_takes_its_turns(tmp_path: Path) -> None:
     assert not replay(record).is_terminal()
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2正在思考……")]
+)
+def test_a_terminal_shows_that_a_search_bot_is_thinking(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, highlight=False)
+    lines = iter(["1"] * 4 + ["q"])
+    rc = play(
+        console=console,
+        read_line=lambda prompt: next(lines),
+        seats="you,expert",
+        seed=3,
+        save=str(tmp_path / "g.cbrec"),
+        pace=0,
+        lang=lang,
+    )
+    assert rc == 0
+    assert words in out.getvalue()
+
+
+def test_rule_based_bots_answer_without_a_thinking_sign(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, highlight=False)
+    lines = iter(["1"] * 4 + ["q"])
+    rc = play(
+        console=console,
+        read_line=lambda prompt: next(lines),
+        seats="you,hard",
+        seed=3,
+        save=str(tmp_path / "g.cbrec"),
+        pace=0,
+    )
+    assert rc == 0
+    assert "thinking" not in out.getvalue()
+
+
 def test_resume_continues_exactly_as_an_uninterrupted_game(tmp_path: Path) -> None:
     whole = tmp_path / "whole.cbrec"
     _run([], then_first=True, seats="you,medium,hard", seed=8, save=str(whole))

@@ -29,6 +29,7 @@ from rich.text import Text
 
 from closingbell.bots import available_bots, make_bot
 from closingbell.bots.base import Bot
+from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.errors import NotationError, RecordError
 from closingbell.core.game import Game, State
 from closingbell.core.records import (
@@ -466,7 +467,14 @@ class Session:
         bot = self.bots[seat]
         # Reseeded at each decision, a bot chooses the same after a resume as it would have.
         bot.rng.seed(f"play/{self.seed}/{seat}/{len(self.state.history)}")
-        action = bot.choose(self.state.view(seat))
+        view = self.state.view(seat)
+        if isinstance(bot, ISMCTSBot):
+            # A search takes up to its time budget: show that the game has not stalled.
+            thinking = self._("{name} is thinking…").format(name=self.names[seat])
+            with self.console.status(thinking):
+                action = bot.choose(view)
+        else:
+            action = bot.choose(view)
         self.apply(action)
         self.narrate()
         if self.pace > 0:

@@ -64,3 +64,22 @@ def test_a_negative_number_of_bot_processes_is_refused(
         BotPool(-1)
     assert main(["serve", "--bot-processes", "-1"]) == 2
     assert "--bot-processes must be 0 or more" in capsys.readouterr().err
+
+
+def test_a_table_goes_on_when_a_helper_process_dies(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=1) as client:
+        hub = hub_of(client)
+        table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
+        wait_for_version(client, table_id, 4)
+        (helper,) = multiprocessing.active_children()
+        helper.kill()
+        helper.join(10)
+        version = client.get(f"/api/tables/{table_id}").json()["table"]["version"]
+        # The move under way (if any) is worked out again in a thread; later ones in a new
+        # helper process.
+        wait_for_version(client, table_id, version + 8)
+        assert "a bots' helper process died" in caplog.text
+        assert hub.bots.started
+        assert [p.pid for p in multiprocessing.active_children()] != [helper.pid]

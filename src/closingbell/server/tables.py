@@ -568,27 +568,27 @@ class BotPool:
         """The bot's action from the view, and the bot to keep for its next move."""
         if not isinstance(bot, ISMCTSBot) or self.processes == 0:
             return await asyncio.to_thread(_choose, bot, view)
-        if self._executor is None:
+        executor = self._executor
+        if executor is None:
             # Spawned, not forked: the server process has threads and an event loop.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
+            executor = self._executor = ProcessPoolExecutor(
                 self.processes,
                 mp_context=context,
                 initializer=_follow_server,
                 initargs=(os.getpid(),),
             )
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, _choose, bot, view)
+            return await asyncio.get_running_loop().run_in_executor(executor, _choose, bot, view)
         except BrokenProcessPool:
-            log.exception("the bots' helper processes failed; new ones start with the next move")
-            broken, self._executor = self._executor, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
+            if self._executor is executor:
+                log.error("a bots' helper process died; new ones start with the next move")
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
             return await asyncio.to_thread(_choose, bot, view)
 
     async def stop(self) -> None:
-        """Stop the helper processes (a move being worked out is abandoned)."""
+        """Stop the helper processes, after the moves being worked out (which are dropped)."""
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

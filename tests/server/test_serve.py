@@ -19,6 +19,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from closingbell.cli.main import build_parser
+from closingbell.server.loadtest import child_processes
 
 
 def free_port() -> int:
@@ -131,20 +132,6 @@ def test_a_killed_server_loses_no_game_and_no_action(database_url: str, tmp_path
             assert receive(ws, "state")["version"] == 13
 
 
-def running_children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` and that have not exited."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                state, parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
-            except (OSError, ValueError):
-                continue
-            if int(parent) == pid and state != "Z":
-                found.append(int(entry.name))
-    return found
-
-
 def running(pid: int) -> bool:
     try:
         return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -162,7 +149,7 @@ def test_the_helpers_of_search_bots_end_when_the_server_is_killed(tmp_path: Path
         while httpx.get(f"{base}/api/tables/{table['id']}").json()["table"]["version"] < 6:
             assert time.monotonic() < deadline, "the expert bot did not play"
             time.sleep(0.05)
-        helpers = running_children(process.pid)
+        helpers = child_processes(process.pid)
         assert helpers, "no helper process thinks for the expert bot"
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)

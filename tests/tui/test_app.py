@@ -94,42 +94,35 @@ def test_an_expert_bot_takes_its_turns(tmp_path: Path) -> None:
     assert not replay(record).is_terminal()
 
 
-@pytest.mark.parametrize(
-    ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2正在思考……")]
-)
-def test_a_terminal_shows_that_a_search_bot_is_thinking(
-    tmp_path: Path, lang: str, words: str
-) -> None:
+def _play_in_a_terminal(tmp_path: Path, seats: str, lang: str = "en") -> str:
+    """Four first choices and quit, on a console that is a terminal; what it printed."""
     out = io.StringIO()
     console = Console(file=out, width=120, force_terminal=True, highlight=False)
     lines = iter(["1"] * 4 + ["q"])
     rc = play(
         console=console,
         read_line=lambda prompt: next(lines),
-        seats="you,expert",
+        seats=seats,
         seed=3,
         save=str(tmp_path / "g.cbrec"),
         pace=0,
         lang=lang,
     )
     assert rc == 0
-    assert words in out.getvalue()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2正在思考……")]
+)
+def test_a_terminal_shows_that_a_search_bot_is_thinking(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    assert words in _play_in_a_terminal(tmp_path, "you,expert", lang)
 
 
 def test_rule_based_bots_answer_without_a_thinking_sign(tmp_path: Path) -> None:
-    out = io.StringIO()
-    console = Console(file=out, width=120, force_terminal=True, highlight=False)
-    lines = iter(["1"] * 4 + ["q"])
-    rc = play(
-        console=console,
-        read_line=lambda prompt: next(lines),
-        seats="you,hard",
-        seed=3,
-        save=str(tmp_path / "g.cbrec"),
-        pace=0,
-    )
-    assert rc == 0
-    assert "thinking" not in out.getvalue()
+    assert "thinking" not in _play_in_a_terminal(tmp_path, "you,hard")
 
 
 def test_resume_continues_exactly_as_an_uninterrupted_game(tmp_path: Path) -> None:

@@ -29,6 +29,9 @@ class Bot(ABC):
 
     name: str = "bot"
     """The bot's kind, as ``make_bot`` names it."""
+    searches: bool = False
+    """Whether :meth:`choose` searches for up to a time budget (front ends show it thinking
+    and keep it off their event loop) rather than answering at once."""
 
     def __init__(self, game: Game, seed: int = 0) -> None:
         self.game = game

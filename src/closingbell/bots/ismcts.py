@@ -249,6 +249,7 @@ class ISMCTSBot(Bot):
     """
 
     name = "ismcts"
+    searches = True
 
     def __init__(
         self,

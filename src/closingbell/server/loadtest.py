@@ -299,21 +299,26 @@ def _process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _helpers_cpu(pid: int) -> float | None:
-    """CPU seconds the running children of process ``pid`` have used so far; Linux only."""
-    if not Path("/proc").is_dir():
-        return None
-    total = 0.0
+def child_processes(pid: int) -> list[int]:
+    """The running (not yet exited) children of process ``pid``, from ``/proc``; Linux only."""
+    found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            state, parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
             continue
-        if int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        if int(parent) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _helpers_cpu(pid: int) -> float | None:
+    """CPU seconds the running children of process ``pid`` have used so far; Linux only."""
+    if not Path("/proc").is_dir():
+        return None
+    return sum(_process_cpu(child) or 0.0 for child in child_processes(pid))
 
 
 def _without_password(url: str) -> str:

@@ -33,7 +33,6 @@ from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
 from closingbell.bots import Bot, make_bot
-from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.errors import IllegalActionError, NotationError, OptionError, UnknownGameError
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class, load_game
@@ -566,7 +565,7 @@ class BotPool:
 
     async def choose(self, bot: Bot, view: View) -> tuple[int, Bot]:
         """The bot's action from the view, and the bot to keep for its next move."""
-        if not isinstance(bot, ISMCTSBot) or self.processes == 0:
+        if not bot.searches or self.processes == 0:
             return await asyncio.to_thread(_choose, bot, view)
         executor = self._executor
         if executor is None:

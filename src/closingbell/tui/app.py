@@ -29,7 +29,6 @@ from rich.text import Text
 
 from closingbell.bots import available_bots, make_bot
 from closingbell.bots.base import Bot
-from closingbell.bots.ismcts import ISMCTSBot
 from closingbell.core.errors import NotationError, RecordError
 from closingbell.core.game import Game, State
 from closingbell.core.records import (
@@ -468,7 +467,7 @@ class Session:
         # Reseeded at each decision, a bot chooses the same after a resume as it would have.
         bot.rng.seed(f"play/{self.seed}/{seat}/{len(self.state.history)}")
         view = self.state.view(seat)
-        if isinstance(bot, ISMCTSBot):
+        if bot.searches:
             # A search takes up to its time budget: show that the game has not stalled.
             thinking = self._("{name} is thinking…").format(name=self.names[seat])
             with self.console.status(thinking):

@@ -8,6 +8,8 @@ else with a message naming the field, before any of it reaches the engine.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,52 @@ from closingbell.core.events import Entry
 
 if TYPE_CHECKING:
     from closingbell.core.game import Game
+
+
+MAX_JSON_DEPTH = 64
+"""How deeply arrays and objects may nest in JSON that closingbell reads: far more than any
+state, record or message needs, and far less than what exhausts Python's recursion."""
+
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]')
+"""Strings (skipped whole, so brackets inside them do not count) and brackets. The string
+pattern never backtracks, and an unterminated string runs to the end of the text, so a
+scan is linear whatever the input."""
+
+
+class JSONDepthError(ValueError):
+    """JSON text nested more deeply than allowed (refused before it is parsed)."""
+
+
+def check_json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
+    """Raise :class:`JSONDepthError` if arrays and objects in ``text`` nest deeper than ``limit``.
+
+    The text is scanned without recursion, so a hostile input of thousands of brackets
+    costs a linear scan instead of a ``RecursionError`` from the parser.
+    """
+    depth = 0
+    for match in _JSON_TOKENS.finditer(text):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                raise JSONDepthError(f"arrays and objects nest deeper than {limit} levels")
+        elif char in "]}":
+            depth -= 1
+
+
+def load_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> Any:
+    """Parse JSON text whose nesting is at most ``limit`` deep; ``ValueError`` otherwise.
+
+    Refuses the constants ``NaN`` and ``Infinity``, which are not JSON.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    check_json_depth(text, limit)
+    return json.loads(text, parse_constant=_refuse_constant)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _is_int(value: Any) -> bool:

@@ -117,3 +117,21 @@ def positions(draw: st.DrawFn) -> Position:
     """A position of any registered game at any allowed player count."""
     name, players = draw(cases)
     return Position(name, players, draw(seeds), draw(step_counts))
+
+
+def could_tell(before: State, action: int, seat: int | None) -> bool:
+    """Whether ``seat`` can tell ``action`` apart from every other legal choice at ``before``.
+
+    It compares what the seat would see (its view, and the log entries it may read that the
+    action adds) after each legal choice. If another choice looks the same, the seat cannot
+    know which one was made, and nothing may tell it.
+    """
+    start = len(before.log)
+
+    def seen(choice: int) -> tuple[object, object]:
+        after = before.clone()
+        after.apply(choice)
+        return after.view(seat).to_dict(), after.visible_events(seat, start)
+
+    mine = seen(action)
+    return all(seen(other) != mine for other in before.legal_actions() if other != action)

@@ -3,6 +3,8 @@
 (1) Changing only what a seat cannot see (with the game's perturber from
 :mod:`tests.conformance.hidden`) leaves that seat's view, and the spectator's, unchanged.
 (2) A full state sampled from a view gives back the same view, is consistent, and plays on.
+(3) A game names its secret decisions: every other choice can be told apart, by every
+other seat and spectator, from what they see once it is made.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import closingbell
 from tests.conformance.common import (
     Position,
     case_params,
+    could_tell,
     get_game,
     move_rng,
     play_out,
@@ -96,3 +99,35 @@ def test_a_sampled_state_gives_the_same_view(position: Position, salt: int) -> N
         assert sampled.legal_actions() == state.legal_actions() or seat != state.current_player
         play_out(sampled, rng)
         assert sampled.is_terminal()
+
+
+@pytest.mark.parametrize(("name", "players"), case_params())
+def test_every_choice_others_cannot_see_is_declared_secret(name: str, players: int) -> None:
+    # Front ends tell every seat what the others chose (the web server's last_action),
+    # except in the decisions a game declares secret: so every decision in which some
+    # seat cannot tell one choice from another must be declared, or a front end leaks it.
+    game = get_game(name, players)
+    secret_seen = told = 0
+    for seed in range(2):
+        state = game.new_game(seed=seed)
+        moves = move_rng(seed)
+        while not state.is_terminal():
+            before = state.clone()
+            action = random_step(state, moves)
+            actor = before.current_player
+            if before.choice_is_secret():
+                secret_seen += 1
+                assert before.decision in type(before).SECRET_DECISIONS
+                continue
+            if len(before.history) % 2:
+                continue  # every other step: enough to meet every decision, half the cost
+            for seat in [*range(players), None]:
+                if seat != actor:
+                    assert could_tell(before, action, seat), (
+                        f"seat {seat} cannot tell {before.action_to_string(action)!r} from "
+                        f"another choice in {before.decision!r}, which is not declared secret"
+                    )
+                    told += 1
+    assert told > 100
+    if name == "take_stock":
+        assert secret_seen > 0

@@ -1,166 +1,364 @@
-"""No message leaks what its recipient may not see.
+"""No message and no answer of the web server leaks what its recipient may not see.
 
 Complete games of both games are played through the server by WebSocket clients that
-choose random legal actions, beside a bot and a spectator. Every message each connection
-receives is kept, then checked against the real state at that message's version (rebuilt
-from the finished game's record): the view must be exactly the rules engine's view for
-that seat; the seat's own hand, saved events and face-down cards must be its own; every
-private log entry of another seat must arrive only in its redacted form; and no message
-may carry the seed or another seat's token.
+choose random legal actions, beside bots and spectators, in both languages. Every message
+each connection receives, and the answers of the HTTP routes a spectator may call during
+the game, are kept; then every field of every one of them is rebuilt from what its
+recipient may read and compared (``tests/server/leakcheck.py``). The checker itself is
+tested: a secret planted in any field of any kind of message is caught.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 import closingbell
-from closingbell.core.events import entry_to_dict, visible_entries
-from tests.server.helpers import create, join, receive
+from tests.server.helpers import client_for, create, join, receive
+from tests.server.leakcheck import (
+    Game,
+    Leak,
+    Stream,
+    check_message,
+    check_spectator_answer,
+    check_stream,
+    check_table_info,
+)
 
-PRIVATE_FIELDS = {
-    "take_stock": {"hand": "hands", "saved_events": "saved", "own_hidden": "hidden"},
-    "card_stock_market": {"hand": "hands"},
-}
-"""For each game, view fields that hold one seat's secrets, and the state field behind each."""
 
+@dataclass
+class Played:
+    """A finished table: what the test knows, every connection's messages, HTTP answers."""
 
-class Recorder:
-    """One connection and every message it received, raw and parsed."""
-
-    def __init__(self, ws: WebSocketTestSession, seat: int | None, token: str | None) -> None:
-        self.ws = ws
-        self.seat = seat
-        self.token = token
-        self.raw: list[str] = []
-        self.messages: list[dict[str, Any]] = []
-
-    def read(self) -> dict[str, Any]:
-        message = receive(self.ws)
-        assert message is not None, f"seat {self.seat}: no message came"
-        assert message["type"] != "closed"
-        self.raw.append(json.dumps(message))
-        self.messages.append(message)
-        return message
-
-    def read_until(self, predicate: Any) -> dict[str, Any]:
-        while True:
-            message = self.read()
-            assert message["type"] != "error", message
-            if message["type"] == "state" and predicate(message):
-                return message
+    game: Game
+    streams: list[Stream]
+    views: list[dict[str, Any]]
+    """``GET /api/tables/{id}/view`` answers taken during the game."""
+    infos: list[dict[str, Any]]
+    """``GET /api/tables/{id}`` and the table's entry in ``GET /api/tables``, during the game."""
 
 
 def play_through(
-    client: TestClient, game: str, seats: list[str], seed: int
-) -> tuple[str, list[Recorder]]:
-    """Play a whole game with random clients in the open seats; return every connection."""
-    table = create(client, game, seats, seed=seed)
+    client: TestClient, game_name: str, seats: list[str], seed: int, langs: list[str]
+) -> Played:
+    """Play a whole game with random clients in the open seats and two spectators."""
+    table = create(client, game_name, seats, seed=seed)
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
     tokens = {p: join(client, table_id, f"player {p}", seat=p)["token"] for p in humans}
     rng = random.Random(seed)
     path = f"/ws/tables/{table_id}"
-    with client.websocket_connect(path) as spy_ws:
-        sockets = [client.websocket_connect(path).__enter__() for _ in humans]
-        try:
-            recorders = [Recorder(spy_ws, None, None)] + [
-                Recorder(ws, p, tokens[p]) for ws, p in zip(sockets, humans, strict=True)
-            ]
-            for rec in recorders:
-                rec.ws.send_text(json.dumps({"type": "hello", "token": rec.token}))
+    who: list[int | None] = [None, None, *humans]
+    sockets = [client.websocket_connect(path).__enter__() for _ in who]
+    streams = [Stream(seat, langs[i % len(langs)], [], []) for i, seat in enumerate(who)]
+    views: list[dict[str, Any]] = []
+    infos: list[dict[str, Any]] = []
 
-            def settled_after(version: int) -> Any:
-                # Bots stop when a person must decide: every connection reaches that state.
-                return lambda m: (
-                    m["version"] > version
-                    and (m["status"] == "finished" or m["current_player"] in humans)
-                )
+    def read(i: int) -> dict[str, Any]:
+        message = receive(sockets[i])
+        assert message is not None, f"connection {i}: no message came"
+        assert message["type"] not in ("closed", "error"), message
+        streams[i].raw.append(json.dumps(message))
+        streams[i].messages.append(message)
+        return message
 
-            version = -1
-            while True:
-                reached = [rec.read_until(settled_after(version)) for rec in recorders]
-                assert len({m["version"] for m in reached}) == 1
-                version = reached[0]["version"]
-                if reached[0]["status"] == "finished":
-                    break
-                mover = reached[0]["current_player"]
-                rec, message = next(
-                    (r, m) for r, m in zip(recorders, reached, strict=True) if r.seat == mover
-                )
-                choice = rng.choice(message["legal"])
-                rec.ws.send_text(
-                    json.dumps({"type": "action", "version": version, "action": choice["id"]})
-                )
-        finally:
-            for ws in sockets:
-                ws.__exit__(None, None, None)
-    return table_id, recorders
+    def settled_after(version: int, message: dict[str, Any]) -> bool:
+        # Bots stop when a person must decide: every connection reaches that state.
+        return (
+            message["type"] == "state"
+            and message["version"] > version
+            and (message["status"] == "finished" or message["current_player"] in humans)
+        )
 
-
-@pytest.mark.parametrize(
-    ("game", "seats", "seed"),
-    [
-        ("take_stock", ["open", "medium", "open"], 7_318_220_468_111_907),
-        ("take_stock", ["medium", "open", "open", "easy"], 5_944_102_377_520_063),
-        ("card_stock_market", ["open", "open", "medium"], 6_402_918_833_174_211),
-        ("card_stock_market", ["hard", "open", "open", "open"], 8_813_006_245_719_442),
-    ],
-)
-def test_no_message_carries_another_seats_secrets(
-    client: TestClient, game: str, seats: list[str], seed: int
-) -> None:
-    table_id, recorders = play_through(client, game, seats, seed)
+    try:
+        for i, ws in enumerate(sockets):
+            token = tokens.get(who[i]) if who[i] is not None else None  # type: ignore[arg-type]
+            ws.send_text(json.dumps({"type": "hello", "token": token, "lang": streams[i].lang}))
+        version = -1
+        while True:
+            reached = []
+            for i in range(len(sockets)):
+                while not settled_after(version, message := read(i)):
+                    pass
+                reached.append(message)
+            assert len({m["version"] for m in reached}) == 1
+            version = reached[0]["version"]
+            views.append(client.get(f"/api/tables/{table_id}/view").json())
+            infos.append(client.get(f"/api/tables/{table_id}").json()["table"])
+            infos += [t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id]
+            if reached[0]["status"] == "finished":
+                break
+            mover = reached[0]["current_player"]
+            i = who.index(mover)
+            choice = rng.choice(reached[i]["legal"])
+            sockets[i].send_text(
+                json.dumps({"type": "action", "version": version, "action": choice["id"]})
+            )
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
     body = client.get(f"/api/tables/{table_id}/record").json()
-    real = closingbell.load_game(game, **body["options"]).new_game(seed)
-    states = [real.clone()]
+    rules = closingbell.load_game(game_name, **body["options"])
+    state = rules.new_game(seed)
+    states = [state.clone()]
     for action in body["actions"]:
-        real.apply(action["id"])
-        states.append(real.clone())
-    assert real.is_terminal()
-    tokens = {r.seat: r.token for r in recorders if r.token}
-    fields = PRIVATE_FIELDS[game]
-    for rec in recorders:
-        seat = rec.seat
-        events: list[dict[str, Any]] = []
-        checked = 0
-        for raw, message in zip(rec.raw, rec.messages, strict=True):
-            # The seed is secret (it would reveal every shuffle): the record has it, no message.
-            assert str(seed) not in raw
-            for other, token in tokens.items():
-                if other != seat:
-                    assert token not in raw, f"seat {seat} was sent seat {other}'s token"
-            if message["type"] != "state":
-                continue
-            state = states[message["version"]]
-            # Exactly the rules engine's view for this seat: nothing added, nothing kept.
-            assert message["view"] == state.view(seat).to_dict()
-            for view_field, state_field in fields.items():
-                secret = getattr(state, state_field)
-                own = sorted(secret[seat]) if seat is not None else []
-                assert sorted(message["view"][view_field]) == own
-            # Events: the visible log, in order, with others' private parts redacted.
-            assert message["first_event"] == len(events)
-            events += message["events"]
-            visible = visible_entries(state.log, seat)
-            assert len(events) == len(visible)
-            checked += 1
-        # Every private entry of another seat reached this connection redacted, or not at all.
-        log = states[-1].log
-        fields_of = states[-1].EVENT_FIELDS
-        shown = iter(events)
-        for owner, full, redacted in log:
-            if owner is None or owner == seat:
-                assert next(shown) == entry_to_dict(full, fields_of)
-            elif redacted is not None:
-                got = next(shown)
-                assert got == entry_to_dict(redacted, fields_of)
-                if redacted != full:
-                    assert got != entry_to_dict(full, fields_of)
-        assert next(shown, None) is None
-        assert checked > 20
+        state.apply(action["id"])
+        states.append(state.clone())
+    assert state.is_terminal()
+    kinds = ["bot" if kind != "open" else "human" for kind in seats]
+    names: list[str | None] = [
+        kind if kind != "open" else f"player {p}" for p, kind in enumerate(seats)
+    ]
+    known = Game(rules, table_id, states, kinds, names, seed, tokens)
+    return Played(known, streams, views, infos)
+
+
+GAMES = [
+    ("take_stock", ["open", "open", "open"], 1_000, ["en", "zh-Hant"]),
+    ("take_stock", ["open", "medium", "open"], 7_318_220_468_111_907, ["zh-Hant", "en"]),
+    ("take_stock", ["medium", "open", "open", "easy"], 5_944_102_377_520_063, ["en"]),
+    ("card_stock_market", ["open", "open", "medium"], 6_402_918_833_174_211, ["en", "zh-Hant"]),
+    ("card_stock_market", ["hard", "open", "open", "open"], 8_813_006_245_719_442, ["zh-Hant"]),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "seed", "langs"), GAMES)
+def test_every_field_of_every_message_is_what_its_recipient_may_know(
+    client: TestClient, game: str, seats: list[str], seed: int, langs: list[str]
+) -> None:
+    played = play_through(client, game, seats, seed, langs)
+    known = played.game
+    states = sum(check_stream(known, stream) for stream in played.streams)
+    assert states > 20 * len(played.streams)
+    for body in played.views:
+        check_spectator_answer(known, body)
+    for info in played.infos:
+        check_table_info(known, info)
+    if game == "take_stock":
+        # The games reach secret choices, and their recipients were told no more than the
+        # seat that chose (checked above): count them so that the test cannot pass empty.
+        hidden = [
+            m
+            for s in played.streams
+            for m in s.messages
+            if m["type"] == "state" and (m["last_action"] or {}).get("id", 0) is None
+        ]
+        assert hidden, "no secret choice of another seat was played"
+
+
+# ---------------------------------------------------------------- the checker catches leaks
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """One whole Take Stock game of people only, with secret choices in it."""
+    path = Path(tmp_path_factory.mktemp("leaks")) / "web.db"
+    with client_for(f"sqlite:///{path}") as client:
+        yield play_through(client, "take_stock", ["open", "open", "open"], 1_000, ["en"])
+
+
+def first(played: Played, want: Callable[[Stream, dict[str, Any]], bool]) -> tuple[Stream, int]:
+    """The first message (its stream and index) that ``want`` picks."""
+    for stream in played.streams:
+        for i, message in enumerate(stream.messages):
+            if want(stream, message):
+                return stream, i
+    raise AssertionError("no such message in the game")
+
+
+def state_of(played: Played, message: dict[str, Any]) -> Any:
+    return played.game.states[message["version"]]
+
+
+def other_hand(played: Played, stream: Stream, message: dict[str, Any]) -> list[int]:
+    """Another seat's hand at the message's version: a secret of the recipient."""
+    state = state_of(played, message)
+    other = next(q for q in range(state.n) if q != stream.seat and state.hands[q])
+    return list(state.hands[other])
+
+
+def is_secret_of_another(stream: Stream, message: dict[str, Any]) -> bool:
+    last = message.get("last_action") or {}
+    return message["type"] == "state" and last.get("secret") and last.get("id") is None
+
+
+def must_be_caught(played: Played, stream: Stream, index: int, message: dict[str, Any]) -> None:
+    """Checking ``message`` in place of ``stream.messages[index]`` raises :class:`Leak`."""
+    original = stream.messages[index]
+    sent = original.get("first_event", 0)
+    check_message(played.game, stream, stream.raw[index], original, sent)  # the real one passes
+    with pytest.raises(Leak):
+        check_message(played.game, stream, json.dumps(message), message, sent)
+
+
+def tell_the_secret_choice(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+    def untellable(stream: Stream, message: dict[str, Any]) -> bool:
+        # (The last choice before a reveal may be told: the reveal shows it anyway.)
+        return is_secret_of_another(stream, message) and not played.game.may_tell(
+            message["version"], stream.seat
+        )
+
+    stream, i = first(played, untellable)
+    message = copy.deepcopy(stream.messages[i])
+    state = state_of(played, message)
+    action = state.history[-1]
+    message["last_action"].update(id=action, text=state.action_to_string(action))
+    return stream, i, message
+
+
+def unredact_an_event(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+    def redacted(stream: Stream, message: dict[str, Any]) -> bool:
+        return message["type"] == "state" and any(
+            e.get("card", 0) is None for e in message["events"]
+        )
+
+    stream, i = first(played, redacted)
+    message = copy.deepcopy(stream.messages[i])
+    event = next(e for e in message["events"] if e.get("card", 0) is None)
+    event["card"] = other_hand(played, stream, message)[0]
+    return stream, i, message
+
+
+def legal_of_another(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+    def waiting_seat(stream: Stream, message: dict[str, Any]) -> bool:
+        return (
+            message["type"] == "state"
+            and message["status"] == "playing"
+            and stream.seat is not None
+            and message["current_player"] != stream.seat
+        )
+
+    stream, i = first(played, waiting_seat)
+    message = copy.deepcopy(stream.messages[i])
+    state = state_of(played, message)
+    message["legal"] = [
+        {"id": a, "text": state.action_to_string(a), "label": None} for a in state.legal_actions()
+    ]
+    return stream, i, message
+
+
+def with_change(
+    want: Callable[[Stream, dict[str, Any]], bool], change: Callable[[Played, Stream, Any], None]
+) -> Callable[[Played], tuple[Stream, int, dict[str, Any]]]:
+    def plant(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+        stream, i = first(played, want)
+        message = copy.deepcopy(stream.messages[i])
+        change(played, stream, message)
+        return stream, i, message
+
+    return plant
+
+
+def a_state(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "state" and message["status"] == "playing" and bool(message["events"])
+
+
+def a_welcome(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "welcome"
+
+
+def a_seats(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "seats"
+
+
+SEMANTIC_PLANTS = {
+    "last_action tells another seat's secret choice": tell_the_secret_choice,
+    "an event shows another seat's hidden card": unredact_an_event,
+    "legal actions go to a seat that does not decide": legal_of_another,
+    "the view shows another seat's hand": with_change(
+        a_state, lambda p, s, m: m["view"].update(hand=other_hand(p, s, m))
+    ),
+    "the view gains every hand": with_change(
+        a_state, lambda p, s, m: m["view"].update(hands=state_of(p, m).hands)
+    ),
+    "a line names another seat's card": with_change(
+        a_state,
+        lambda p, s, m: m["lines"].append(f"seat holds {other_hand(p, s, m)[0]}"),
+    ),
+    "the result before the end": with_change(
+        a_state,
+        lambda p, s, m: m.update(result={"scores": [0, 0, 0], "winners": [0]}),
+    ),
+    "a new field with the seed": with_change(a_state, lambda p, s, m: m.update(seed=p.game.seed)),
+    "a seat info with a token": with_change(
+        a_state, lambda p, s, m: m["seats"][0].update(token=next(iter(p.game.tokens.values())))
+    ),
+    "the welcome's table with the seed": with_change(
+        a_welcome, lambda p, s, m: m["table"].update(seed=p.game.seed)
+    ),
+    "a seats message with the hands": with_change(
+        a_seats, lambda p, s, m: m.update(hands=state_of(p, {"version": m["version"]}).hands)
+    ),
+    "the view of a later version": with_change(
+        a_state,
+        lambda p, s, m: m.update(view=p.game.states[m["version"] + 1].view(s.seat).to_dict()),
+    ),
+}
+
+
+@pytest.mark.parametrize("plant", list(SEMANTIC_PLANTS))
+def test_a_planted_leak_is_caught(played: Played, plant: str) -> None:
+    stream, i, message = SEMANTIC_PLANTS[plant](played)
+    must_be_caught(played, stream, i, message)
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every key and index inside ``value``, outermost first (lists: their first item)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield (*prefix, key)
+            yield from paths(inner, (*prefix, key))
+    elif isinstance(value, list) and value:
+        yield (*prefix, 0)
+        yield from paths(value[0], (*prefix, 0))
+
+
+def sample_messages(played: Played) -> list[tuple[Stream, int]]:
+    """One message of each kind and situation: every field of the protocol appears."""
+
+    def deciding(stream: Stream, message: dict[str, Any]) -> bool:
+        return a_state(stream, message) and bool(message["legal"]) and bool(message["last_action"])
+
+    def finished(stream: Stream, message: dict[str, Any]) -> bool:
+        return message["type"] == "state" and message["status"] == "finished"
+
+    return [
+        first(played, want)
+        for want in (deciding, is_secret_of_another, finished, a_welcome, a_seats)
+    ]
+
+
+def test_a_secret_planted_in_any_field_is_caught(played: Played) -> None:
+    stream, i = first(played, a_state)
+    secret = other_hand(played, stream, stream.messages[i])
+    planted = 0
+    for stream, i in sample_messages(played):
+        original = stream.messages[i]
+        for path in paths(original):
+            if path == ("type",):
+                continue  # another type is another message, checked by its own rules
+            message = copy.deepcopy(original)
+            holder = message
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = {"leak": secret}
+            must_be_caught(played, stream, i, message)
+            planted += 1
+        for path in [(), *paths(original)]:
+            message = copy.deepcopy(original)
+            holder = message
+            for key in path:
+                holder = holder[key]
+            if isinstance(holder, dict):
+                holder["leak"] = secret
+                must_be_caught(played, stream, i, message)
+                planted += 1
+    assert planted > 150

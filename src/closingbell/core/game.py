@@ -110,6 +110,9 @@ class State(ABC):
     """The name of each decision kind, indexed by ``phase``."""
     EVENT_FIELDS: ClassVar[Mapping[str, Sequence[str]]]
     """The field names of each kind of log entry."""
+    SECRET_DECISIONS: ClassVar[frozenset[str]] = frozenset()
+    """The decisions (names from ``PHASE_NAMES``) whose answers only the deciding seat may
+    know: the other seats learn of such a choice only what the log later shows them."""
 
     game: Game
     """The game this state belongs to."""
@@ -148,6 +151,15 @@ class State(ABC):
     def decision(self) -> str:
         """The name of the pending decision."""
         return self.PHASE_NAMES[self.phase]
+
+    def choice_is_secret(self) -> bool:
+        """Whether the answer to the pending decision is hidden from every other seat.
+
+        A front end that reports an action to others (a server's "last action", a
+        spectator's feed) must ask this before applying it: a secret answer is shown to its
+        seat only, and to the others as no more than "seat p chose".
+        """
+        return self.PHASE_NAMES[self.phase] in self.SECRET_DECISIONS
 
     def legal_actions(self) -> list[int]:
         """The sorted action ids legal for the pending decision (empty when over)."""

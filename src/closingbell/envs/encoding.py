@@ -207,6 +207,7 @@ class TakeStockEncoder(Encoder):
             "last_round_scores", n, "points of each relative seat in the last scored round / 400"
         )
         self._add("waiting", n, "1 for each relative seat yet to choose in a hidden choice")
+        self._add("hidden_counts", n, "cards each relative seat set aside in a hidden choice / 10")
         self._add("option_supply", 1, "option tokens left in the box / 30")
         self._add("draw_pile", 1, "share cards in the draw pile / 55")
         self._add("event_pile", 1, "event cards above Market Closed / 40")
@@ -270,6 +271,7 @@ class TakeStockEncoder(Encoder):
             self._per_seat(out, "last_round_scores", seat, last, 400)
         for q in view.waiting:
             out[at["waiting"]][self._rel(seat, q)] = 1.0
+        self._per_seat(out, "hidden_counts", seat, view.hidden_counts, 10)
         out[at["option_supply"]] = view.option_supply / TC.TOTAL_TOKENS
         out[at["draw_pile"]] = view.draw_pile / len(TC.SHARE_CARDS)
         out[at["event_pile"]] = view.event_pile / TC.NUM_EVENT_CARDS

@@ -252,16 +252,25 @@ class LegalAction(BaseModel):
 
 
 class LastAction(BaseModel):
-    """The action that made this version."""
+    """The action that made this version, as far as the recipient may know it."""
 
     seat: int
     """The seat that acted."""
-    id: int
-    """The action id."""
-    text: str
-    """Its text form."""
+    id: int | None
+    """The action id; ``None`` for a secret choice of another seat."""
+    text: str | None
+    """Its text form; ``None`` for a secret choice of another seat."""
     by: Literal["player", "bot", "stand_in"]
     """Who chose it: the seat's player, its bot, or a bot standing in for an absent player."""
+    secret: bool = False
+    """Whether it answered a secret decision (a Market Downturn discard, options exercised):
+    only the acting seat is told which action it was; the log reveals the rest in time."""
+
+    def seen_by(self, seat: int | None) -> LastAction:
+        """The action as ``seat`` may know it (``None``: a spectator)."""
+        if not self.secret or seat == self.seat:
+            return self
+        return LastAction(seat=self.seat, id=None, text=None, by=self.by, secret=True)
 
 
 class Result(BaseModel):

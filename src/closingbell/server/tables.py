@@ -254,7 +254,7 @@ class LiveTable:
             events=events,
             first_event=first,
             lines=lines,
-            last_action=self.last_action,
+            last_action=None if self.last_action is None else self.last_action.seen_by(seat),
             result=Result(scores=state.scores(), winners=state.winners()) if over else None,
             seats=self.seat_infos(),
         )
@@ -405,6 +405,7 @@ class LiveTable:
         self, seat: int, action: int, by: Literal["player", "bot", "stand_in"]
     ) -> None:
         """Apply, store, then publish one action (the lock is held)."""
+        secret = self.state.choice_is_secret()
         new = self.state.clone()
         try:
             new.apply(action)
@@ -422,7 +423,7 @@ class LiveTable:
         before = self.state.current_player
         self.state = new
         self.status = status
-        self.last_action = LastAction(seat=seat, id=action, text=text, by=by)
+        self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
         if new.current_player != before:
             self.turn_since = asyncio.get_running_loop().time()
         self.broadcast_state()
@@ -644,11 +645,12 @@ class Hub:
             last = None
             for action in row.actions:
                 seat = state.current_player
+                secret = state.choice_is_secret()
                 state.apply(action)
                 assert seat is not None
                 by: Literal["player", "bot"] = "bot" if row.seats[seat].kind == "bot" else "player"
                 text = game.action_to_string(action)
-                last = LastAction(seat=seat, id=action, text=text, by=by)
+                last = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
             table = LiveTable(self, row, game, state)
             table.last_action = last
             self.tables[table_id] = table

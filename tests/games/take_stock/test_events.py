@@ -391,6 +391,7 @@ def test_downturn_everyone_discards_hidden_until_all_chose() -> None:
     other = st.view(2)
     assert other.own_hidden == () and other.discard_pile == tuple(sorted(discard))
     assert other.hand_sizes == (2, 2, 2)
+    assert other.hidden_counts == (0, 1, 0)
     assert other.waiting == (2, 0)
     assert st.visible_events(2)[-1] == {"type": "downturn_discard", "seat": 1, "card": None}
     play(st, "discard Oil 3", "discard Gem 2")

@@ -115,6 +115,31 @@ def test_exercised_cards_stay_hidden_until_everyone_chose() -> None:
     assert one.tokens == [0, 1, 2]
 
 
+def test_how_many_cards_were_exercised_is_known_before_the_reveal() -> None:
+    # The decision (docs/rules/take-stock.md, "What each seat may see"): the others see
+    # how many cards a seat set aside, as at a real table, but not which. The view, the
+    # log and the states sampled for search bots all say the same.
+    import random
+
+    st = _ending(hands={1: ["Oil 2", "Oil 3", "Oil 4"], 2: ["Gem 6", "Gem 9"]}, tokens=[0, 3, 2])
+    play(st, "raise Tech 11", "exercise Oil 2", "exercise Oil 4", "exercise done")
+    assert (st.decision, st.current_player) == ("exercise", 2)
+    for seat in (0, 2, None):
+        view = st.view(seat)
+        assert view.hidden_counts == (0, 2, 0)
+        assert view.hand_sizes[1] == 3  # the two set aside still count as held
+        hidden = [e for e in st.visible_events(seat) if e["type"] == "exercise"]
+        assert hidden == [{"type": "exercise", "seat": 1, "card": None}] * 2
+        for salt in range(20):
+            sampled = st.game.sample_state(view, random.Random(salt))
+            assert len(sampled.hidden[1]) == 2
+            assert sampled.view(seat) == view
+    play(st, "exercise Gem 9")
+    assert (st.decision, st.current_player) == ("exercise", 2)
+    assert st.view(0).hidden_counts == (0, 2, 1)
+    assert st.view(1).own_hidden == tuple(cards(["Oil 2", "Oil 4"]))
+
+
 def test_leftover_hand_cards_are_discarded() -> None:
     st = _ending(
         options={"rounds": 1},

@@ -56,6 +56,10 @@ PHASE_NAMES: tuple[str, ...] = (
 )
 """The name of each decision kind, as views and documents call it."""
 
+SECRET_DECISIONS = frozenset({PHASE_NAMES[DOWNTURN], PHASE_NAMES[EXERCISE]})
+"""Decisions every eligible seat answers in secret, revealed together once all have chosen:
+which card goes in a Market Downturn, which cards are exercised at the end of a round."""
+
 # What the discard after a turn action is for.
 FOLLOW_NONE = 0
 FOLLOW_SAVE = 1
@@ -195,6 +199,7 @@ class TakeStockState(State):
     SHAPES = SHAPES
     PHASE_NAMES = PHASE_NAMES
     EVENT_FIELDS = EVENT_FIELDS
+    SECRET_DECISIONS = SECRET_DECISIONS
 
     game: TakeStock
     n: int

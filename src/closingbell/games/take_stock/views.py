@@ -18,8 +18,6 @@ from closingbell.core.view import View
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.state import (
     CHOOSE,
-    DOWNTURN,
-    EXERCISE,
     FOLLOW_MARKET_A,
     FOLLOW_MARKET_B,
     FOLLOW_NONE,
@@ -146,6 +144,9 @@ class TakeStockView(View):
     """Seats yet to choose in a decision that all take before anything is revealed."""
     own_hidden: tuple[int, ...]
     """Cards this seat has set aside in such a decision (a discard or exercised options)."""
+    hidden_counts: tuple[int, ...]
+    """How many cards each seat has set aside face down in such a decision: everyone sees
+    how many (as at a real table), only their owner which ones."""
     legal_actions: tuple[int, ...]
     """The legal actions, when this seat must decide; empty otherwise."""
 
@@ -218,6 +219,7 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
         owed_discards=st.owed,
         waiting=tuple(st.queue),
         own_hidden=tuple(st.hidden[seat]) if seat is not None else (),
+        hidden_counts=tuple(len(h) for h in st.hidden),
         legal_actions=legal,
     )
 
@@ -285,16 +287,6 @@ def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> Ta
     return st
 
 
-def _chose_hidden(view: TakeStockView, q: int) -> bool:
-    """Whether seat ``q`` has already made its hidden choice in the pending decision."""
-    if view.decision == PHASE_NAMES[DOWNTURN]:
-        return q not in view.waiting
-    if view.decision == PHASE_NAMES[EXERCISE]:
-        eligible = view.hand_sizes[q] > 0 and view.tokens[q] > 0
-        return eligible and q not in view.waiting
-    return False
-
-
 def _sample_shares(
     st: TakeStockState, view: TakeStockView, seat: int | None, rng: random.Random
 ) -> None:
@@ -328,18 +320,19 @@ def _sample_shares(
     st.hidden = [[] for _ in range(n)]
     for q in range(n):
         if q == seat:
+            if len(view.own_hidden) != view.hidden_counts[q]:
+                raise _fail(
+                    f"seat {q} set aside {view.hidden_counts[q]} cards, not {len(view.own_hidden)}"
+                )
             st.hands[q] = list(view.hand)
             st.hidden[q] = list(view.own_hidden)
             continue
         cards = holding[q]
         if len(cards) != view.hand_sizes[q]:
             raise _fail(f"seat {q} holds {view.hand_sizes[q]} cards, {len(cards)} placed")
-        if _chose_hidden(view, q):
+        count = view.hidden_counts[q]
+        if count:
             rng.shuffle(cards)
-            if view.decision == PHASE_NAMES[DOWNTURN]:
-                count = 1
-            else:
-                count = rng.randint(0, min(view.tokens[q], len(cards)))
             st.hidden[q] = cards[:count]
             cards = cards[count:]
         st.hands[q] = sorted(cards)

@@ -1,0 +1,285 @@
+"""Checks every field of every message a client of the web server receives.
+
+A :class:`Game` holds what the test knows of a finished table: each version's full state,
+who made each action, the seats, the names and the languages of the connections. Each
+message a connection received is then rebuilt field by field from what its recipient may
+read: the rules engine's view for that seat, the log as that seat may read it, the words a
+screen in the connection's language gives them, and public facts (versions, whose turn,
+seats). Message types and their keys are fixed here, not taken from the server's models,
+so that a field the server adds fails the check until it is added here, on purpose.
+
+An action is told to a recipient other than its actor only when that recipient could
+have told it apart, from what it sees, from every other legal choice of the moment
+(:func:`could_tell`): an independent reading of "others see what the log shows them",
+which does not rely on the server's list of secret decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from closingbell.core.game import Game as RulesGame
+from closingbell.core.game import State
+from closingbell.tui.i18n import translations
+from closingbell.tui.screen import GameScreen
+from closingbell.tui.screens import screen_class
+from tests.conformance.common import could_tell
+
+STATE_KEYS = frozenset(
+    {
+        "type",
+        "table_id",
+        "version",
+        "status",
+        "seat",
+        "current_player",
+        "decision",
+        "view",
+        "legal",
+        "events",
+        "first_event",
+        "lines",
+        "last_action",
+        "result",
+        "seats",
+    }
+)
+WELCOME_KEYS = frozenset({"type", "protocol", "table", "seat"})
+SEATS_KEYS = frozenset({"type", "version", "seats"})
+TABLE_KEYS = frozenset(
+    {"id", "game", "title", "players", "options", "clock", "status", "version", "seats"}
+)
+SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in"})
+LEGAL_KEYS = frozenset({"id", "text", "label"})
+LAST_ACTION_KEYS = frozenset({"seat", "id", "text", "by", "secret"})
+
+
+class Leak(AssertionError):
+    """A message said something its recipient may not know, or something untrue."""
+
+
+def require(condition: bool, what: str) -> None:
+    """Raise :class:`Leak` saying ``what`` unless ``condition`` holds."""
+    if not condition:
+        raise Leak(what)
+
+
+@dataclass
+class Game:
+    """What the test knows of one table, to check the messages of its connections."""
+
+    game: RulesGame
+    table_id: str
+    states: list[State]
+    """The full state at each version (``states[v]`` after ``v`` actions)."""
+    kinds: list[str]
+    """Each seat's kind once the game started: ``human`` or ``bot``."""
+    names: list[str | None]
+    """Each seat's name as seat infos give it (display name, or the bot's name)."""
+    seed: int
+    tokens: dict[int, str]
+    """The seat tokens handed out, by seat."""
+    _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
+    _screens: dict[str, GameScreen] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.kinds)
+
+    def screen(self, lang: str) -> GameScreen:
+        """The game's screen in ``lang``, with the names the server gives the seats."""
+        if lang not in self._screens:
+            factory = screen_class(self.game.info.name)
+            assert factory is not None
+            names = [
+                f"{name.title()} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
+                for p, (kind, name) in enumerate(zip(self.kinds, self.names, strict=True))
+            ]
+            self._screens[lang] = factory(self.game, names, translations(lang))
+        return self._screens[lang]
+
+    def may_tell(self, version: int, seat: int | None) -> bool:
+        """Whether the action that made ``version`` may be told to ``seat``."""
+        key = (version, seat)
+        if key not in self._tell:
+            before = self.states[version - 1]
+            action = self.states[version].history[-1]
+            self._tell[key] = before.current_player == seat or could_tell(before, action, seat)
+        return self._tell[key]
+
+
+@dataclass
+class Stream:
+    """One connection's messages, in the order received."""
+
+    seat: int | None
+    lang: str | None
+    raw: list[str]
+    messages: list[dict[str, Any]]
+
+
+def check_seats(game: Game, seats: Any, started: bool) -> None:
+    """Every seat as everyone may see it: presence, names and kinds, nothing else."""
+    require(isinstance(seats, list) and len(seats) == game.players, f"seats: {seats!r}")
+    for p, info in enumerate(seats):
+        require(isinstance(info, dict) and set(info) == SEAT_KEYS, f"seat {p}: keys {info!r}")
+        require(info["seat"] == p, f"seat {p}: number {info['seat']!r}")
+        kind = game.kinds[p]
+        if started:
+            require(info["kind"] == kind, f"seat {p}: kind {info['kind']!r}")
+        require(info["kind"] in (kind, "open"), f"seat {p}: kind {info['kind']!r}")
+        name = game.names[p] if info["kind"] != "open" else None
+        require(info["name"] == name, f"seat {p}: name {info['name']!r}")
+        require(type(info["connected"]) is bool, f"seat {p}: connected {info['connected']!r}")
+        require(info["stand_in"] is False, f"seat {p}: stand_in {info['stand_in']!r}")
+
+
+def check_table_info(game: Game, table: Any) -> None:
+    """A table as the lobby shows it."""
+    require(isinstance(table, dict) and set(table) == TABLE_KEYS, f"table keys: {table!r}")
+    require(table["id"] == game.table_id, f"table id {table['id']!r}")
+    require(table["game"] == game.game.info.name, f"game {table['game']!r}")
+    require(table["title"] == game.game.info.title, f"title {table['title']!r}")
+    require(table["players"] == game.players, f"players {table['players']!r}")
+    require(table["options"] == game.game.options_dict(), f"options {table['options']!r}")
+    require(table["clock"] is None, f"clock {table['clock']!r}")
+    version = table["version"]
+    require(type(version) is int and 0 <= version < len(game.states), f"version {version!r}")
+    finished = game.states[version].is_terminal()
+    require(
+        table["status"] == "finished" if finished else table["status"] in ("waiting", "playing"),
+        f"status {table['status']!r} at version {version}",
+    )
+    check_seats(game, table["seats"], table["status"] != "waiting")
+
+
+def expected_last_action(game: Game, version: int, seat: int | None) -> list[Any]:
+    """The forms of the last action that ``seat`` may be sent at ``version``."""
+    if version == 0:
+        return [None]
+    before = game.states[version - 1]
+    actor = before.current_player
+    assert actor is not None
+    action = game.states[version].history[-1]
+    by = "bot" if game.kinds[actor] == "bot" else "player"
+    secret = before.choice_is_secret()
+    hidden = {"seat": actor, "id": None, "text": None, "by": by, "secret": True}
+    full = {
+        "seat": actor,
+        "id": action,
+        "text": game.game.action_to_string(action),
+        "by": by,
+        "secret": secret,
+    }
+    if seat == actor:
+        return [full]
+    if game.may_tell(version, seat):
+        return [full, hidden]
+    return [hidden]
+
+
+def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) -> int:
+    """Check a ``state`` message; return how many events the connection has been sent."""
+    seat, lang = stream.seat, stream.lang
+    require(set(message) == STATE_KEYS, f"state keys: {sorted(message)}")
+    require(message["table_id"] == game.table_id, f"table_id {message['table_id']!r}")
+    require(message["seat"] == seat, f"seat {message['seat']!r} for seat {seat}")
+    version = message["version"]
+    require(type(version) is int and 0 <= version < len(game.states), f"version {version!r}")
+    state = game.states[version]
+    status = message["status"]
+    if state.is_terminal():
+        require(status == "finished", f"status {status!r} after the end")
+    else:
+        require(status == "playing" or (status == "waiting" and version == 0), f"status {status}")
+    require(message["first_event"] == sent, f"first_event {message['first_event']} != {sent}")
+    check_seats(game, message["seats"], status != "waiting")
+    if status == "waiting":
+        for key, value in (
+            ("view", None),
+            ("current_player", None),
+            ("decision", None),
+            ("legal", []),
+            ("events", []),
+            ("lines", []),
+            ("last_action", None),
+            ("result", None),
+        ):
+            require(message[key] == value, f"{key} {message[key]!r} while waiting")
+        return sent
+    view = state.view(seat)
+    require(message["view"] == view.to_dict(), f"view of seat {seat} at version {version}")
+    require(message["current_player"] == state.current_player, "current_player")
+    decision = state.decision if status == "playing" else None
+    require(message["decision"] == decision, f"decision {message['decision']!r}")
+    screen = game.screen(lang) if lang is not None else None
+    legal: list[dict[str, Any]] = []
+    if status == "playing" and seat is not None and seat == state.current_player:
+        legal = [
+            {
+                "id": a,
+                "text": game.game.action_to_string(a),
+                "label": None if screen is None else screen.describe_action(view, a),
+            }
+            for a in view.legal_actions  # type: ignore[attr-defined]
+        ]
+    require(message["legal"] == legal, f"legal for seat {seat} at version {version}")
+    visible = state.visible_events(seat)
+    require(message["events"] == visible[sent:], f"events {sent}: of seat {seat} at {version}")
+    lines = [] if screen is None else [screen.describe_event(e) for e in visible[sent:]]
+    require(message["lines"] == lines, f"lines of seat {seat} at version {version}")
+    allowed = expected_last_action(game, version, seat)
+    require(
+        message["last_action"] in allowed,
+        f"last_action {message['last_action']!r} for seat {seat} at version {version}: "
+        f"may be one of {allowed!r}",
+    )
+    result = None
+    if status == "finished":
+        result = {"scores": state.scores(), "winners": state.winners()}
+    require(message["result"] == result, f"result {message['result']!r} at version {version}")
+    return len(visible)
+
+
+def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int) -> int:
+    """Check one message (``raw`` as received); return how many events have been sent."""
+    # The seed would reveal every shuffle; another seat's token would let one act for it.
+    require(str(game.seed) not in raw, "the seed was sent")
+    for other, token in game.tokens.items():
+        require(other == stream.seat or token not in raw, f"seat {other}'s token was sent")
+    require(isinstance(message, dict), f"a message that is not an object: {message!r}")
+    kind = message.get("type")
+    if kind == "state":
+        return check_state(game, stream, message, sent)
+    if kind == "welcome":
+        require(set(message) == WELCOME_KEYS, f"welcome keys: {sorted(message)}")
+        require(message["protocol"] == 1, f"protocol {message['protocol']!r}")
+        require(message["seat"] == stream.seat, f"welcome seat {message['seat']!r}")
+        check_table_info(game, message["table"])
+    elif kind == "seats":
+        require(set(message) == SEATS_KEYS, f"seats keys: {sorted(message)}")
+        version = message["version"]
+        require(type(version) is int and 0 <= version < len(game.states), "seats version")
+        check_seats(game, message["seats"], True)
+    else:
+        raise Leak(f"a message of type {kind!r} in a game played without mistakes")
+    return sent
+
+
+def check_stream(game: Game, stream: Stream) -> int:
+    """Check every message of one connection; return the number of ``state`` messages."""
+    sent = 0
+    for raw, message in zip(stream.raw, stream.messages, strict=True):
+        sent = check_message(game, stream, raw, message, sent)
+    require(
+        sent == len(game.states[-1].visible_events(stream.seat)),
+        f"seat {stream.seat} was sent {sent} events of its whole log",
+    )
+    return sum(m["type"] == "state" for m in stream.messages)
+
+
+def check_spectator_answer(game: Game, body: dict[str, Any]) -> None:
+    """``GET /api/tables/{id}/view``: a spectator's ``state`` message from a fresh start."""
+    check_state(game, Stream(None, None, [], []), body, 0)

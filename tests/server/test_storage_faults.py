@@ -122,6 +122,22 @@ def test_a_zero_byte_file_is_refused_and_left_as_it_was(sqlite_url: str) -> None
     assert not path.with_name(path.name + "-wal").exists()
 
 
+def test_a_zero_byte_file_is_refused_even_with_its_write_ahead_log_beside_it(
+    sqlite_url: str,
+) -> None:
+    path = sqlite_path(sqlite_url)
+    wal = path.with_name(path.name + "-wal")
+    with client_for(sqlite_url) as client:
+        create(client, "take_stock", ["open", "open"])
+        log = wal.read_bytes()  # the table, not yet copied into the file
+    path.write_bytes(b"")
+    wal.write_bytes(log)
+    with pytest.raises(EmptyDatabaseFileError, match=r"keep games\.db-wal"):
+        start(sqlite_url)
+    assert path.stat().st_size == 0
+    assert wal.read_bytes() == log
+
+
 def test_a_missing_file_is_a_new_database(sqlite_url: str) -> None:
     path = sqlite_path(sqlite_url)
     start(sqlite_url)

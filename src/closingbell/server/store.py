@@ -604,18 +604,16 @@ def _refuse_empty_file(path: Path) -> None:
     SQLite takes a 0-byte file for an empty database, so the server would start with no
     game at all. But a database the server made is never 0 bytes (its first statement
     writes the file's header), so such a file most likely lost its contents: a truncated
-    copy, a full disk, a ``>`` redirection. Its write-ahead log, if it has one, may still
-    hold the games, so then SQLite is left to read them.
+    copy, a full disk, a ``>`` redirection. A write-ahead log beside it does not help:
+    SQLite ignores it for a file with no header, and the server would then discard it.
     """
-    wal = path.with_name(path.name + "-wal")
-    if (
-        path.is_file()
-        and path.stat().st_size == 0
-        and not (wal.is_file() and wal.stat().st_size > 0)
-    ):
+    if path.is_file() and path.stat().st_size == 0:
+        wal = path.with_name(path.name + "-wal")
+        keep = f" (keep {wal.name}, which may hold some)" if wal.is_file() else ""
         raise EmptyDatabaseFileError(
-            f"{path} is an empty file (0 bytes): if it held games, they are lost from it "
-            "(restore it from a backup); to start afresh, delete the file or name another"
+            f"{path} is an empty file (0 bytes): if it held games, they are lost from it"
+            f"{keep}; restore it from a backup, or, to start afresh, delete the file or "
+            "name another"
         )
 
 

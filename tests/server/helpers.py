@@ -153,3 +153,21 @@ def act(ws: WebSocketTestSession, version: int, action: int | None = None, **ext
     if action is not None:
         body["action"] = action
     ws.send_text(json.dumps(body))
+
+
+def run_sql(url: str, *statements: str, **params: Any) -> None:
+    """Run SQL ``statements`` (with ``:name`` parameters) in one transaction, no server."""
+    import sqlalchemy as sa
+
+    from closingbell.server.store import Store
+
+    async def run() -> None:
+        store = Store(url)
+        try:
+            async with store.engine.begin() as conn:
+                for statement in statements:
+                    await conn.execute(sa.text(statement), params)
+        finally:
+            await store.close()
+
+    asyncio.run(run())

@@ -21,7 +21,7 @@ from playwright.sync_api import sync_playwright
 
 from closingbell.server.app import create_app
 from tests.server.conftest import STORAGE
-from tests.server.helpers import database
+from tests.server.helpers import client_for, create, database, run_sql
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
@@ -244,3 +244,34 @@ def test_card_stock_market_in_traditional_chinese(browser: Any, server: str) -> 
         assert page.locator("#log li").count() > 10
     finally:
         context.close()
+
+
+def test_the_lobby_shows_a_damaged_table_as_unavailable(browser: Any, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'damaged.db'}"
+
+    def build() -> tuple[str, str]:
+        with client_for(url) as client:
+            bad = create(client, "take_stock", ["open", "open"])["id"]
+            good = create(client, "take_stock", ["open", "medium"])["id"]
+        run_sql(url, "UPDATE tables SET options = '{' WHERE id = :id", id=bad)
+        return bad, good
+
+    with ThreadPoolExecutor(1) as pool:
+        bad, good = pool.submit(build).result()
+    with _Server(url) as base:
+        page = browser.new_page()
+        try:
+            page.goto(base + "/")
+            page.wait_for_selector("#tables li", timeout=10_000)
+            assert page.locator("#create-table").count() == 1
+            assert page.locator("#tables li").count() == 2
+            damaged = page.locator("#tables li.table-unavailable")
+            assert "Take Stock" in damaged.inner_text()
+            assert "unavailable" in damaged.inner_text()
+            assert damaged.locator("a").count() == 0
+            assert page.locator(f'#tables a[href="/t/{good}"]').count() == 1
+            page.goto(f"{base}/t/{bad}")
+            page.wait_for_selector("#main .error", timeout=10_000)
+            assert page.inner_text("#main .error") == "This table is unavailable."
+        finally:
+            page.close()

@@ -8,6 +8,7 @@ or in PostgreSQL with ``--database postgresql://USER:PASSWORD@HOST/DB``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import sys
 from typing import Any
@@ -106,11 +107,40 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(database, bot_delay=args.bot_delay, bot_processes=args.bot_processes)
     shown = _without_password(async_url(database))
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"closingbell: games are kept in {shown}", flush=True)
-    print(f"closingbell: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+    )
+    announce = [
+        f"closingbell: games are kept in {shown}",
+        f"closingbell: open http://{host}:{args.port}/ (Ctrl-C stops)",
+    ]
+    try:
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+            return runner.run(_serve(uvicorn.Server(config), announce))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(server: Any, announce: list[str]) -> int:
+    """Open the database, then serve on the same event loop; the exit status.
+
+    The database is opened before uvicorn starts the app, so that one the server refuses
+    (docs/web.md) is told in one line on stderr rather than in the traceback of a failed
+    start-up.
+    """
+    from closingbell.server.app import start  # noqa: PLC0415
+    from closingbell.server.store import UnusableDatabaseError  # noqa: PLC0415
+
+    try:
+        await start(server.config.app)
+    except UnusableDatabaseError as exc:
+        print(f"closingbell serve: {exc}", file=sys.stderr)
+        return 1
+    for line in announce:
+        print(line, flush=True)
     tune_garbage_collector()
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning")
-    return 0
+    await server.serve()
+    return 0 if server.started else 1
 
 
 def _without_password(url: str) -> str:

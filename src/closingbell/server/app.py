@@ -54,6 +54,8 @@ CLOSE_UNKNOWN_TABLE = 4404
 """WebSocket close code: the table does not exist."""
 CLOSE_HELLO_TIMEOUT = 4408
 """WebSocket close code: no ``hello`` in time."""
+CLOSE_TABLE_UNAVAILABLE = 4503
+"""WebSocket close code: the table's stored game cannot be rebuilt."""
 
 
 def create_app(
@@ -73,19 +75,35 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(url), chosen)
-        await hub.start()
-        app.state.hub = hub
+        await start(app)
         try:
             yield
         finally:
-            await hub.stop()
+            await app.state.hub.stop()
+            app.state.hub = None
 
     app = FastAPI(title="closingbell", version=closingbell.__version__, lifespan=lifespan)
+    app.state.database_url = url
+    app.state.settings = chosen
+    app.state.hub = None
     _add_error_handlers(app)
     _add_routes(app)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
+
+
+async def start(app: FastAPI) -> None:
+    """Open the app's database and rebuild its tables, unless done already.
+
+    The app's lifespan calls it; a server that calls it first (``closingbell serve``) can
+    tell a refused database in one line. Raises
+    :class:`~closingbell.server.store.UnusableDatabaseError` for a database the server will
+    not use (docs/web.md).
+    """
+    if app.state.hub is None:
+        hub = Hub(Store(app.state.database_url), app.state.settings)
+        await hub.start()
+        app.state.hub = hub
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -315,7 +333,8 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
         table = await hub.get(table_id)
     except WebError as exc:
         await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
-        await websocket.close(CLOSE_UNKNOWN_TABLE)
+        unknown = exc.code == ErrorCode.UNKNOWN_TABLE
+        await websocket.close(CLOSE_UNKNOWN_TABLE if unknown else CLOSE_TABLE_UNAVAILABLE)
         return
     conn = Connection(seat=None)
     writer = asyncio.create_task(_write(websocket, conn))

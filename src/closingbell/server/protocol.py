@@ -85,6 +85,8 @@ class ErrorCode(StrEnum):
     """An action the rules refuse now, or text that names no action."""
     SERVER_ERROR = "server_error"
     """Storage failed; nothing changed."""
+    TABLE_UNAVAILABLE = "table_unavailable"
+    """A table whose stored game cannot be rebuilt (damaged in the database; the log says why)."""
 
 
 def check_name(value: str) -> str:
@@ -171,8 +173,9 @@ class TableInfo(BaseModel):
     """Every rules option, defaults included."""
     clock: float | None
     """The turn clock in seconds, or ``None``."""
-    status: Literal["waiting", "playing", "finished"]
-    """``waiting`` for players, ``playing``, or ``finished``."""
+    status: Literal["waiting", "playing", "finished", "unavailable"]
+    """``waiting`` for players, ``playing``, ``finished``, or ``unavailable``: its stored game
+    cannot be rebuilt (its routes answer ``table_unavailable``; its seats are not shown)."""
     version: int
     """The number of actions played so far."""
     seats: list[SeatInfo]

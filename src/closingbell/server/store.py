@@ -13,6 +13,10 @@ lets those waits overlap without a thread pool sized by guesswork, and the migra
 on the same connection through ``run_sync``. SQLite and PostgreSQL are both supported
 with the same code; plain ``sqlite:///`` and ``postgresql://`` URLs are given their
 asyncio drivers by :func:`async_url`.
+
+:meth:`Store.open` is how a server starts on a database: it takes the database's lock (one
+server at a time), refuses a database that is not closingbell's or whose schema it does not
+know (:class:`UnusableDatabaseError`), and only then brings the schema up to date.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import datetime as dt
 import hashlib
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,8 +35,19 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.engine import Connection
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from closingbell.core.serial import load_json
+
+try:
+    import fcntl
+except ImportError:  # Windows: no OS lock for SQLite files (docs/web.md)
+    fcntl = None  # type: ignore[assignment]
 
 metadata = sa.MetaData()
 """The schema as the server reads and writes it (made by the Alembic migrations)."""
@@ -79,6 +94,35 @@ actions_table = sa.Table(
 
 class StoreConflictError(RuntimeError):
     """A write that found the row in another state than expected (nothing was written)."""
+
+
+class UnusableDatabaseError(RuntimeError):
+    """A database the server will not start on; the message says what is wrong and what to do.
+
+    Raised by :meth:`Store.open` (so by ``Hub.start`` and an app's start) before anything
+    is written: the database is left as it was.
+    """
+
+
+class EmptyDatabaseFileError(UnusableDatabaseError):
+    """An SQLite file that exists with 0 bytes: most likely a database that lost its contents."""
+
+
+class ForeignDatabaseError(UnusableDatabaseError):
+    """A database that is not closingbell's: not SQLite at all, or holding other tables."""
+
+
+class UnknownSchemaError(UnusableDatabaseError):
+    """closingbell's tables at a migration this version does not know, or with parts missing."""
+
+
+class DatabaseInUseError(UnusableDatabaseError):
+    """Another server holds the database's lock (one server per database, for now)."""
+
+
+POSTGRES_LOCK_KEY = 0x636C6F73696E6762
+"""The key of the session-level advisory lock a server holds on a PostgreSQL database
+(the bytes of ``closingb``); advisory locks are counted per database."""
 
 
 def hash_token(token: str) -> str:
@@ -157,6 +201,8 @@ class TableRow:
     """Every seat, in order."""
     actions: list[int] = field(default_factory=list)
     """The action ids, in order (filled by :meth:`Store.load`)."""
+    problem: str | None = None
+    """What in the stored row cannot be read (its fields then hold neutral values), or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +239,10 @@ class Store:
         """Actions waiting for the next commit, each with its caller's future."""
         self._writer: asyncio.Future[None] | None = None
         """The task committing queued actions, while there are any."""
+        self._lock_file: int | None = None
+        """The descriptor of the SQLite file's lock file, while :meth:`open` holds it."""
+        self._lock_connection: AsyncConnection | None = None
+        """The PostgreSQL connection holding the advisory lock, while :meth:`open` holds it."""
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -207,9 +257,113 @@ class Store:
         async with self.engine.begin() as connection:
             await connection.run_sync(_upgrade)
 
+    @property
+    def where(self) -> str:
+        """The database for people: an SQLite file's path, or the URL without its password."""
+        url = make_url(self.url)
+        if url.get_backend_name() == "sqlite":
+            return url.database or ":memory:"
+        return url.render_as_string(hide_password=True)
+
+    def _sqlite_file(self) -> Path | None:
+        """The SQLite database's file, or ``None`` (PostgreSQL, or SQLite in memory)."""
+        database = make_url(self.url).database
+        if self._sqlite_writes is None or not database or database == ":memory:":
+            return None
+        return Path(database)
+
+    async def open(self) -> None:
+        """Start a server on this database: lock it, check it is closingbell's, migrate it.
+
+        Raises :class:`UnusableDatabaseError` (a subclass says which fault), holding no lock
+        and having changed nothing in the database, when another server uses it, when an SQLite
+        file exists with 0 bytes, when the database holds other tables or is not a
+        database at all, or when its schema is at an unknown migration or misses a part.
+        An empty database (a new SQLite file, an empty PostgreSQL database) is set up.
+        """
+        try:
+            await self._open()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _open(self) -> None:
+        path = self._sqlite_file()
+        try:
+            if path is not None:
+                self._lock_sqlite(path)
+                _refuse_empty_file(path)
+            else:
+                await self._lock_postgres()
+            # Checked on a connection of its own: the server's connections switch an SQLite
+            # file to write-ahead logging as they open, which would change a foreign file.
+            checking = create_async_engine(self.url, poolclass=NullPool)
+            try:
+                async with checking.connect() as connection:
+                    await connection.run_sync(_check, self.where)
+            finally:
+                await checking.dispose()
+            async with self.engine.begin() as connection:
+                await connection.run_sync(_upgrade_checked, self.where)
+        except UnusableDatabaseError:
+            raise
+        except DBAPIError as exc:
+            if path is not None and "not a database" in str(exc.orig):
+                raise ForeignDatabaseError(
+                    f"{self.where} is not an SQLite database ({exc.orig}): name closingbell's "
+                    "database, or a new file"
+                ) from None
+            raise UnusableDatabaseError(f"cannot use {self.where}: {_reason(exc)}") from None
+        except (SQLAlchemyError, CommandError, OSError) as exc:
+            raise UnusableDatabaseError(f"cannot use {self.where}: {_reason(exc)}") from None
+
+    def _lock_sqlite(self, path: Path) -> None:
+        """Hold an OS lock on ``PATH.lock`` for the server's life (released when it dies)."""
+        if fcntl is None:
+            return
+        lock = path.with_name(path.name + ".lock")
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            by = f" (process {holder})" if holder.isdigit() else ""
+            raise DatabaseInUseError(
+                f"{path} is in use by another closingbell server{by}: stop it first, or "
+                "name another database (one server per database)"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_file = fd
+
+    async def _lock_postgres(self) -> None:
+        """Hold a session-level advisory lock, on a connection kept open, for the server's life."""
+        connection = await self.engine.connect()
+        self._lock_connection = connection
+        taken = await connection.scalar(
+            sa.text("SELECT pg_try_advisory_lock(:key)"), {"key": POSTGRES_LOCK_KEY}
+        )
+        # A session lock outlives the transaction; ending it keeps the connection idle.
+        await connection.commit()
+        if not taken:
+            raise DatabaseInUseError(
+                f"{self.where} is in use by another closingbell server: stop it first, or "
+                "name another database (one server per database)"
+            )
+
     async def close(self) -> None:
-        """Release every connection."""
+        """Release every connection, and the database's lock if held."""
+        connection, self._lock_connection = self._lock_connection, None
+        if connection is not None:
+            # Closed for real, not returned to the pool: the lock ends with its session.
+            with contextlib.suppress(SQLAlchemyError, OSError):
+                await connection.invalidate()
+                await connection.close()
         await self.engine.dispose()
+        fd, self._lock_file = self._lock_file, None
+        if fd is not None:
+            os.close(fd)
 
     async def create(self, row: TableRow) -> None:
         """Store a new table and its seats."""
@@ -375,25 +529,15 @@ class Store:
             return await self._tables(conn, None, limit)
 
     async def _tables(self, conn: Any, where: Any, limit: int | None = None) -> list[TableRow]:
-        query = sa.select(tables_table).order_by(
+        # The times are left out: one row's unreadable time would fail the whole query.
+        query = sa.select(*(c for c in tables_table.c if not c.name.endswith("_at"))).order_by(
             tables_table.c.created_at.desc(), tables_table.c.id
         )
         if where is not None:
             query = query.where(where)
         if limit is not None:
             query = query.limit(limit)
-        rows = {
-            r.id: TableRow(
-                id=r.id,
-                game=r.game,
-                options=json.loads(r.options),
-                seed=int(r.seed),
-                clock=r.clock,
-                status=r.status,
-                version=r.version,
-            )
-            for r in (await conn.execute(query)).all()
-        }
+        rows = {r.id: _read_table(r) for r in (await conn.execute(query)).all()}
         if rows:
             seats = await conn.execute(
                 sa.select(seats_table)
@@ -413,11 +557,135 @@ class Store:
         return list(rows.values())
 
 
-def _upgrade(connection: Connection) -> None:
+def _read_table(r: Any) -> TableRow:
+    """A stored table; what cannot be read is said in ``problem``, never raised.
+
+    Each row is read on its own so that one damaged row spoils only its own table (SQLite
+    keeps any value in any column; a hand-edited PostgreSQL row may hold bad JSON).
+    """
+    row = TableRow(
+        id=str(r.id), game=str(r.game), options={}, seed=0, clock=None, status=str(r.status)
+    )
+    try:
+        options = load_json(r.options)
+        if not isinstance(options, dict):
+            raise ValueError("not a JSON object")
+    except (TypeError, ValueError) as exc:
+        row.problem = f"its options are not readable: {exc}"
+        return row
+    row.options = options
+    for name in ("seed", "version"):
+        value = getattr(r, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            row.problem = f"its {name} {value!r} is not an integer"
+            return row
+        setattr(row, name, value)
+    if r.clock is not None and not isinstance(r.clock, int | float):
+        row.problem = f"its clock {r.clock!r} is not a number"
+        return row
+    row.clock = None if r.clock is None else float(r.clock)
+    return row
+
+
+def _alembic_config(connection: Connection) -> Config:
     config = Config()
     config.set_main_option("script_location", "closingbell.server:migrations")
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    return config
+
+
+def _upgrade(connection: Connection) -> None:
+    command.upgrade(_alembic_config(connection), "head")
+
+
+def _refuse_empty_file(path: Path) -> None:
+    """Refuse an SQLite file that exists with 0 bytes (a missing file is a new database).
+
+    SQLite takes a 0-byte file for an empty database, so the server would start with no
+    game at all. But a database the server made is never 0 bytes (its first statement
+    writes the file's header), so such a file most likely lost its contents: a truncated
+    copy, a full disk, a ``>`` redirection. A write-ahead log beside it does not help:
+    SQLite ignores it for a file with no header, and the server would then discard it.
+    """
+    if path.is_file() and path.stat().st_size == 0:
+        wal = path.with_name(path.name + "-wal")
+        keep = f" (keep {wal.name}, which may hold some)" if wal.is_file() else ""
+        raise EmptyDatabaseFileError(
+            f"{path} is an empty file (0 bytes): if it held games, they are lost from it"
+            f"{keep}; restore it from a backup, or, to start afresh, delete the file or "
+            "name another"
+        )
+
+
+def _listed(names: Iterable[str]) -> str:
+    """A few names for a message: ``a, b, c`` or ``a, b, c and 4 more``."""
+    names = sorted(names)
+    shown = ", ".join(names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
+
+
+def _check(connection: Connection, where: str) -> None:
+    """Refuse a database that is not closingbell's or whose migration is unknown.
+
+    An empty database is fine (it is set up). One with tables must have Alembic's
+    ``alembic_version`` naming exactly one migration of closingbell's.
+    """
+    inspector = sa.inspect(connection)
+    names = set(inspector.get_table_names()) | set(inspector.get_view_names())
+    if names:
+        if "alembic_version" not in names:
+            raise ForeignDatabaseError(
+                f"{where} is not a closingbell database: it holds other tables "
+                f"({_listed(names)}); name closingbell's database, or an empty one"
+            )
+        stamped = [
+            str(r)
+            for (r,) in connection.execute(sa.text("SELECT version_num FROM alembic_version"))
+        ]
+        script = ScriptDirectory.from_config(_alembic_config(connection))
+        known = {s.revision for s in script.walk_revisions()}
+        unknown = [r for r in stamped if r not in known]
+        if unknown:
+            raise UnknownSchemaError(
+                f"{where} is at migration {_listed(unknown)}, which this version of closingbell "
+                f"does not know (it knows {_listed(known)}): it was made by a newer closingbell "
+                "or by another application; upgrade closingbell, or name another database"
+            )
+        if len(stamped) > 1 or (not stamped and names != {"alembic_version"}):
+            raise UnknownSchemaError(
+                f"{where} records {len(stamped)} migrations instead of one; "
+                "restore it from a backup, or name another database"
+            )
+
+
+def _upgrade_checked(connection: Connection, where: str) -> None:
+    """Migrate to the newest schema, then refuse it if a table or column is missing."""
+    command.upgrade(_alembic_config(connection), "head")
+    inspector = sa.inspect(connection)
+    present = set(inspector.get_table_names())
+    for table in metadata.sorted_tables:
+        if table.name not in present:
+            raise UnknownSchemaError(
+                f"{where} is damaged: its table {table.name!r} is missing; "
+                "restore it from a backup, or name another database"
+            )
+        columns = {c["name"] for c in inspector.get_columns(table.name)}
+        missing = [c.name for c in table.columns if c.name not in columns]
+        if missing:
+            raise UnknownSchemaError(
+                f"{where} is damaged: its table {table.name!r} misses the columns "
+                f"{_listed(missing)}; restore it from a backup, or name another database"
+            )
+
+
+def _reason(exc: BaseException) -> str:
+    """An error in one line, without SQLAlchemy's statement and background link."""
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        exc = exc.orig
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror} ({exc.filename})" if exc.filename else exc.strerror
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text.split(" [SQL:")[0].split(" (Background on")[0]
 
 
 def default_database_path() -> Path:

@@ -606,16 +606,21 @@ class Hub:
         """Tables loaded in memory, by id."""
         self.bots = BotPool(settings.bot_processes)
         """Where the tables' bots think."""
+        self.unavailable: dict[str, str] = {}
+        """Tables whose stored game cannot be rebuilt, by id, with the reason (logged once)."""
         self._loading = asyncio.Lock()
 
     async def start(self) -> None:
-        """Migrate the database and rebuild every unfinished table from its actions."""
-        await self.store.upgrade()
+        """Open the database and rebuild every unfinished table from its actions.
+
+        Raises :class:`~closingbell.server.store.UnusableDatabaseError` for a database the
+        server refuses (another server's, not closingbell's, an unknown schema, a 0-byte
+        file). A table that cannot be rebuilt is logged and becomes unavailable.
+        """
+        await self.store.open()
         for table_id in await self.store.active_ids():
-            try:
+            with contextlib.suppress(WebError):  # logged by get, once
                 await self.get(table_id)
-            except Exception:
-                log.exception("table %s could not be rebuilt", table_id)
 
     async def stop(self) -> None:
         """Stop every table and close the database."""
@@ -637,25 +642,75 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            row = None if len(table_id) > 32 else await self.store.load(table_id)
+            if table_id in self.unavailable:
+                raise _unavailable(table_id)
+            try:
+                row = None if len(table_id) > 32 else await self.store.load(table_id)
+            except SQLAlchemyError as exc:
+                log.exception("table %s: not loaded", table_id)
+                raise WebError(
+                    ErrorCode.SERVER_ERROR, f"the table could not be loaded: {exc}", 500
+                ) from None
+            except StoreConflictError as exc:
+                raise self._unusable(table_id, str(exc)) from None
             if row is None:
                 raise WebError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", 404)
-            game = load_game(row.game, **row.options)
-            state = game.new_game(row.seed)
-            last = None
-            for action in row.actions:
-                seat = state.current_player
-                secret = state.choice_is_secret()
-                state.apply(action)
-                assert seat is not None
-                by: Literal["player", "bot"] = "bot" if row.seats[seat].kind == "bot" else "player"
-                text = game.action_to_string(action)
-                last = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
-            table = LiveTable(self, row, game, state)
-            table.last_action = last
+            try:
+                table = self._rebuild(row)
+            except Exception as exc:  # whatever the stored data makes the rules raise
+                raise self._unusable(table_id, _why(exc)) from None
             self.tables[table_id] = table
             table.kick()
             return table
+
+    def _rebuild(self, row: TableRow) -> LiveTable:
+        """The live table of a stored row, its actions replayed; raise if they do not fit."""
+        if row.problem is not None:
+            raise ValueError(row.problem)
+        if row.status not in ("waiting", "playing", "finished"):
+            raise ValueError(f"its status {row.status!r} is not one of the server's")
+        if row.clock is not None and not 0 < row.clock <= 86400:
+            raise ValueError(f"its clock {row.clock} is out of range")
+        game = load_game(row.game, **row.options)
+        kinds = [s.kind for s in row.seats]
+        if [s.seat for s in row.seats] != list(range(game.players)):
+            raise ValueError(
+                f"it has seats {[s.seat for s in row.seats]} for {game.players} players"
+            )
+        if any(k not in ("open", "human", "bot") for k in kinds):
+            raise ValueError(f"its seats are of kinds {kinds}")
+        if (row.status == "waiting") != ("open" in kinds):
+            raise ValueError(f"it is {row.status} with seats of kinds {kinds}")
+        if row.status == "waiting" and row.actions:
+            raise ValueError(f"it is waiting for players after {len(row.actions)} actions")
+        state = game.new_game(row.seed)
+        last = None
+        for number, action in enumerate(row.actions):
+            seat = state.current_player
+            if seat is None:
+                raise ValueError(f"action {number} follows the end of the game")
+            secret = state.choice_is_secret()
+            try:
+                state.apply(action)
+            except (IllegalActionError, TypeError) as exc:
+                raise ValueError(f"action {number} ({action!r}) is refused: {exc}") from None
+            by: Literal["player", "bot"] = "bot" if row.seats[seat].kind == "bot" else "player"
+            text = game.action_to_string(action)
+            last = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
+        if (row.status == "finished") != state.is_terminal():
+            raise ValueError(
+                f"it is {row.status}, but its game is {'' if state.is_terminal() else 'not '}over"
+            )
+        table = LiveTable(self, row, game, state)
+        table.last_action = last
+        return table
+
+    def _unusable(self, table_id: str, reason: str) -> WebError:
+        """Record that a table cannot be rebuilt (logged once); the error to answer."""
+        if table_id not in self.unavailable:
+            log.error("table %s is unavailable: %s", table_id, reason)
+            self.unavailable[table_id] = reason
+        return _unavailable(table_id)
 
     async def create(self, request: CreateTable) -> LiveTable:
         """Make, store and open a table; raise :class:`WebError` for a bad request."""
@@ -698,37 +753,84 @@ class Hub:
         return table
 
     async def listing(self) -> list[TableInfo]:
-        """The newest tables, live ones as they are now."""
+        """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""
         out = []
         for row in await self.store.newest():
             live = self.tables.get(row.id)
             if live is not None:
                 out.append(live.info())
                 continue
-            info = game_class(row.game).info
-            out.append(
-                TableInfo(
-                    id=row.id,
-                    game=row.game,
-                    title=info.title,
-                    players=len(row.seats),
-                    options=row.options,
-                    clock=row.clock,
-                    status=row.status,  # type: ignore[arg-type]
-                    version=row.version,
-                    seats=[
-                        SeatInfo(
-                            seat=s.seat,
-                            kind=s.kind,  # type: ignore[arg-type]
-                            name=s.bot if s.kind == "bot" else s.name,
-                            connected=s.kind == "bot",
-                            stand_in=False,
-                        )
-                        for s in row.seats
-                    ],
-                )
-            )
+            if row.id not in self.unavailable:
+                try:
+                    out.append(_stored_info(row))
+                    continue
+                except (ValueError, UnknownGameError) as exc:  # pydantic's errors included
+                    self._unusable(row.id, _why(exc))
+            out.append(_unavailable_info(row))
         return out
+
+
+def _stored_info(row: TableRow) -> TableInfo:
+    """A table as stored, for the lobby; raises ``ValueError`` for a row it cannot show."""
+    if row.problem is not None:
+        raise ValueError(row.problem)
+    info = game_class(row.game).info
+    return TableInfo(
+        id=row.id,
+        game=row.game,
+        title=info.title,
+        players=len(row.seats),
+        options=row.options,
+        clock=row.clock,
+        status=row.status,  # type: ignore[arg-type]
+        version=row.version,
+        seats=[
+            SeatInfo(
+                seat=s.seat,
+                kind=s.kind,  # type: ignore[arg-type]
+                name=s.bot if s.kind == "bot" else s.name,
+                connected=s.kind == "bot",
+                stand_in=False,
+            )
+            for s in row.seats
+        ],
+    )
+
+
+def _unavailable_info(row: TableRow) -> TableInfo:
+    """A table that cannot be rebuilt, for the lobby: what can be read of it."""
+    try:
+        title = game_class(row.game).info.title
+    except UnknownGameError:
+        title = row.game
+    return TableInfo(
+        id=row.id,
+        game=row.game,
+        title=title,
+        players=len(row.seats),
+        options=row.options,
+        clock=None,
+        status="unavailable",
+        version=row.version,
+        seats=[],
+    )
+
+
+def _unavailable(table_id: str) -> WebError:
+    return WebError(
+        ErrorCode.TABLE_UNAVAILABLE,
+        f"table {table_id!r} is unavailable: its stored game cannot be rebuilt "
+        "(the server's log says why)",
+        503,
+    )
+
+
+def _why(exc: Exception) -> str:
+    """Why a stored table cannot be used, in one line."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, ValueError | KeyError) and text:
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _make_game(request: CreateTable) -> Game:

@@ -14,7 +14,10 @@ function botLabel(name) {
 }
 
 function statusLabel(status) {
-  return { waiting: _("waiting for players"), playing: _("playing"), finished: _("finished") }[status];
+  return {
+    waiting: _("waiting for players"), playing: _("playing"), finished: _("finished"),
+    unavailable: _("unavailable"),
+  }[status];
 }
 
 function optionInput(option) {
@@ -120,8 +123,9 @@ async function main() {
   const ul = el("ul", {});
   for (const t of tables) {
     const who = t.seats.map((s) => (s.kind === "open" ? _("(open)") : s.name)).join(", ");
-    ul.append(el("li", {}, el("a", { href: `/t/${t.id}` }, t.title), " · ",
-      statusLabel(t.status), " · ", who));
+    const title = t.status === "unavailable" ? t.title : el("a", { href: `/t/${t.id}` }, t.title);
+    ul.append(el("li", { class: `table-${t.status}` }, title, " · ", statusLabel(t.status),
+      who ? [" · ", who] : []));
   }
   list.append(ul);
   main.replaceChildren(form, list);

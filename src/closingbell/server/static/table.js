@@ -175,6 +175,7 @@ function connect(fresh) {
   };
   socket.onclose = (event) => {
     if (event.code === 4404) { status.textContent = _("There is no such table."); return; }
+    if (event.code === 4503) { status.textContent = _("This table is unavailable."); return; }
     status.textContent = _("Connection lost; reconnecting…");
     setTimeout(() => connect(false), retry);
     retry = Math.min(retry * 2, 8000);
@@ -222,7 +223,9 @@ async function start() {
   document.getElementById("header-right").append(langPicker());
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
   if (!response.ok) {
-    main.replaceChildren(el("p", { class: "error" }, _("There is no such table.")));
+    const unavailable = response.status === 503;
+    main.replaceChildren(el("p", { class: "error" },
+      unavailable ? _("This table is unavailable.") : _("There is no such table.")));
     return;
   }
   info = (await response.json()).table;

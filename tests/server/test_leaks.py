@@ -22,7 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import closingbell
-from tests.server.helpers import client_for, create, join, receive
+from tests.server.helpers import act, client_for, create, expect, hello, join, receive, wait_state
 from tests.server.leakcheck import (
     Game,
     Leak,
@@ -362,3 +362,39 @@ def test_a_secret_planted_in_any_field_is_caught(played: Played) -> None:
                 must_be_caught(played, stream, i, message)
                 planted += 1
     assert planted > 150
+
+
+def test_a_restarted_server_still_hides_the_last_secret_choice(tmp_path: Path) -> None:
+    # After a restart the last action is rebuilt from the stored actions: a secret choice
+    # must come back as secret, told in full to its own seat only.
+    url = f"sqlite:///{tmp_path / 'web.db'}"
+    seed = 1_000
+    real = closingbell.load_game("take_stock", players=3).new_game(seed)
+    rng = random.Random(seed)
+    while not (real.choice_is_secret() and real.current_player == 0):
+        real.apply(rng.choice(real.legal_actions()))
+    moves = list(real.history)
+    secret = real.legal_actions()[0]
+    with client_for(url) as client:
+        table_id = create(client, "take_stock", ["open"] * 3, seed=seed)["id"]
+        tokens = [join(client, table_id, f"p{p}", seat=p)["token"] for p in range(3)]
+        sockets = [client.websocket_connect(f"/ws/tables/{table_id}") for _ in range(3)]
+        with sockets[0] as ws0, sockets[1] as ws1, sockets[2] as ws2:
+            mine = (ws0, ws1, ws2)
+            for ws, token in zip(mine, tokens, strict=True):
+                hello(ws, token)
+            state = real.game.new_game(seed)
+            for action in [*moves, secret]:
+                ws = mine[state.current_player]
+                act(ws, len(state.history), action)
+                state.apply(action)
+                version = len(state.history)
+                for other in mine:
+                    wait_state(other, lambda m, v=version: m["version"] == v)
+    with client_for(url) as client, client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": tokens[0]}))
+        expect(ws, "welcome")
+        own = expect(ws, "state")["last_action"]
+        assert own["id"] == secret and own["secret"] is True
+        seen = client.get(f"/api/tables/{table_id}/view").json()["last_action"]
+        assert seen == {"seat": 0, "id": None, "text": None, "by": "player", "secret": True}

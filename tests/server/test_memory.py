@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 
 from closingbell.server.tables import Hub, LiveTable
 from tests.server.helpers import act, client_for, create, hello, join, wait_state
@@ -140,3 +141,20 @@ def test_tables_held_stay_bounded_however_many_are_created(tmp_path: Path) -> No
         for table_id in made:
             assert client.get(f"/api/tables/{table_id}").json()["table"]["id"] == table_id
         wait_for(lambda: len(hub.tables) <= 5)
+
+
+def test_a_websocket_that_fetched_a_table_now_gone_is_told_to_connect_again(
+    tmp_path: Path,
+) -> None:
+    settings = {**QUICK, "hello_timeout": 4.0}  # tables leave 2 s (GRACE) after their last use
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}", **settings) as client:
+        table = create(client, "take_stock", ["open", "open"])
+        hub = hub_of(client)
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as slow:
+            wait_for(lambda: table["id"] not in hub.tables)  # no hello yet: the table is unused
+            slow.send_text('{"type": "hello"}')
+            with pytest.raises(WebSocketDenialResponse) as refused:
+                slow.receive_text()
+            assert b"connect again" in refused.value.content
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as again:
+            assert hello(again)["table_id"] == table["id"]

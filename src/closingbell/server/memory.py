@@ -6,8 +6,10 @@ nobody has used it for a while (:attr:`~closingbell.server.tables.Settings.table
 held the longest unused go first. ``Hub.get`` brings a table back on demand by replaying
 its actions, as after a restart. A table is never dropped while it is busy (a connection,
 a bot or stand-in about to move, an armed turn clock, a change under way: see
-``LiveTable.busy``), nor within ``hello_timeout`` of its last use, so that a WebSocket
-still saying ``hello`` never holds a table that has left.
+``LiveTable.busy``), nor within :data:`GRACE` seconds of its last use. A dropped table is
+marked ``gone``: a WebSocket that fetched it and has not yet said ``hello`` is then told to
+connect again rather than attached to it (HTTP routes never wait between fetching a table
+and using it).
 
 What the database does not hold, whether a seat's player was stood in for and who made
 the last action (``last_action.by`` is ``stand_in``), is noted when a table leaves and put
@@ -33,6 +35,11 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 10.0
 """The longest time between two looks for tables to drop, in seconds."""
+OVER_LIMIT_EVERY = 0.5
+"""The longest time between two looks while more than ``tables_in_memory`` are held."""
+GRACE = 2.0
+"""Seconds a table stays after its last use, at least (``hello_timeout`` if shorter): time
+for a new WebSocket to say ``hello``."""
 NOTES_PER_TABLE = 10
 """Notes kept about tables out of memory, per table ``tables_in_memory`` allows."""
 
@@ -59,7 +66,7 @@ class TableMemory:
     @property
     def grace(self) -> float:
         """Seconds a table stays in memory after its last use, whatever the settings."""
-        return self.hub.settings.hello_timeout + self.every
+        return min(GRACE, self.hub.settings.hello_timeout)
 
     @property
     def every(self) -> float:
@@ -81,8 +88,14 @@ class TableMemory:
                 await task
 
     async def _sweep_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = loop.time()
         while True:
-            await asyncio.sleep(self.every)
+            await asyncio.sleep(min(self.every, OVER_LIMIT_EVERY))
+            over = len(self.hub.tables) > self.hub.settings.tables_in_memory
+            if not over and loop.time() - last < self.every:
+                continue
+            last = loop.time()
             try:
                 self.sweep()
             except Exception:  # a failed sweep must not end the sweeping
@@ -121,6 +134,7 @@ class TableMemory:
             while len(self._notes) > NOTES_PER_TABLE * max(1, self.hub.settings.tables_in_memory):
                 self._notes.popitem(last=False)
         del self.hub.tables[table.id]
+        table.gone = True
         table.close()
 
     def restore(self, table: LiveTable) -> None:

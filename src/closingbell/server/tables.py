@@ -199,6 +199,8 @@ class LiveTable:
         self.turn_since = loop.time()
         self.used = loop.time()
         """When (event-loop time) the table was last fetched or busy (see ``server.memory``)."""
+        self.gone = False
+        """Whether this table has left memory (``Hub.get`` makes a new one)."""
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -381,7 +383,7 @@ class LiveTable:
     async def connect(self, conn: Connection) -> None:
         """Attach a connection: send it ``welcome`` and its ``state``; tell the others."""
         async with self.lock:
-            if self.hub.tables.setdefault(self.id, self) is not self:
+            if self.gone:
                 raise WebError(ErrorCode.SERVER_ERROR, "the table was reloaded; connect again", 503)
             self.connections.add(conn)
             if conn.seat is not None:

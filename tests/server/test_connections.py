@@ -13,11 +13,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
 from websockets.sync.client import connect
 
 from closingbell.cli.main import build_parser
-from closingbell.server.connections import ConnectionGuard, ConnectionLimits
-from tests.server.test_limits import answer_of
+from closingbell.server.connections import ConnectionGuard, ConnectionLimits, guarded_protocol
+from tests.server.test_limits import answer_of, served
 from tests.server.test_serve import server
 
 PARTIAL_HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
@@ -206,3 +208,23 @@ def test_the_guard_makes_room_by_closing_the_longest_waiting() -> None:
     assert not isinstance(guard.admit("c", protocols[5]), tuple)
     too_many = guard.admit("c", _Protocol())
     assert too_many == (429, "at most 2 connections from one address")
+
+
+@pytest.mark.parametrize("base", ["httptools", "h11"])
+def test_both_of_uvicorns_http_protocols_keep_the_limits(tmp_path: Path, base: str) -> None:
+    protocol = guarded_protocol(
+        ConnectionLimits(header_timeout=0.5, max_connections=10, per_address=2),
+        import_from_string(HTTP_PROTOCOLS[base]),
+    )
+    with served(tmp_path, http=protocol) as port:
+        with closing(half_open(port, "127.0.0.2")) as slow:
+            with closing(half_open(port, "127.0.0.2")) as other:
+                with closing(half_open(port, "127.0.0.2")) as third:
+                    assert answer_of(third)[0] == 429
+                assert answer_of(other)[0] == 408
+            assert answer_of(slow)[0] == 408
+        assert httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200
+        deadline = time.monotonic() + 5
+        while protocol.guard.open:  # every connection closed: none still counted
+            assert time.monotonic() < deadline, protocol.guard.by_address
+            time.sleep(0.02)

@@ -26,11 +26,13 @@ from tests.server.test_serve import free_port
 
 
 @contextmanager
-def served(tmp_path: Path, **settings: Any) -> Iterator[int]:
-    """A real uvicorn server in a thread, on the app with ``settings``; its port."""
+def served(tmp_path: Path, http: Any = "auto", **settings: Any) -> Iterator[int]:
+    """A real uvicorn server (its HTTP protocol ``http``) in a thread, on the app with
+    ``settings``; its port."""
     port = free_port()
     app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, **settings)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, http=http, log_level="warning")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

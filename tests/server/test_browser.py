@@ -119,9 +119,22 @@ def _join(page: Any, url: str, name: str) -> None:
         page.goto(url)
     page.fill("#name", name)
     page.click("#join-button")
-    page.wait_for_function(
-        "document.body.dataset.seat !== undefined && document.body.dataset.seat !== 'spectator'"
+    _wait_until(
+        page,
+        "document.body.dataset.seat !== undefined && document.body.dataset.seat !== 'spectator'",
     )
+
+
+def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
+    """Wait until ``expression`` is true in ``page``.
+
+    Playwright's ``wait_for_function`` evaluates its predicate with ``eval`` in the page,
+    which the page's Content-Security-Policy forbids; ``evaluate`` is not subject to it.
+    """
+    deadline = time.monotonic() + limit
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"never true: {expression}"
+        page.wait_for_timeout(15)
 
 
 def _play(pages: list[Any], until: Any, limit: float = 120) -> int:
@@ -148,8 +161,31 @@ def _version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || '0'"))
 
 
+REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) =>
+  console.error(`Content Security Policy blocked ${e.violatedDirective} ${e.blockedURI}`));"""
+
+
+def _watch_csp(context: Any, blocked: list[str]) -> None:
+    """Collect in ``blocked`` what the Content-Security-Policy blocks in ``context``."""
+    context.add_init_script(REPORT_CSP)
+    context.on(
+        "console",
+        lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+
+
+INLINE_SCRIPT = """() => {
+  const script = document.createElement('script');
+  script.textContent = 'window.inlineRan = true;';
+  document.body.append(script);
+}"""
+
+
 def _complete_take_stock(browser: Any, base: str) -> None:
     one, two = browser.new_context(), browser.new_context()
+    blocked: list[str] = []
+    _watch_csp(one, blocked)
+    _watch_csp(two, blocked)
     try:
         ana, bo = one.new_page(), two.new_page()
         url = _create(ana, base, "take_stock", ["open", "open", "easy"], rounds=1)
@@ -183,6 +219,13 @@ def _complete_take_stock(browser: Any, base: str) -> None:
         assert ana.locator("#replay-log li").count() >= 1
         ana.click("#replay-last")
         assert ana.locator("#replay-board #hand").count() == 0
+        # The page works under its Content-Security-Policy, which blocks nothing of it...
+        assert blocked == []
+        # ... and would block an inline script slipped into it.
+        ana.evaluate(INLINE_SCRIPT)
+        ana.wait_for_timeout(200)
+        assert ana.evaluate("window.inlineRan === undefined")
+        assert any("script-src" in b for b in blocked), blocked
     finally:
         one.close()
         two.close()
@@ -206,7 +249,7 @@ def test_reload_comes_back_to_the_same_seat_and_a_spectator_sees_no_hand(
         hand = page.inner_text("#hand")
         page.reload()
         page.wait_for_selector("#hand .card")
-        page.wait_for_function(f"Number(document.body.dataset.version) >= {before}")
+        _wait_until(page, f"Number(document.body.dataset.version) >= {before}")
         assert page.evaluate("document.body.dataset.seat") == "0"
         assert page.locator("#join-form").count() == 0
         if _version(page) == before:

@@ -28,19 +28,27 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+WITH_OPEN_FILES = """import resource, runpy, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[1]), int(sys.argv[2])))
+sys.argv[1:3] = []
+runpy.run_module("closingbell.cli.main", run_name="__main__")"""
+"""``closingbell`` with an open-file limit: ``python -c WITH_OPEN_FILES SOFT HARD ARGS...``."""
+
+
 @contextmanager
 def server(
-    database: str, tmp_path: Path, *extra: str
+    database: str, tmp_path: Path, *extra: str, open_files: tuple[int, int] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``closingbell serve`` (with ``extra`` arguments) on a free port, killed (SIGKILL) when
-    the block ends."""
+    the block ends; ``open_files`` is its open-file limit (soft, hard)."""
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "closingbell.cli.main"]
+    if open_files is not None:
+        command = [sys.executable, "-c", WITH_OPEN_FILES, *map(str, open_files)]
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "closingbell.cli.main",
+            *command,
             "serve",
             "--port",
             str(port),

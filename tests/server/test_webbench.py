@@ -67,6 +67,20 @@ def test_expert_tables_think_in_the_servers_helper_processes(tmp_path: Path) -> 
     assert result.to_dict()["expert_actions_per_second"] > 0
 
 
+def test_replays_are_asked_for_and_their_cost_to_the_event_loop_measured(tmp_path: Path) -> None:
+    settings = WebBenchSettings(
+        tables=1, seconds=3.0, database=f"sqlite:///{tmp_path / 'bench.db'}", think=0.05, replays=5
+    )
+    result = run_webbench(settings)
+    assert result.errors == {}
+    assert result.actions > 0
+    assert result.replays_answered > 0
+    assert 0 < result.replay_ms["p50"] <= result.replay_ms["max"]
+    assert result.loop_cpu is not None and result.loop_ms_per_replay is not None
+    assert "asked 5 a second" in format_report(result)
+    assert result.to_dict()["loop_ms_per_replay"] > 0
+
+
 def test_the_cli_runs_it_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = build_parser().parse_args(
         [
@@ -91,7 +105,7 @@ def test_the_cli_runs_it_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert doc["latency_ms"]["p50"] <= doc["latency_ms"]["p99"]
 
 
-@pytest.mark.parametrize("flag", ["--think", "--experts", "--bot-processes"])
+@pytest.mark.parametrize("flag", ["--think", "--experts", "--replays", "--bot-processes"])
 def test_the_cli_refuses_a_negative_count(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     args = build_parser().parse_args(["bench", "--web", flag, "-1"])
     assert args.run(args) == 2

@@ -113,6 +113,14 @@ def add_parser(sub: Any) -> None:
         "players beside them (default: 0)",
     )
     web.add_argument(
+        "--replays",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="also ask N times a second for a finished game's whole replay, to see what "
+        "replays cost the players (default: 0)",
+    )
+    web.add_argument(
         "--bot-processes",
         type=int,
         default=None,
@@ -168,7 +176,7 @@ def run_web(args: argparse.Namespace) -> int:
     if len(args.game or []) > 1 or len(args.players or []) > 1:
         print("closingbell bench --web: give one --game and one --players count", file=sys.stderr)
         return 2
-    for name in ("think", "experts", "bot_processes"):
+    for name in ("think", "experts", "replays", "bot_processes"):
         value = getattr(args, name)
         if value is not None and value < 0:
             flag = "--" + name.replace("_", "-")
@@ -193,6 +201,7 @@ def run_web(args: argparse.Namespace) -> int:
         seed=args.seed,
         experts=args.experts,
         bot_processes=args.bot_processes,
+        replays=args.replays,
     )
     result = loadtest.run_webbench(settings)
     if args.json:

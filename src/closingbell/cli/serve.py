@@ -58,6 +58,51 @@ def add_parser(subparsers: Any) -> None:
             "(default: one per core; 0: a thread of the server)"
         ),
     )
+    limits = parser.add_argument_group("limits (docs/web.md)")
+    limits.add_argument(
+        "--header-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds a client has to send a whole request head (default 5)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="connections held at once, WebSockets included (default: the open-file "
+        "limit, raised to its hard limit at start, less 128)",
+    )
+    limits.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=100,
+        metavar="N",
+        help="connections one client address may hold at once (default 100; 0: no limit)",
+    )
+    limits.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=10.0,
+        metavar="N",
+        help="new tables one client address may open a minute (default 10; 0: no limit)",
+    )
+    limits.add_argument(
+        "--tables-burst",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="new tables one client address may open at once (default 20)",
+    )
+    limits.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of reverse proxies whose "
+        "X-Forwarded-For header names the client (default: none, the header is ignored); "
+        "they are exempt from --connections-per-address",
+    )
     parser.set_defaults(run=run)
 
 
@@ -85,6 +130,12 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: PLC0415 (the web extra is optional)
 
         from closingbell.server.app import create_app  # noqa: PLC0415
+        from closingbell.server.connections import (  # noqa: PLC0415
+            ConnectionLimits,
+            default_max_connections,
+            guarded_protocol,
+            raise_open_file_limit,
+        )
         from closingbell.server.store import async_url, default_database_path  # noqa: PLC0415
     except ImportError as exc:
         print(
@@ -99,16 +150,55 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_processes is not None and args.bot_processes < 0:
         print("closingbell serve: --bot-processes must be 0 or more", file=sys.stderr)
         return 2
+    for flag in ("header_timeout", "tables_burst"):
+        if not getattr(args, flag) > 0:
+            print(
+                f"closingbell serve: --{flag.replace('_', '-')} must be more than 0",
+                file=sys.stderr,
+            )
+            return 2
+    for flag in ("max_connections", "connections_per_address", "tables_per_minute"):
+        value = getattr(args, flag)
+        if value is not None and value < 0:
+            print(
+                f"closingbell serve: --{flag.replace('_', '-')} must be 0 or more", file=sys.stderr
+            )
+            return 2
     database = args.database
     if database is None:
         path = default_database_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         database = str(path)
-    app = create_app(database, bot_delay=args.bot_delay, bot_processes=args.bot_processes)
+    app = create_app(
+        database,
+        bot_delay=args.bot_delay,
+        bot_processes=args.bot_processes,
+        tables_per_minute=args.tables_per_minute,
+        tables_burst=args.tables_burst,
+    )
+    open_files = raise_open_file_limit()
+    trusted = tuple(a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip())
+    http = guarded_protocol(
+        ConnectionLimits(
+            header_timeout=args.header_timeout,
+            max_connections=args.max_connections or default_max_connections(open_files),
+            per_address=args.connections_per_address,
+            trusted=trusted,
+        )
+    )
     shown = _without_password(async_url(database))
     host = f"[{args.host}]" if ":" in args.host else args.host
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+        app,
+        host=args.host,
+        port=args.port,
+        http=http,
+        ws_max_size=WS_MAX_SIZE,
+        log_level="warning",
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise, which would let
+        # any local client choose the address its limits are counted against.
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=list(trusted),
     )
     announce = [
         f"closingbell: games are kept in {shown}",

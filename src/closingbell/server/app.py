@@ -18,15 +18,15 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 import closingbell
 from closingbell.core.options import describe_options
-from closingbell.core.records import GameRecord
 from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.server.limits import RequestLimits, SecurityHeaders
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -41,11 +41,11 @@ from closingbell.server.protocol import (
     TableInfo,
 )
 from closingbell.server.ratelimit import TokenBucket
+from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
 from closingbell.server.words import game_words, web_messages
-from closingbell.tui.i18n import LANGS, translations
-from closingbell.tui.screens import screen_class
+from closingbell.tui.i18n import LANGS
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser page: plain HTML, CSS and JavaScript modules, served as they are."""
@@ -76,16 +76,22 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await start(app)
+        hub = app.state.hub
+        app.state.replays = ReplayCache(hub.bots.run, chosen.replay_cache)
+        hub.memory.start()
         try:
             yield
         finally:
-            await app.state.hub.stop()
+            await hub.memory.stop()
+            await hub.stop()
             app.state.hub = None
 
     app = FastAPI(title="closingbell", version=closingbell.__version__, lifespan=lifespan)
     app.state.database_url = url
     app.state.settings = chosen
     app.state.hub = None
+    app.add_middleware(RequestLimits, settings=chosen)
+    app.add_middleware(SecurityHeaders)  # added last: the outermost, so refusals have them too
     _add_error_handlers(app)
     _add_routes(app)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
@@ -110,6 +116,12 @@ def _hub(request: Request | WebSocket) -> Hub:
     hub = request.app.state.hub
     assert isinstance(hub, Hub)
     return hub
+
+
+def _replays(request: Request) -> ReplayCache:
+    replays = request.app.state.replays
+    assert isinstance(replays, ReplayCache)
+    return replays
 
 
 def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
@@ -206,28 +218,11 @@ def _add_routes(app: FastAPI) -> None:
             return table.message_for(Connection(seat=None)).model_dump()
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(request: Request, table_id: str) -> dict[str, Any]:
+    async def record(request: Request, table_id: str) -> Response:
         """A finished game's record: docs/records.md text and the same as data."""
         table = await _finished(request, table_id)
-        names = [s.name or s.bot or "open" for s in table.seats]
-        rec = GameRecord.from_state(table.state, seats=names)
-        state = table.game.new_game(table.seed)
-        actions = []
-        for action in table.state.history:
-            actions.append(
-                {"seat": state.current_player, "id": action, "text": state.action_to_string(action)}
-            )
-            state.apply(action)
-        return {
-            "game": table.game.info.name,
-            "version": table.game.info.version,
-            "options": table.game.options_dict(),
-            "seed": table.seed,
-            "seats": names,
-            "actions": actions,
-            "result": {"scores": table.state.scores(), "winners": table.state.winners()},
-            "record": rec.dumps(),
-        }
+        text = await _replays(request).record(finished_game(table))
+        return Response(text, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(
@@ -236,44 +231,17 @@ def _add_routes(app: FastAPI) -> None:
         start: int = Query(0, ge=0),
         limit: int = Query(100, ge=1, le=1000),
         lang: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> Response:
         """A finished game step by step as the public saw it: ``steps[i]`` follows action i-1.
 
         With ``lang``, each step also has ``lines`` (its events in words) and its action a
         ``label``, in that language.
         """
         table = await _finished(request, table_id)
-        factory = screen_class(table.game.info.name)
-        screen = None
-        if lang is not None and factory is not None:
-            screen = factory(table.game, table.names(), translations(_lang(lang)))
-        history = table.state.history
-        state = table.game.new_game(table.seed)
-        steps = []
-        log_pos = 0
-        for index in range(min(len(history) + 1, start + limit)):
-            action: dict[str, Any] | None = None
-            if index > 0:
-                seat = state.current_player
-                chosen = history[index - 1]
-                action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
-                if screen is not None and seat is not None:
-                    action["label"] = screen.describe_action(state.view(seat), chosen)
-                state.apply(chosen)
-            events = state.visible_events(None, log_pos)
-            log_pos = len(state.log)
-            lines = [] if screen is None else [screen.describe_event(e) for e in events]
-            if index >= start:
-                step: dict[str, Any] = {
-                    "index": index,
-                    "action": action,
-                    "view": state.view(None).to_dict(),
-                    "events": events,
-                }
-                if screen is not None:
-                    step["lines"] = lines
-                steps.append(step)
-        return {"table_id": table.id, "total": len(history) + 1, "start": start, "steps": steps}
+        steps = await _replays(request).steps(
+            finished_game(table), None if lang is None else _lang(lang)
+        )
+        return Response(replay_page(table.id, steps, start, limit), media_type="application/json")
 
     @app.get("/api/messages/{lang}")
     async def messages(lang: str) -> dict[str, Any]:
@@ -315,6 +283,19 @@ async def _finished(request: Request, table_id: str) -> LiveTable:
             ErrorCode.NOT_FINISHED, "records and replays are shown once the game is over", 409
         )
     return table
+
+
+def finished_game(table: LiveTable) -> FinishedGame:
+    """What a finished table's replay and record are made from."""
+    return FinishedGame(
+        table_id=table.id,
+        game=table.game.info.name,
+        options=table.game.options_dict(),
+        seed=table.seed,
+        history=tuple(table.state.history),
+        names=tuple(table.names()),
+        seats=tuple(s.name or s.bot or "open" for s in table.seats),
+    )
 
 
 def _plain(value: Any) -> Any:

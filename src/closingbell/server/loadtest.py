@@ -13,6 +13,11 @@ the time, so the run shows what search bots cost the people playing beside them.
 actions are counted by reading each table's version every half second, and the server's
 helper processes (``--bot-processes``) are measured with the server.
 
+With ``replays``, a client asks that many times a second for a finished game's whole
+replay (``GET /api/tables/{id}/replay``, as the page's replay does), so the run
+shows what replays cost the people playing: the report adds the replays answered, their
+latency, and the CPU time of the server's main thread (its event loop) per replay.
+
 The clients run in this process on one asyncio loop, the server in its own process: the
 CPU time of each is measured so that a reader can tell which side was the bottleneck.
 Clients keep to the server's default rate limit (10 messages a second, 30 at once) with a
@@ -44,6 +49,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 import closingbell
+from closingbell.server.connections import raise_open_file_limit
 from closingbell.server.ratelimit import TokenBucket
 
 DEFAULT_TABLES = 500
@@ -56,6 +62,8 @@ CLIENT_RATE = 9.5
 """Messages a second a client sends at most: under the server's default of 10."""
 CLIENT_BURST = 25.0
 """Messages a client sends at once at most: under the server's default of 30."""
+REPLAYS_IN_FLIGHT = 64
+"""Replay requests waiting for their answers at most (``replays``)."""
 SETUP_CONCURRENCY = 16
 """Tables being opened (created, joined, connected) at the same time."""
 
@@ -82,6 +90,8 @@ class WebBenchSettings:
     """Tables of expert bots only, thinking beside the players' tables."""
     bot_processes: int | None = None
     """The server's ``--bot-processes`` (``None``: its default, one per core)."""
+    replays: float = 0.0
+    """Requests a second for a finished game's whole replay (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,12 @@ class WebBenchResult:
     """Server process CPU time over the measurement, in percent of one core."""
     helper_cpu: float | None
     """The server's helper processes' CPU time over the measurement, in percent of a core."""
+    loop_cpu: float | None
+    """The server's main thread (its event loop) CPU time over the measurement, in percent."""
+    replays_answered: int
+    """Replays received complete during the measurement."""
+    replay_ms: dict[str, float]
+    """Latency of a whole replay, in milliseconds: ``p50``, ``p99``, ``max``."""
     client_cpu: float
     """This process's CPU time over the measurement, in percent of one core."""
     cores: int
@@ -136,6 +152,13 @@ class WebBenchResult:
         return self.expert_actions / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def loop_ms_per_replay(self) -> float | None:
+        """The event loop's CPU milliseconds per replay answered (all its work counted)."""
+        if self.loop_cpu is None or not self.replays_answered:
+            return None
+        return self.loop_cpu * 10 * self.seconds / self.replays_answered
+
+    @property
     def error_count(self) -> int:
         """Every error, of any code."""
         return sum(self.errors.values())
@@ -145,6 +168,8 @@ class WebBenchResult:
         out = asdict(self)
         out["actions_per_second"] = round(self.actions_per_second, 2)
         out["expert_actions_per_second"] = round(self.expert_actions_per_second, 2)
+        per_replay = self.loop_ms_per_replay
+        out["loop_ms_per_replay"] = None if per_replay is None else round(per_replay, 2)
         out["closingbell"] = closingbell.__version__
         return out
 
@@ -165,7 +190,7 @@ def run_webbench(settings: WebBenchSettings) -> WebBenchResult:
         if database is None:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="closingbell-web-"))
             database = f"sqlite:///{Path(folder) / 'bench.db'}"
-        _raise_file_limit()
+        raise_open_file_limit()  # the server inherits it
         server = stack.enter_context(_server(database, settings.bot_processes))
         return asyncio.run(_Bench(settings, server).run())
 
@@ -209,6 +234,21 @@ def format_report(result: WebBenchResult) -> str:
         ("paced", f"{result.paced} actions delayed for the rate limit"),
         ("cpu (% of a core)", f"server {cpu}, clients {result.client_cpu:.0f}%"),
     ]
+    if s.replays:
+        per_replay = result.loop_ms_per_replay
+        rl = result.replay_ms
+        rows += [
+            (
+                "replays",
+                f"{result.replays_answered} asked {s.replays:g} a second: p50 {rl['p50']:.1f}  "
+                f"p99 {rl['p99']:.1f}  max {rl['max']:.1f} ms",
+            ),
+            (
+                "event loop",
+                f"{'n/a' if result.loop_cpu is None else f'{result.loop_cpu:.0f}%'} of a core, "
+                f"{'n/a' if per_replay is None else f'{per_replay:.1f} ms'} per replay",
+            ),
+        ]
     if s.experts:
         rows[4:4] = [("expert tables", f"{s.experts}, bot processes: {processes}")]
         rows += [
@@ -261,6 +301,11 @@ def _server(database: str, bot_processes: int | None = None) -> Iterator[_Server
                     database,
                     "--bot-delay",
                     "0",
+                    # Every client is on this machine: no per-address limits.
+                    "--connections-per-address",
+                    "0",
+                    "--tables-per-minute",
+                    "0",
                     *extra,
                 ],
                 stdout=out,
@@ -278,22 +323,13 @@ def _server(database: str, bot_processes: int | None = None) -> Iterator[_Server
                 process.wait()
 
 
-def _raise_file_limit() -> None:
-    """Allow as many open sockets as the hard limit does (the server inherits it)."""
-    try:
-        import resource  # noqa: PLC0415 (POSIX only)
-    except ImportError:
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+def _process_cpu(pid: int, stat: str = "stat") -> float | None:
+    """CPU seconds (user and system) a process has used so far, from ``/proc``; Linux only.
 
-
-def _process_cpu(pid: int) -> float | None:
-    """CPU seconds (user and system) a process has used so far, from ``/proc``; Linux only."""
+    ``stat`` is the file read under ``/proc/PID``: ``task/TID/stat`` for one thread.
+    """
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/{stat}").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -314,6 +350,11 @@ def child_processes(pid: int) -> list[int]:
     return found
 
 
+def _thread_cpu(pid: int) -> float | None:
+    """CPU seconds the main thread of process ``pid`` (its event loop) has used; Linux only."""
+    return _process_cpu(pid, f"task/{pid}/stat")
+
+
 def _helpers_cpu(pid: int) -> float | None:
     """CPU seconds the running children of process ``pid`` have used so far; Linux only."""
     if not Path("/proc").is_dir():
@@ -330,11 +371,13 @@ def _without_password(url: str) -> str:
     return f"{scheme}://{user}:***@{where}"
 
 
-async def _http(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+async def _http(
+    base: str, method: str, path: str, body: Any = None, *, parse: bool = True
+) -> tuple[int, Any]:
     """One HTTP/1.1 request on its own connection; the status and the JSON answer.
 
-    A few lines of asyncio rather than an HTTP client library: the ``web`` extra has none,
-    and the lobby's answers are small JSON bodies with a ``Content-Length``.
+    Without ``parse``, the answer's bytes. A few lines of asyncio rather than an HTTP
+    client library: the ``web`` extra has none, and the answers have a ``Content-Length``.
     """
     host, port = base.rsplit(":", 1)
     data = b"" if body is None else json.dumps(body).encode()
@@ -353,7 +396,14 @@ async def _http(base: str, method: str, path: str, body: Any = None) -> tuple[in
             await writer.wait_closed()
     head, _, payload = answer.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
+    if not parse:
+        return status, payload
     return status, json.loads(payload) if payload else None
+
+
+def _replay_path(table_id: str) -> str:
+    """A table's whole replay in words, as the page asks for it."""
+    return f"/api/tables/{table_id}/replay?start=0&limit=1000&lang=en"
 
 
 # ---------------------------------------------------------------- the clients
@@ -367,6 +417,7 @@ class _Figures:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
     expert_actions: int = 0
+    replays: list[float] = field(default_factory=list)
     messages: int = 0
     games: int = 0
     paced: int = 0
@@ -395,10 +446,16 @@ class _Bench:
         await asyncio.gather(*opened)
         for _ in range(s.experts):
             self._spawn(self._experts())
+        if s.replays:
+            finished = await self._finished_table()
+            # Asked once before measuring: a server that keeps replays has it ready.
+            await _http(self.server.base, "GET", _replay_path(finished), parse=False)
+            self._spawn(self._replays(finished))
         setup = time.perf_counter() - started
         held = [len(self.playing)]
         server_cpu0 = _process_cpu(self.server.process.pid)
         helper_cpu0 = _helpers_cpu(self.server.process.pid)
+        loop_cpu0 = _thread_cpu(self.server.process.pid)
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         self.figures.measuring = True
@@ -410,6 +467,7 @@ class _Bench:
         seconds = time.perf_counter() - t0
         server_cpu1 = _process_cpu(self.server.process.pid)
         helper_cpu1 = _helpers_cpu(self.server.process.pid)
+        loop_cpu1 = _thread_cpu(self.server.process.pid)
         client_cpu = (time.process_time() - client_cpu0) / seconds * 100
         tables_held, clients = len(self.playing), self.clients
         self.stopping = True
@@ -446,6 +504,14 @@ class _Bench:
             expert_actions=f.expert_actions,
             server_cpu=None if server_cpu is None else round(server_cpu, 1),
             helper_cpu=None if helper_cpu is None else round(helper_cpu, 1),
+            loop_cpu=None
+            if loop_cpu0 is None or loop_cpu1 is None
+            else round((loop_cpu1 - loop_cpu0) / seconds * 100, 1),
+            replays_answered=len(f.replays),
+            replay_ms={
+                name: round(percentile(f.replays, q) * 1000, 2)
+                for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))
+            },
             client_cpu=round(client_cpu, 1),
             cores=os.cpu_count() or 1,
             machine=f"{platform.machine()}, {platform.python_implementation()} "
@@ -476,15 +542,7 @@ class _Bench:
         s = self.settings
         async with gate:
             try:
-                status, body = await _http(
-                    self.server.base,
-                    "POST",
-                    "/api/tables",
-                    {"game": s.game, "seats": ["open"] * s.players},
-                )
-                if status != 201:
-                    raise RuntimeError(f"create: {status} {body}")
-                table_id = body["table"]["id"]
+                table_id = await self._create(["open"] * s.players)
                 tokens = []
                 for p in range(s.players):
                     status, body = await _http(
@@ -512,15 +570,7 @@ class _Bench:
         s = self.settings
         while not self.stopping:
             try:
-                status, body = await _http(
-                    self.server.base,
-                    "POST",
-                    "/api/tables",
-                    {"game": s.game, "seats": ["expert"] * s.players},
-                )
-                if status != 201:
-                    raise RuntimeError(f"create: {status} {body}")
-                table_id, seen = body["table"]["id"], 0
+                table_id, seen = await self._create(["expert"] * s.players), 0
                 while not self.stopping:
                     await asyncio.sleep(0.5)
                     status, body = await _http(self.server.base, "GET", f"/api/tables/{table_id}")
@@ -535,6 +585,60 @@ class _Bench:
             except (OSError, RuntimeError, KeyError, ValueError, IndexError) as exc:
                 self._error(f"experts: {type(exc).__name__}")
                 await asyncio.sleep(0.5)
+
+    async def _create(self, seats: list[str]) -> str:
+        """Open a table of the game with ``seats``; its id."""
+        status, body = await _http(
+            self.server.base, "POST", "/api/tables", {"game": self.settings.game, "seats": seats}
+        )
+        if status != 201:
+            raise RuntimeError(f"create: {status} {body}")
+        return str(body["table"]["id"])
+
+    async def _finished_table(self) -> str:
+        """A table of random bots played to its end (with ``--bot-delay 0``): its id."""
+        s = self.settings
+        table_id = await self._create(["random"] * s.players)
+        deadline = time.monotonic() + 120
+        while True:
+            status, body = await _http(self.server.base, "GET", f"/api/tables/{table_id}")
+            if status == 200 and body["table"]["status"] == "finished":
+                return table_id
+            if time.monotonic() > deadline:
+                raise RuntimeError("the random bots did not finish their game within 120 s")
+            await asyncio.sleep(0.2)
+
+    async def _replays(self, table_id: str) -> None:
+        """Ask for the whole replay of ``table_id`` in words, ``replays`` times a second.
+
+        The requests start on time whether or not the earlier ones were answered (at most
+        :data:`REPLAYS_IN_FLIGHT` at once), so a slow server gets the same load as a fast
+        one. The answer is checked for its end, not parsed: parsing hundreds of kilobytes
+        of JSON would load the clients' event loop and so the players' round trips.
+        """
+        path = _replay_path(table_id)
+        gate = asyncio.Semaphore(REPLAYS_IN_FLIGHT)
+
+        async def once() -> None:
+            started = time.perf_counter()
+            try:
+                status, body = await _http(self.server.base, "GET", path, parse=False)
+                if status != 200 or not body.endswith(b"]}"):
+                    raise RuntimeError(f"replay: {status}")
+            except (OSError, RuntimeError, ValueError, IndexError) as exc:
+                self._error(f"replay: {type(exc).__name__}")
+                return
+            finally:
+                gate.release()
+            if self.figures.measuring:
+                self.figures.replays.append(time.perf_counter() - started)
+
+        next_at = time.perf_counter()
+        while not self.stopping:
+            await gate.acquire()
+            self._spawn(once())
+            next_at += 1 / self.settings.replays
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
     async def _reopen(self) -> None:
         await asyncio.sleep(0.5)

@@ -24,10 +24,11 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
@@ -37,6 +38,7 @@ from closingbell.core.errors import IllegalActionError, NotationError, OptionErr
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class, load_game
 from closingbell.core.view import View
+from closingbell.server.memory import TableMemory
 from closingbell.server.protocol import (
     Act,
     CreateTable,
@@ -64,6 +66,8 @@ STAND_IN_BOT = "medium"
 """The bot that plays for a player whose turn clock ran out while away."""
 
 Status = Literal["waiting", "playing", "finished"]
+
+T = TypeVar("T")
 
 
 class WebError(Exception):
@@ -98,6 +102,22 @@ class Settings:
     bot_processes: int | None = None
     """Helper processes for search bots' moves: ``None``, one per core; ``0``, none (a
     thread of the server process thinks instead)."""
+    max_body: int = 65536
+    """The longest HTTP request body accepted, in bytes (``413 too_large`` beyond)."""
+    body_timeout: float = 10.0
+    """Seconds a client has to send a request's body once its head has arrived."""
+    tables_per_minute: float = 10.0
+    """Tables one client address may create a minute in the long run (0: no limit)."""
+    tables_burst: float = 20.0
+    """Tables one client address may create at once."""
+    table_idle: float = 1800.0
+    """Seconds an unfinished table nobody uses stays in memory (it stays in the database)."""
+    finished_idle: float = 300.0
+    """Seconds a finished table nobody uses stays in memory."""
+    tables_in_memory: int = 2000
+    """Tables kept in memory beyond which the longest unused ones go first, however recent."""
+    replay_cache: int = 64 * 2**20
+    """Bytes of finished games' replays and records kept ready to send."""
 
 
 @dataclass(eq=False)
@@ -177,6 +197,10 @@ class LiveTable:
         self.stand_ins: dict[int, Bot] = {}
         self.last_action: LastAction | None = None
         self.turn_since = loop.time()
+        self.used = loop.time()
+        """When (event-loop time) the table was last fetched or busy (see ``server.memory``)."""
+        self.gone = False
+        """Whether this table has left memory (``Hub.get`` makes a new one)."""
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -184,6 +208,22 @@ class LiveTable:
     def version(self) -> int:
         """The number of actions played."""
         return len(self.state.history)
+
+    @property
+    def busy(self) -> bool:
+        """Whether the table must stay in memory.
+
+        It must while it has a connection, a change under way, a bot or stand-in thinking
+        or about to move, or an armed turn clock.
+        """
+        seat = self.state.current_player
+        bot_to_move = (
+            self.status == "playing"
+            and seat is not None
+            and (seat in self.bots or self.seats[seat].stand_in)
+        )
+        driving = self._driver is not None and not self._driver.done()
+        return bool(self.connections or self.lock.locked() or driving or self._timer or bot_to_move)
 
     # ------------------------------------------------------------ what is sent
 
@@ -343,6 +383,8 @@ class LiveTable:
     async def connect(self, conn: Connection) -> None:
         """Attach a connection: send it ``welcome`` and its ``state``; tell the others."""
         async with self.lock:
+            if self.gone:
+                raise WebError(ErrorCode.SERVER_ERROR, "the table was reloaded; connect again", 503)
             self.connections.add(conn)
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
@@ -566,8 +608,17 @@ class BotPool:
 
     async def choose(self, bot: Bot, view: View) -> tuple[int, Bot]:
         """The bot's action from the view, and the bot to keep for its next move."""
-        if not bot.searches or self.processes == 0:
+        if not bot.searches:
             return await asyncio.to_thread(_choose, bot, view)
+        return await self.run(_choose, bot, view)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a helper process, or in a thread when there are none.
+
+        For work too long for the event loop: a search, a finished game's replay.
+        """
+        if self.processes == 0:
+            return await asyncio.to_thread(work, *args)
         executor = self._executor
         if executor is None:
             # Spawned, not forked: the server process has threads and an event loop.
@@ -579,13 +630,13 @@ class BotPool:
                 initargs=(os.getpid(),),
             )
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, _choose, bot, view)
+            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
         except BrokenProcessPool:
             if self._executor is executor:
                 log.error("a bots' helper process died; new ones start with the next move")
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.to_thread(_choose, bot, view)
+            return await asyncio.to_thread(work, *args)
 
     async def stop(self) -> None:
         """Stop the helper processes, after the moves being worked out (which are dropped)."""
@@ -608,6 +659,8 @@ class Hub:
         """Where the tables' bots think."""
         self.unavailable: dict[str, str] = {}
         """Tables whose stored game cannot be rebuilt, by id, with the reason (logged once)."""
+        self.memory = TableMemory(self)
+        """Drops unused tables from ``tables`` (``server.memory``); started by the app."""
         self._loading = asyncio.Lock()
 
     async def start(self) -> None:
@@ -637,6 +690,7 @@ class Hub:
         """The table ``table_id``, rebuilt from the database if not in memory."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = asyncio.get_running_loop().time()
             return table
         async with self._loading:
             table = self.tables.get(table_id)
@@ -659,6 +713,7 @@ class Hub:
                 table = self._rebuild(row)
             except Exception as exc:  # whatever the stored data makes the rules raise
                 raise self._unusable(table_id, _why(exc)) from None
+            self.memory.restore(table)
             self.tables[table_id] = table
             table.kick()
             return table

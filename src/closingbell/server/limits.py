@@ -1,0 +1,253 @@
+"""HTTP request limits, table creation per address, and security headers.
+
+Both are plain ASGI middleware, so that a refusal happens before FastAPI reads or parses
+anything, and has the server's typed error body (docs/protocol.md):
+
+- :class:`RequestLimits` refuses a body longer than ``Settings.max_body`` from its
+  ``Content-Length`` before reading a byte of it, and counts a body sent in chunks as it
+  arrives, so a long body costs at most ``max_body`` bytes of memory (``413 too_large``).
+  A body must arrive within ``Settings.body_timeout`` seconds (``408 request_timeout``),
+  and JSON nested deeper than :data:`~closingbell.core.serial.MAX_JSON_DEPTH` is refused
+  before it is parsed (``422 bad_request``; Python's parser would recurse once per level).
+  Creating tables is limited per client address (a token bucket per address, ``429
+  rate_limited`` with ``Retry-After``). A refused request's connection is closed, so the
+  rest of a refused body is never read.
+- :class:`SecurityHeaders` adds the headers a public site needs to every answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.server.protocol import ErrorCode
+from closingbell.server.replays import dumps
+from closingbell.server.tables import Settings
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Any]
+Send = Callable[[Message], Any]
+ASGIApp = Callable[[Scope, Receive, Send], Any]
+
+CREATE_TABLE = ("POST", "/api/tables")
+"""The request that creates a table."""
+
+ADDRESSES_KEPT = 10_000
+"""Addresses whose table-creation buckets are kept before full (idle) ones are forgotten."""
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        # 'self' covers ws: and wss: on the page's own host and port (CSP level 3).
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+"""The page's scripts, styles and connections come from its own site only; no inline
+script or style, no plugins, and no framing by other sites."""
+
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+"""Headers added to every HTTP answer (the older ``X-Frame-Options`` for older browsers)."""
+
+
+class AddressBuckets:
+    """A token bucket per client address, in a bounded table.
+
+    Once more than ``kept`` addresses are known, those whose bucket has filled up again (they
+    have not asked for a while) are forgotten: they would start afresh with a full bucket.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        capacity: float,
+        kept: int = ADDRESSES_KEPT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        """Tokens added per second, per address."""
+        self.capacity = capacity
+        """The most tokens an address holds (its longest burst)."""
+        self.kept = kept
+        """Addresses known before full buckets are forgotten."""
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        """Each address's tokens and when they were counted."""
+
+    def take(self, address: str) -> float:
+        """Spend a token of ``address``: 0 if it had one, else seconds until it has one."""
+        now = self._clock()
+        tokens = self._tokens(address, now)
+        if tokens >= 1:
+            self._buckets[address] = (tokens - 1, now)
+            return 0.0
+        self._buckets[address] = (tokens, now)
+        return (1 - tokens) / self.rate if self.rate > 0 else math.inf
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def _tokens(self, address: str, now: float) -> float:
+        known = self._buckets.get(address)
+        if known is None:
+            if len(self._buckets) >= self.kept:
+                self._buckets = {
+                    a: b for a, b in self._buckets.items() if self._refill(b, now) < self.capacity
+                }
+            return self.capacity
+        return self._refill(known, now)
+
+    def _refill(self, bucket: tuple[float, float], now: float) -> float:
+        tokens, then = bucket
+        return min(self.capacity, tokens + (now - then) * self.rate)
+
+
+class RequestLimits:
+    """ASGI middleware: body size, time and nesting limits, and table creation per address."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        """The limits."""
+        self.creations = AddressBuckets(settings.tables_per_minute / 60, settings.tables_burst)
+        """Table creations allowed per client address."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the request, then hand it to the app with its body read."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.settings.max_body
+        limited = self.settings.tables_per_minute > 0
+        if limited and (scope["method"], scope["path"].rstrip("/")) == CREATE_TABLE:
+            client = scope.get("client")
+            wait = self.creations.take(client[0] if client else "")
+            if wait > 0:
+                retry = str(max(1, math.ceil(wait))).encode()
+                message = (
+                    f"too many new tables from this address: at most "
+                    f"{self.settings.tables_burst:g} at once and "
+                    f"{self.settings.tables_per_minute:g} a minute"
+                )
+                await _refuse(send, 429, ErrorCode.RATE_LIMITED, message, [(b"retry-after", retry)])
+                return
+        length = _content_length(scope)
+        if length is not None and length > limit:
+            await _refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
+            return
+        body = bytearray()
+        more = True
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout_at(loop.time() + self.settings.body_timeout):
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client left
+                    body += message.get("body", b"")
+                    more = message.get("more_body", False)
+                    if len(body) > limit:
+                        await _refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
+                        return
+        except TimeoutError:
+            message = f"the request's body must arrive within {self.settings.body_timeout:g} s"
+            await _refuse(send, 408, ErrorCode.REQUEST_TIMEOUT, message)
+            return
+        if body:
+            try:
+                check_json_depth(body.decode("utf-8", errors="replace"))
+            except JSONDepthError as exc:
+                await _refuse(send, 422, ErrorCode.BAD_REQUEST, f"body: {exc}")
+                return
+        await self.app(scope, _replay(bytes(body), receive), send)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer that lacks them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to its answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(n, v) for n, v in SECURITY_HEADERS if n not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _too_large(limit: int) -> str:
+    return f"a request body has at most {limit} bytes"
+
+
+async def _refuse(
+    send: Send,
+    status: int,
+    code: ErrorCode,
+    message: str,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """Answer with the typed error body and close the connection (the body stays unread)."""
+    body = dumps({"error": {"code": code.value, "message": message}})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole once, then waits on the real one."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()  # type: ignore[no-any-return]
+
+    return replayed

@@ -1,0 +1,183 @@
+"""Finished games' replays and records: worked out off the event loop, then kept.
+
+A whole replay replays the game through the rules engine and turns a view into a dict at
+every step: tens of milliseconds of CPU for a Take Stock game, which in the event loop
+would hold up every other table for as long. The work runs in the bots' helper processes
+(:class:`~closingbell.server.tables.BotPool`; a thread when there are none), and its
+result is kept as JSON text, one piece per step, in a cache bounded in bytes: a finished
+game never changes, so asking again costs a lookup and a join. Requests for a replay
+being worked out wait for that work instead of starting it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from closingbell.core.records import GameRecord
+from closingbell.core.registry import load_game
+from closingbell.tui.i18n import translations
+from closingbell.tui.screens import screen_class
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What a finished game's replay and record are made from: plain data, sent to a helper."""
+
+    table_id: str
+    """The table's id."""
+    game: str
+    """The registered name of the game."""
+    options: dict[str, Any]
+    """Every rules option."""
+    seed: int
+    """The deal's seed."""
+    history: tuple[int, ...]
+    """The action ids, in order."""
+    names: tuple[str, ...]
+    """Each seat's display name as the screens call them."""
+    seats: tuple[str, ...]
+    """Each seat's name as the record gives it."""
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` as compact JSON text, as the web app answers."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
+    """Every step of the game as the public saw it (step 0 is the deal), each as JSON.
+
+    With ``lang``, each step also has ``lines`` (its events in words) and its action a
+    ``label``, in that language.
+    """
+    played = load_game(game.game, **game.options)
+    factory = screen_class(played.info.name)
+    screen = None
+    if lang is not None and factory is not None:
+        screen = factory(played, list(game.names), translations(lang))
+    state = played.new_game(game.seed)
+    steps = []
+    log_pos = 0
+    for index in range(len(game.history) + 1):
+        action: dict[str, Any] | None = None
+        if index > 0:
+            seat = state.current_player
+            chosen = game.history[index - 1]
+            action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
+            if screen is not None and seat is not None:
+                action["label"] = screen.describe_action(state.view(seat), chosen)
+            state.apply(chosen)
+        events = state.visible_events(None, log_pos)
+        log_pos = len(state.log)
+        step: dict[str, Any] = {
+            "index": index,
+            "action": action,
+            "view": state.view(None).to_dict(),
+            "events": events,
+        }
+        if screen is not None:
+            step["lines"] = [screen.describe_event(e) for e in events]
+        steps.append(dumps(step))
+    return steps
+
+
+def replay_page(table_id: str, steps: list[bytes], start: int, limit: int) -> bytes:
+    """The ``/replay`` answer for ``steps[start:start + limit]``, as JSON text."""
+    head = dumps({"table_id": table_id, "total": len(steps), "start": start})
+    return head[:-1] + b',"steps":[' + b",".join(steps[start : start + limit]) + b"]}"
+
+
+def record_json(game: FinishedGame) -> bytes:
+    """The ``/record`` answer: the record file's text and the same as data, as JSON text."""
+    played = load_game(game.game, **game.options)
+    state = played.new_game(game.seed)
+    actions = []
+    for action in game.history:
+        actions.append(
+            {"seat": state.current_player, "id": action, "text": state.action_to_string(action)}
+        )
+        state.apply(action)
+    return dumps(
+        {
+            "game": played.info.name,
+            "version": played.info.version,
+            "options": played.options_dict(),
+            "seed": game.seed,
+            "seats": list(game.seats),
+            "actions": actions,
+            "result": {"scores": state.scores(), "winners": state.winners()},
+            "record": GameRecord.from_state(state, seats=list(game.seats)).dumps(),
+        }
+    )
+
+
+Runner = Callable[..., Any]
+"""Runs ``work(*args)`` away from the event loop and returns its result (awaitable)."""
+
+
+class ReplayCache:
+    """Finished games' replays and records, worked out by ``run`` and kept.
+
+    At most ``limit`` bytes are kept; the least recently asked for go first.
+    """
+
+    def __init__(self, run: Runner, limit: int) -> None:
+        self.limit = limit
+        """The most bytes kept."""
+        self.size = 0
+        """Bytes kept now."""
+        self._run = run
+        self._kept: OrderedDict[tuple[str, ...], tuple[Any, int]] = OrderedDict()
+        self._working: dict[tuple[str, ...], asyncio.Future[Any]] = {}
+
+    async def steps(self, game: FinishedGame, lang: str | None) -> list[bytes]:
+        """Every step of ``game``'s replay as JSON text (:func:`replay_steps`)."""
+        key = (game.table_id, "replay", lang or "")
+        steps: list[bytes] = await self._get(key, replay_steps, game, lang)
+        return steps
+
+    async def record(self, game: FinishedGame) -> bytes:
+        """``game``'s record as JSON text (:func:`record_json`)."""
+        record: bytes = await self._get((game.table_id, "record"), record_json, game)
+        return record
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    async def _get(self, key: tuple[str, ...], work: Callable[..., T], *args: Any) -> T:
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            value: T = kept[0]
+            return value
+        working = self._working.get(key)
+        if working is None:
+            working = asyncio.ensure_future(self._work(key, work, *args))
+            self._working[key] = working
+        # Shielded: one client giving up must not cancel the work others wait for.
+        return await asyncio.shield(working)
+
+    async def _work(self, key: tuple[str, ...], work: Callable[..., T], *args: Any) -> T:
+        try:
+            value: T = await self._run(work, *args)
+        finally:
+            del self._working[key]
+        self._keep(key, value)
+        return value
+
+    def _keep(self, key: tuple[str, ...], value: Any) -> None:
+        size = sum(map(len, value)) if isinstance(value, list) else len(value)
+        if size > self.limit:
+            return
+        self._kept[key] = (value, size)
+        self.size += size
+        while self.size > self.limit:
+            _, (_, dropped) = self._kept.popitem(last=False)
+            self.size -= dropped

@@ -30,5 +30,6 @@ def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= seed < 2**SEED_BITS:
-        raise ValueError(f"seed must be between 0 and 2**{SEED_BITS} - 1, not {seed}")
+        shown = str(seed) if len(str(seed)) <= 40 else f"a number of {len(str(seed))} digits"
+        raise ValueError(f"seed must be between 0 and 2**{SEED_BITS} - 1, not {shown}")
     return seed

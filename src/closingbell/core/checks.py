@@ -18,7 +18,15 @@ exactly, so that every number of a view reaches a web page unchanged."""
 
 def shown(value: Any, limit: int = 60) -> str:
     """``repr(value)``, cut short so that a huge value cannot flood a message."""
-    text = repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        try:
+            return f"a number of {len(str(abs(value)))} digits"
+        except ValueError:  # more digits than Python turns into text
+            return "a number too long to show"
+    try:
+        text = repr(value)
+    except ValueError:  # a list holding such a number
+        return "a value too large to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -251,7 +251,8 @@ class State(ABC):
         st.game = game
         st.n = n
         for name, shape in cls.SHAPES.items():
-            setattr(st, name, serial.copy_value(data[name], shape))
+            if name != "log":  # read (and copied) above
+                setattr(st, name, serial.copy_value(data[name], shape))
         st.log = log
         st.from_deal = data["from_deal"]
         st._legal = None

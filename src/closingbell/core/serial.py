@@ -118,7 +118,7 @@ def check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
         raise StateFormatError(f"not a {title} state (missing or wrong 'format')")
     if data.get("version") != game.info.version:
         raise StateFormatError(
-            f"state version {data.get('version')!r} does not match the game's "
+            f"state version {shown(data.get('version'))} does not match the game's "
             f"version {game.info.version}"
         )
     if data.get("options") != game.options_dict():

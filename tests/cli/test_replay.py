@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -176,6 +178,68 @@ def test_bad_record_is_reported_at_its_line(
     assert err.startswith(f"{good}:{number}: ")
     assert reason in err
     assert "Traceback" not in err
+
+
+DEEP = 1000
+"""Nesting that ends Python's JSON parser with ``RecursionError``, in a few kilobytes."""
+
+
+@pytest.mark.parametrize(
+    ("prefix", "new", "key"),
+    [
+        ("options:", 'options: {"players": 3, "x": ' + "[" * DEEP + "]" * DEEP + "}", "options"),
+        ("seats:", "seats: " + "[" * DEEP + "]" * DEEP, "seats"),
+        ("result:", "result: " + '{"a":' * DEEP + "1" + "}" * DEEP, "result"),
+    ],
+)
+def test_deeply_nested_values_are_reported_at_their_line(
+    good: Path, prefix: str, new: str, key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    number = corrupt(good, prefix, new)
+    assert main(["replay", str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"{good}:{number}: bad JSON value for {key!r}: arrays and objects nest deeper than "
+        "8 levels\n"
+    )
+
+
+def test_a_seat_number_of_5000_digits_is_reported_at_its_line(
+    good: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = good.read_text(encoding="utf-8").split("\n")
+    number = lines.index("actions:") + 2
+    lines[number - 1] = "9" * 5000 + ": market A"
+    good.write_text("\n".join(lines), encoding="utf-8")
+    assert main(["replay", str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"{good}:{number}: seat 999999999999... (5000 digits) is not a seat of any game\n"
+
+
+def test_a_30_mb_record_is_refused_without_reading_it_whole(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The real game's actions over and over: reading it whole took over 600 MB.
+    head, actions = good.read_text(encoding="utf-8").split("actions:\n")
+    path = tmp_path / "huge.cbrec"
+    with path.open("w", encoding="utf-8") as file:
+        file.write(head + "actions:\n" + actions * (30_000_000 // len(actions) + 1))
+    tracemalloc.start()
+    try:
+        status = main(["replay", str(path)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 1
+    assert re.fullmatch(
+        rf"{re.escape(str(path))}:\d+: the record is longer than 1,048,576 bytes, "
+        r"the most a record may hold\n",
+        capsys.readouterr().err,
+    )
+    # What Python allocated while reading: a bounded part of the file, never all of it.
+    assert peak < 30 * 2**20
 
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

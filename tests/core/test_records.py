@@ -12,6 +12,9 @@ import closingbell
 from closingbell import RecordError, State
 from closingbell.core.records import (
     FORMAT_LINE,
+    MAX_LINE_BYTES,
+    MAX_RECORD_BYTES,
+    MAX_VALUE_DEPTH,
     GameRecord,
     RecordedAction,
     RecordResult,
@@ -257,7 +260,7 @@ HEADER_CASES = [
     ("options", "options:", 'options: {"players": 9}', "bad options: option 'players'"),
     ("options", "options:", 'options: {"players": 3, "round": 2}', "unknown option 'round'"),
     ("options", "options:", 'options: {"rounds": 2}', "option 'players' is required"),
-    ("options", "options:", 'options: {"players": 3, "rounds": NaN}', "NaN is not allowed"),
+    ("options", "options:", 'options: {"players": 3, "rounds": NaN}', "NaN is not a JSON value"),
     ("seed", "seed:", "seed: 7.5", "seed must be an integer"),
     ("seed", "seed:", "seed: -1", "bad seed"),
     ("seed", "seed:", f"seed: {2**63}", "bad seed"),
@@ -369,6 +372,97 @@ def test_non_utf8_file_is_refused_at_its_line(tmp_path: Path, text: str) -> None
         GameRecord.read(path)
     assert info.value.line == number
     assert "not UTF-8" in info.value.reason
+
+
+def _padded(text: str, size: int) -> str:
+    """``text`` grown to exactly ``size`` characters with comment lines after its header."""
+    head, actions = text.split("actions:\n")
+    missing = size - len(text)
+    comments = []
+    while missing > 0:
+        line = "#" * min(missing - 1, MAX_LINE_BYTES) if missing > 1 else ""
+        comments.append(line)
+        missing -= len(line) + 1
+    padded = head + "".join(c + "\n" for c in comments) + "actions:\n" + actions
+    assert len(padded) == size
+    return padded
+
+
+def test_a_record_may_hold_a_bounded_number_of_bytes(tmp_path: Path, text: str) -> None:
+    # ASCII names, so that characters and bytes count alike.
+    text = replace_line(text, line_of(text, "seats:"), 'seats: ["ana", "bo", "random"]')
+    path = tmp_path / "big.cbrec"
+    at_bound = _padded(text, MAX_RECORD_BYTES)
+    path.write_text(at_bound, encoding="utf-8", newline="\n")
+    assert GameRecord.read(path) == GameRecord.loads(at_bound)
+    over = _padded(text, MAX_RECORD_BYTES + 1)
+    passed_at = over.count("\n", 0, MAX_RECORD_BYTES) + 1
+    path.write_text(over, encoding="utf-8", newline="\n")
+    for read in (lambda: GameRecord.read(path), lambda: GameRecord.loads(over)):
+        with pytest.raises(RecordError) as info:
+            read()
+        assert info.value.line == passed_at
+        assert f"longer than {MAX_RECORD_BYTES:,} bytes" in info.value.reason
+
+
+def test_a_line_may_hold_a_bounded_number_of_bytes(tmp_path: Path, text: str) -> None:
+    number = line_of(text, "seed:")
+    fits = replace_line(text, number, "#" * MAX_LINE_BYTES + "\nseed: 7")
+    assert GameRecord.loads(fits).seed == 7
+    too_long = replace_line(text, number, "#" * (MAX_LINE_BYTES + 1) + "\nseed: 7")
+    path = tmp_path / "long.cbrec"
+    path.write_text(too_long, encoding="utf-8")
+    for read in (lambda: GameRecord.read(path), lambda: GameRecord.loads(too_long)):
+        with pytest.raises(RecordError) as info:
+            read()
+        assert info.value.line == number
+        assert f"the line is longer than {MAX_LINE_BYTES:,} bytes" in info.value.reason
+    # A file without a single newline is refused at its first line, without reading it all.
+    path.write_bytes(b"x" * (MAX_RECORD_BYTES * 4))
+    with pytest.raises(RecordError) as info:
+        GameRecord.read(path)
+    assert info.value.line == 1 and "the line is longer" in info.value.reason
+
+
+@pytest.mark.parametrize(
+    ("prefix", "value", "depth"),
+    [
+        ("options:", '{"players": 3, "rounds": %s}', MAX_VALUE_DEPTH),
+        ("options:", '{"players": 3, "rounds": %s}', 1000),
+        ("seats:", "%s", 1000),
+        ("result:", '{"scores": %s}', 1000),
+    ],
+)
+def test_deeply_nested_header_values_are_refused_at_their_line(
+    text: str, prefix: str, value: str, depth: int
+) -> None:
+    # depth levels of lists inside the value: one more level than allowed, or far more.
+    number = line_of(text, prefix)
+    nested = value % ("[" * depth + "]" * depth)
+    error = refused(replace_line(text, number, f"{prefix} {nested}"))
+    assert error.line == number
+    assert f"nest deeper than {MAX_VALUE_DEPTH} levels" in error.reason
+
+
+@pytest.mark.parametrize("digits", [4, 5000])
+def test_a_seat_number_with_too_many_digits_is_refused(text: str, digits: int) -> None:
+    number = line_of(text, "actions:") + 1
+    error = refused(replace_line(text, number, "9" * digits + ": market A"))
+    assert error.line == number
+    assert (
+        error.reason
+        == f"seat {'9' * min(digits, 12)}... ({digits} digits) is not a seat of any game"
+    )
+
+
+def test_a_huge_seed_is_refused_in_a_short_message(text: str) -> None:
+    number = line_of(text, "seed:")
+    error = refused(replace_line(text, number, "seed: " + "7" * 4000))
+    assert error.line == number
+    assert (
+        error.reason
+        == "bad seed: seed must be between 0 and 2**63 - 1, not a number of 4000 digits"
+    )
 
 
 def test_missing_file_is_an_os_error(tmp_path: Path) -> None:

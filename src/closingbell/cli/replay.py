@@ -3,7 +3,9 @@
 Every action is replayed through the rules engine, which checks that the right seat
 acts and that the action is legal; a recorded result is compared with the replay's.
 The scores are printed round by round as the replay reaches the end of each round. A
-bad record prints ``FILE:LINE: reason`` on standard error and exits with status 1.
+bad record prints ``FILE:LINE: reason`` on standard error and exits with status 1; so
+does one past the limits of ``docs/records.md`` (size, line length, nesting), which is
+refused at the first line past them without being read whole.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from closingbell.core import serial
+from closingbell.core.checks import shown
 from closingbell.core.errors import IllegalActionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
 from closingbell.core.options import RulesOptions
@@ -63,10 +64,13 @@ class Game(ABC):
     state_class: type[State]
     """The class of this game's states."""
 
-    def state_from_json(self, text: str) -> State:
-        """Read back a state written by :meth:`State.to_json` (raises ``StateFormatError``)."""
+    def state_from_json(self, text: str | bytes) -> State:
+        """Read back a state written by :meth:`State.to_json` (raises ``StateFormatError``).
+
+        What a state must satisfy to be read back is described in ``docs/api.md``.
+        """
         try:
-            data = json.loads(text)
+            data = serial.load_json(text)
         except (TypeError, ValueError) as exc:
             raise StateFormatError(f"not valid JSON: {exc}") from None
         return self.state_class.from_dict(self, data)
@@ -95,12 +99,13 @@ class State(ABC):
     """One position of a game: who decides, what they may choose, and how to go on.
 
     A game's state class supplies the rules through three hooks (``_compute_legal``,
-    ``_apply_legal`` and ``_explain_illegal``) and describes itself with four class
-    attributes (``FORMAT``, ``SHAPES``, ``PHASE_NAMES`` and ``EVENT_FIELDS``); the checks,
-    the legal-action cache, the event log's filtering and serialization live here, once.
+    ``_apply_legal`` and ``_explain_illegal``) and describes itself with five class
+    attributes (``FORMAT``, ``SHAPES``, ``PHASE_NAMES``, ``EVENT_FIELDS`` and
+    ``EVENT_VALUES``); the checks, the legal-action cache, the event log's filtering and
+    serialization live here, once.
     """
 
-    __slots__ = ("_legal", "cur", "game", "history", "log", "n", "phase", "seed")
+    __slots__ = ("_legal", "cur", "from_deal", "game", "history", "log", "n", "phase", "seed")
 
     FORMAT: ClassVar[str]
     """The format name written into the game's serialized states."""
@@ -113,6 +118,8 @@ class State(ABC):
     SECRET_DECISIONS: ClassVar[frozenset[str]] = frozenset()
     """The decisions (names from ``PHASE_NAMES``) whose answers only the deciding seat may
     know: the other seats learn of such a choice only what the log later shows them."""
+    EVENT_VALUES: ClassVar[Mapping[str, Sequence[serial.ValueCheck]]]
+    """The type of each field of each kind of log entry, as :mod:`.serial` checks it."""
 
     game: Game
     """The game this state belongs to."""
@@ -120,6 +127,9 @@ class State(ABC):
     """The actions applied since the game was dealt, in order."""
     seed: int
     """The seed every shuffle of this game is derived from (a sampled state has a fresh one)."""
+    from_deal: bool
+    """Whether ``history`` and ``log`` run from the deal of ``new_game(seed)``: true for a
+    game dealt by ``new_game``, false for a position made otherwise (sampled or crafted)."""
     n: int
     """The number of seats."""
     cur: int | None
@@ -129,6 +139,12 @@ class State(ABC):
     log: list[Entry]
     """What happened, with who may read each entry (see :mod:`closingbell.core.events`)."""
     _legal: list[int] | None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """Make a blank state, marked as a position (``new_game`` marks its states as dealt)."""
+        state = super().__new__(cls)
+        state.from_deal = False
+        return state
 
     @abstractmethod
     def _compute_legal(self) -> list[int]:
@@ -224,29 +240,89 @@ class State(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The complete state as JSON-ready data."""
         out = serial.header(self.game, self.FORMAT)
+        out["from_deal"] = self.from_deal
         for name in self.SHAPES:
             out[name] = json.loads(json.dumps(getattr(self, name)))
         return out
 
     @classmethod
     def from_dict(cls, game: Game, data: Any) -> Self:
-        """Rebuild a state from :meth:`to_dict` output, refusing anything inconsistent."""
+        """Rebuild a state from :meth:`to_dict` output, refusing anything inconsistent.
+
+        Every field must have its shape and lie in its range, the log must be well formed,
+        every invariant must hold, and a state ``from_deal`` must be what its history makes
+        of the deal of its seed (it is replayed); ``StateFormatError`` names what is wrong.
+        """
         title = game.info.title
         serial.check_header(data, game, cls.FORMAT)
         serial.check_fields(data, cls.SHAPES, title)
+        n = game.options.players
+        _check_turn(data, n, len(cls.PHASE_NAMES), game.info.num_distinct_actions, title)
+        log = serial.read_log(data["log"], title, cls.EVENT_FIELDS, cls.EVENT_VALUES, n)
         st = cls.__new__(cls)
         st.game = game
-        st.n = game.options.players
-        for name in cls.SHAPES:
-            setattr(st, name, data[name])
-        st.log = serial.read_log(data["log"], title)
+        st.n = n
+        for name, shape in cls.SHAPES.items():
+            if name != "log":  # read (and copied) above
+                setattr(st, name, serial.copy_value(data[name], shape))
+        st.log = log
+        st.from_deal = data["from_deal"]
         st._legal = None
         st._after_read()
         try:
             st.check_invariants()
+            st._check_game_over()
         except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
             raise StateFormatError(f"inconsistent {title} state: {exc}") from None
+        if data["from_deal"]:
+            return st._replayed(data)
         return st
+
+    def _check_game_over(self) -> None:
+        """A ``game_over`` entry ends the log of a finished game and tells its result."""
+        log = self.log
+        for i, (_, full, _) in enumerate(log):
+            if full[0] == "game_over":
+                expected = ("game_over", tuple(self.scores()), tuple(self.winners()))
+                if i != len(log) - 1 or not self.is_terminal() or full != expected:
+                    raise AssertionError(
+                        f"'log' entry {i} (game_over) must be the last of a finished game "
+                        "and give its scores and winners"
+                    )
+        finished = log and self.is_terminal() and "game_over" in self.EVENT_FIELDS
+        if finished and log[-1][1][0] != "game_over":
+            raise AssertionError("the 'log' of a finished game must end with game_over")
+
+    def _replayed(self, data: Mapping[str, Any]) -> Self:
+        """Replay the history from the deal of the seed and return the result.
+
+        Any field of ``data`` that differs from the result is refused.
+        """
+        title = self.game.info.title
+        fresh = self.game.new_game(self.seed)
+        for i, action in enumerate(self.history):
+            if fresh.is_terminal():
+                raise StateFormatError(
+                    f"inconsistent {title} state: 'history' goes on after the game is over "
+                    f"(entry {i})"
+                )
+            try:
+                fresh.apply(action)
+            except IllegalActionError as exc:
+                raise StateFormatError(
+                    f"inconsistent {title} state: 'history' entry {i} cannot be replayed "
+                    f"from the seed: {exc}"
+                ) from None
+        for name in self.SHAPES:
+            # Compared as JSON text, so that 1 and true or 1 and 1.0 differ.
+            if json.dumps(data[name]) != json.dumps(getattr(fresh, name)):
+                raise StateFormatError(
+                    f"inconsistent {title} state: {name!r} is not what the 'seed' and the "
+                    "'history' make of the deal"
+                )
+        if not isinstance(fresh, type(self)):  # pragma: no cover (new_game makes this class)
+            raise StateFormatError(f"{title} made a state of another class")
+        return fresh
 
     def to_json(self) -> str:
         """The complete state as JSON text; :meth:`Game.state_from_json` reads it back."""
@@ -292,3 +368,24 @@ class State(ABC):
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _check_turn(data: Mapping[str, Any], n: int, phases: int, actions: int, title: str) -> None:
+    """The fields every game has: who decides, the kind of decision, the history's ids."""
+    cur = data.get("cur")
+    if cur is not None and not 0 <= cur < n:
+        raise StateFormatError(
+            f"malformed {title} state: 'cur' must be a seat from 0 to {n - 1} or null, "
+            f"not {shown(cur)}"
+        )
+    phase = data.get("phase")
+    if not isinstance(phase, int) or not 0 <= phase < phases:
+        raise StateFormatError(
+            f"malformed {title} state: 'phase' must be from 0 to {phases - 1}, not {shown(phase)}"
+        )
+    for i, action in enumerate(data.get("history", ())):
+        if not 0 <= action < actions:
+            raise StateFormatError(
+                f"malformed {title} state: 'history' entry {i} is {shown(action)}, "
+                f"not an action id (0 to {actions - 1})"
+            )

@@ -20,21 +20,28 @@ Each action line is ``SEAT: TEXT``: the seat (counted from 0, as everywhere in t
 that must decide, then the action's text form. Blank lines and lines starting with ``#``
 are ignored. Every failure raises :class:`~closingbell.core.errors.RecordError` with the
 1-based line number and the reason.
+
+What a record may hold is bounded (:data:`MAX_RECORD_BYTES`, :data:`MAX_LINE_BYTES`,
+:data:`MAX_VALUE_DEPTH`), and a file is read line by line, so a hostile file costs at most
+that much memory however large it is.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from closingbell.core.checks import shown
 from closingbell.core.errors import RecordError, UnknownGameError
 from closingbell.core.game import Game, State
-from closingbell.core.registry import game_class, load_game
+from closingbell.core.registry import game_class
 from closingbell.core.rng import check_seed
+from closingbell.core.serial import load_json
 
 FORMAT_VERSION = 1
 """The version of the record format this module reads and writes."""
@@ -51,12 +58,25 @@ HEADER_KEYS = ("game", "version", "options", "seed", "seats", "result")
 ACTIONS_LINE = "actions:"
 """The line that ends the header; action lines follow it."""
 
+MAX_RECORD_BYTES = 1 << 20
+"""The most a record may hold: 1 MiB (characters, for text given to ``loads``). The longest
+games played so far take some 20 KB; this bounds the memory a hostile file can cost."""
+
+MAX_LINE_BYTES = 1 << 14
+"""The longest line a record may hold: 16 KiB, far more than any header or action needs."""
+
+MAX_VALUE_DEPTH = 8
+"""How deeply a header's JSON value may nest (a result's rounds nest three levels)."""
+
+MAX_SEAT_DIGITS = 3
+"""An action line's seat has at most this many digits (no game has a thousand seats)."""
+
 _FORMAT_RE = re.compile(r"closingbell\s+record\s+(\S+)")
 _ACTION_RE = re.compile(r"(\d+)\s*:\s*(.*)")
 _RESULT_KEYS = ("scores", "winners", "rounds")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordedAction:
     """One action of a record: the seat that chose it and its text form."""
 
@@ -199,22 +219,26 @@ class GameRecord:
 
         The header is checked against the registered game (known game, same rules
         version, valid options and seed, one name per seat, seats of the action lines
-        in range); the actions themselves are checked by :func:`replay`.
+        in range); the actions themselves are checked by :func:`replay`. Text longer
+        than :data:`MAX_RECORD_BYTES` characters is refused.
         """
-        record = _parse(text)
+        if not isinstance(text, str):
+            raise RecordError(f"a record must be text, not {type(text).__name__}")
+        record = _parse(_text_lines(text))
         record.check()
         return record
 
     @classmethod
     def read(cls, path: str | Path) -> GameRecord:
-        """Read the record file at ``path`` (``OSError`` if it cannot be opened)."""
-        data = Path(path).read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise RecordError(f"not UTF-8 text: {exc.reason}", line) from None
-        return cls.loads(text)
+        """Read the record file at ``path`` (``OSError`` if it cannot be opened).
+
+        The file is read line by line and refused (with :class:`RecordError`) at the
+        line where it passes :data:`MAX_RECORD_BYTES`, so a huge file is never read whole.
+        """
+        with open(path, "rb") as file:
+            record = _parse(_file_lines(file))
+        record.check()
+        return record
 
     # ------------------------------------------------------------------ checking
 
@@ -232,12 +256,12 @@ class GameRecord:
             raise RecordError(str(exc), lines.get("game")) from None
         if self.version != cls.info.version:
             raise RecordError(
-                f"the record is for {self.game} rules version {self.version}, but this "
+                f"the record is for {self.game} rules version {shown(self.version)}, but this "
                 f"closingbell plays version {cls.info.version}",
                 lines.get("version"),
             )
         try:
-            game = load_game(self.game, **self.options)
+            game = cls(**self.options)
         except (ValueError, TypeError) as exc:
             raise RecordError(f"bad options: {exc}", lines.get("options")) from None
         try:
@@ -319,15 +343,58 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
-
-
 def _parse_json(key: str, value: str, line: int) -> Any:
     try:
-        return json.loads(value, parse_constant=_refuse_constant)
+        return load_json(value, MAX_VALUE_DEPTH)
     except ValueError as exc:
         raise RecordError(f"bad JSON value for {key!r}: {exc}", line) from None
+
+
+def _too_long(line: int) -> RecordError:
+    return RecordError(
+        f"the record is longer than {MAX_RECORD_BYTES:,} bytes, the most a record may hold", line
+    )
+
+
+def _line_too_long(line: int) -> RecordError:
+    return RecordError(f"the line is longer than {MAX_LINE_BYTES:,} bytes", line)
+
+
+def _file_lines(file: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """Number and decode the lines of a record file, one at a time, within the bounds.
+
+    Lines are split on newlines only (as ``str.split`` would), so that line numbers agree
+    with editors and ``grep -n``; the text after the last newline is a line too.
+    """
+    number = 0
+    total = 0
+    while True:
+        number += 1
+        raw = file.readline(MAX_LINE_BYTES + 1)
+        total += len(raw)
+        if total > MAX_RECORD_BYTES:
+            raise _too_long(number)
+        ended = raw.endswith(b"\n")
+        if not ended and len(raw) > MAX_LINE_BYTES:
+            raise _line_too_long(number)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text: {exc.reason}", number) from None
+        if not ended:
+            yield number, line
+            return
+        yield number, line[:-1]
+
+
+def _text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Number the lines of a record's text, within the bounds."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise _too_long(text.count("\n", 0, MAX_RECORD_BYTES) + 1)
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE_BYTES:
+            raise _line_too_long(number)
+        yield number, line
 
 
 def _is_int(value: Any) -> bool:
@@ -380,19 +447,16 @@ def _parse_header_value(key: str, value: str, line: int) -> Any:
     )
 
 
-def _parse(text: str) -> GameRecord:
+def _parse(lines: Iterable[tuple[int, str]]) -> GameRecord:
     """Read the structure of a record file (its meaning is checked by ``check``)."""
-    if not isinstance(text, str):
-        raise RecordError(f"a record must be text, not {type(text).__name__}")
-    text = text.removeprefix("\ufeff")
-    # Split on "\n" only, so that line numbers agree with editors and ``grep -n``.
-    lines = text.split("\n")
     header: dict[str, Any] = {}
     where: dict[str, int] = {}
     actions: list[RecordedAction] = []
     stage = "start"
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
+    last = 0
+    for number, raw in lines:
+        last = number
+        line = (raw.removeprefix("\ufeff") if number == 1 else raw).strip()
         if not line or line.startswith("#"):
             continue
         if stage == "start":
@@ -438,11 +502,18 @@ def _parse(text: str) -> GameRecord:
             action_text = match[2].strip()
             if not action_text:
                 raise RecordError("the action line has no action after the seat", number)
-            actions.append(RecordedAction(int(match[1]), action_text, number))
+            digits = match[1]
+            if len(digits) > MAX_SEAT_DIGITS:
+                raise RecordError(
+                    f"seat {digits[:12]}... ({len(digits)} digits) is not a seat of any game",
+                    number,
+                )
+            # Interned: a long record repeats a few texts many times.
+            actions.append(RecordedAction(int(digits), sys.intern(action_text), number))
     if stage == "start":
-        raise RecordError(f"empty record: expected {FORMAT_LINE!r}", len(lines))
+        raise RecordError(f"empty record: expected {FORMAT_LINE!r}", last)
     if stage == "header":
-        raise RecordError(f"the header is not followed by an {ACTIONS_LINE!r} line", len(lines))
+        raise RecordError(f"the header is not followed by an {ACTIONS_LINE!r} line", last)
     return GameRecord(
         game=header["game"],
         version=header["version"],

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+from closingbell.core.checks import shown
+
 SEED_BITS = 63
 """Seeds are non-negative integers below ``2**SEED_BITS``."""
 
@@ -30,5 +32,5 @@ def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, not {type(seed).__name__}")
     if not 0 <= seed < 2**SEED_BITS:
-        raise ValueError(f"seed must be between 0 and 2**{SEED_BITS} - 1, not {seed}")
+        raise ValueError(f"seed must be between 0 and 2**{SEED_BITS} - 1, not {shown(seed)}")
     return seed

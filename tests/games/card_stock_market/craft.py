@@ -225,7 +225,8 @@ def craft(
     st.bank = total - sum(money)
     debt_map = _per_seat(debts, n)
     st.debt = [int(str(debt_map.get(q, 0))) for q in range(n)]
-    st.levies = 0
+    # Debts come from levies: count as few as could have made the largest one.
+    st.levies = -(-max(st.debt) // game.options.levy)
 
     # ---------------------------------------------------------------- the turn
     st.dealer = (current - 1) % n if dealer is None else dealer
@@ -235,6 +236,7 @@ def craft(
     st.turns = 1
     st.trades = st.sales = st.changes = st.discards = 0
     st.bought = st.sold = 0
+    st.from_deal = False  # a position: its history starts here, not at the deal
     st.history = []
     st.log = [(None, ("turn", current, 1), None)]
     st._legal = None

@@ -318,6 +318,7 @@ def craft(
     st.ev_stock = -1
     st.owed = 0
     st.queue = []
+    st.from_deal = False  # a position: its history starts here, not at the deal
     st.history = []
     st.log = [(None, ("round_start", st.round, st.dealer), None)]
     st._legal = None

@@ -17,6 +17,7 @@ from bisect import insort
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from closingbell.core.checks import MAX_INT, int_in, ints_in, lists_in, need, per_seat
 from closingbell.core.rng import derive_rng
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
@@ -63,6 +64,7 @@ def new_state(game: CardStockMarket, seed: int) -> CardStockMarketState:
     st.game = game
     st.n = n
     st.seed = seed
+    st.from_deal = True
     if opts.first_dealer is not None:
         st.dealer = opts.first_dealer
     else:
@@ -518,102 +520,175 @@ def _joker(st: CardStockMarketState, p: int) -> None:
 
 
 def check_invariants(st: CardStockMarketState) -> None:
-    """Raise ``AssertionError`` when any card, dollar or piece of bookkeeping is off."""
+    """Raise ``AssertionError`` when any card, dollar or piece of bookkeeping is off.
+
+    The checks are plain code rather than ``assert`` statements: they also guard states
+    read back from JSON, and each message names the field at fault.
+    """
+    _check_fields(st)
+    _check_cards(st)
+    _check_money(st)
+    _check_turn(st)
+    _check_reshuffle(st)
+
+
+def _check_fields(st: CardStockMarketState) -> None:
+    """Every field has the right length and every number lies in its range."""
     n = st.n
-    game = st.game
-    opts = game.options
-    assert len(st.hands) == n and len(st.certs) == n and len(st.held) == n, "seat lists"
-    assert len(st.cash) == n and len(st.debt) == n, "seat money lists"
-    # Cards: two of each of the 52 kinds and two jokers, each somewhere.
+    kind = C.NUM_KINDS - 1
+    int_in("dealer", st.dealer, 0, n - 1)
+    int_in("turn", st.turn, 0, n - 1)
+    int_in("turns", st.turns, 1, MAX_INT)
+    int_in("phase", st.phase, START, OVER)
+    lists_in("piles", st.piles, 0, kind, length=C.NUM_SUITS)
+    need(len(st.busted) == C.NUM_SUITS, f"'busted' must hold {C.NUM_SUITS} flags, one per suit")
+    ints_in("prices", st.prices, 0, C.MAX_PRICE, C.NUM_SUITS)
+    lists_in("hands", st.hands, 0, kind, length=n)
+    lists_in("certs", st.certs, 0, kind, length=n)
+    lists_in("held", st.held, 0, MAX_SHARES, length=n, size=C.NUM_SUITS)
+    ints_in("cash", st.cash, 0, MAX_INT, n)
+    ints_in("debt", st.debt, 0, MAX_INT, n)
+    int_in("levies", st.levies, 0, MAX_INT)
+    ints_in("draw", st.draw, 0, JOKER)
+    ints_in("discard", st.discard, 0, kind)
+    int_in("joker_by", st.joker_by, -1, n - 1)
+    need(st.jokers_out in (0, C.COPIES), f"'jokers_out' must be 0 or {C.COPIES}")
+    int_in("trades", st.trades, 0, C.MAX_TRADES)
+    int_in("sales", st.sales, 0, st.trades)
+    int_in("changes", st.changes, 0, C.MAX_CHANGES)
+    int_in("discards", st.discards, 0, C.MAX_DISCARDS)
+    every_suit = (1 << C.NUM_SUITS) - 1
+    int_in("bought", st.bought, 0, every_suit)
+    int_in("sold", st.sold, 0, every_suit)
+    ints_in("re_pile", st.re_pile, 0, JOKER)
+    for name, lists in (("re_hands", st.re_hands), ("re_drawn", st.re_drawn)):
+        lists_in(name, lists, 0, kind)
+    # A record entry is a card kind played face up, or minus the number of cards drawn.
+    lists_in("re_events", st.re_events, -HAND_SIZE, kind)
+
+
+def _check_cards(st: CardStockMarketState) -> None:
+    """Two of each of the 52 kinds and two jokers, each somewhere; piles set the prices."""
     counts = [0] * (C.NUM_KINDS + 1)
     places: list[int] = [*st.draw, *st.discard]
     for s in SUIT_RANGE:
         pile = st.piles[s]
-        assert pile, f"{C.SUITS[s]} has a market pile"
-        assert all(SUIT_OF[c] == s for c in pile), f"{C.SUITS[s]}'s pile holds only {C.SUITS[s]}"
+        suit = C.SUITS[s]
+        need(bool(pile), f"'piles'[{s}]: {suit} has a market pile")
+        need(all(SUIT_OF[c] == s for c in pile), f"'piles'[{s}] holds only {suit}")
         top = pile[-1]
         if RANK_OF[top] <= 10:
-            assert not st.busted[s], "only a face card bankrupts a suit"
+            need(not st.busted[s], f"'busted'[{s}]: only a face card bankrupts {suit}")
         expected = 0 if st.busted[s] else RANK_OF[top]
-        assert st.prices[s] == expected, f"{C.SUITS[s]}'s price follows its top card"
+        need(st.prices[s] == expected, f"'prices'[{s}]: {suit}'s price follows its top card")
         places += pile
-    for q in range(n):
+    for q in range(st.n):
         hand = st.hands[q]
-        assert hand == sorted(hand), "hands are kept sorted"
-        assert st.certs[q] == sorted(st.certs[q]), "certificates are kept sorted"
-        assert JOKER not in hand and JOKER not in st.certs[q], "no joker in a hand or in play"
+        need(hand == sorted(hand), f"'hands'[{q}] must be sorted")
+        need(len(hand) <= HAND_SIZE, f"'hands'[{q}] holds at most {HAND_SIZE} cards")
+        need(st.certs[q] == sorted(st.certs[q]), f"'certs'[{q}] must be sorted")
         places += hand
         places += st.certs[q]
         shares = [0] * C.NUM_SUITS
         for c in st.certs[q]:
             shares[SUIT_OF[c]] += SHARES[c]
-        assert shares == st.held[q], f"seat {q}'s share counts"
-        assert max(shares) <= MAX_SHARES, f"seat {q} holds at most {MAX_SHARES} of a suit"
+        need(shares == st.held[q], f"'held'[{q}] must count seat {q}'s shares ('certs')")
     for c in places:
-        assert 0 <= c <= JOKER, f"no card kind {c}"
         counts[c] += 1
     counts[JOKER] += st.jokers_out + (1 if st.joker_by >= 0 else 0)
-    assert all(k == C.COPIES for k in counts), "all 104 cards and 2 jokers, once each"
-    assert JOKER not in st.discard, "jokers never reach the discard pile"
-    # Money: chips are only moved, never made; debts are owed only by those without cash.
+    need(
+        all(k == C.COPIES for k in counts),
+        "'draw', 'discard', 'piles', 'hands', 'certs', 'jokers_out' and 'joker_by' must hold "
+        "all 104 cards and 2 jokers, once each",
+    )
+
+
+def _check_money(st: CardStockMarketState) -> None:
+    """Chips are only moved, never made; debts come from levies and wait for cash."""
+    n = st.n
+    game = st.game
+    opts = game.options
     total = (opts.bank_money or 0) + n * opts.starting_money
-    assert min(st.cash) >= 0 and min(st.debt) >= 0, "no negative cash or debt"
-    assert sum(st.cash) + st.bank == total, "every dollar is with a player or the bank"
+    need(sum(st.cash) + st.bank == total, "'cash' and 'bank' must hold every dollar of the game")
     if game.bank_limited:
-        assert st.bank >= 0, "the bank cannot pay out money it does not have"
+        need(st.bank >= 0, "'bank' cannot pay out money it does not have")
+    else:
+        need(st.levies == 0, "'levies' happen only when the bank is limited")
     for q in range(n):
+        need(
+            st.debt[q] <= st.levies * opts.levy,
+            f"'debt'[{q}]: a debt comes from levies ('levies')",
+        )
         if st.debt[q] and st.cash[q]:
-            assert not game.immediate_repay and st.phase != OVER and q == st.turn, (
-                f"seat {q} must repay its debt from its cash"
+            need(
+                not game.immediate_repay and st.phase != OVER and q == st.turn,
+                f"'debt'[{q}]: seat {q} must repay its debt from its cash",
             )
-    assert st.levies >= 0, "levies"
-    # The turn.
-    assert 0 <= st.dealer < n and 0 <= st.turn < n, "seats"
+
+
+def _check_turn(st: CardStockMarketState) -> None:
+    """The pending decision and the turn's counters agree; hands hold what they should."""
+    need(
+        bin(st.bought).count("1") <= st.trades - st.sales and bin(st.sold).count("1") <= st.sales,
+        "'bought' and 'sold' name the suits traded this turn",
+    )
     if st.phase == OVER:
-        assert st.cur is None and 0 <= st.joker_by < n, "a joker ended the game"
-        assert not any(st.certs), "all stock is sold at the end"
+        need(st.cur is None, "'cur' is null once the game is over")
+        need(st.joker_by >= 0, "'joker_by': a joker ended the game")
+        need(not any(st.certs), "'certs': all stock is sold at the end")
+        return
+    need(st.cur == st.turn, "'cur' must be the turn player ('turn')")
+    need(st.joker_by == -1, "'joker_by' is -1 while the game goes on")
+    need(st.discards < C.MAX_DISCARDS, "'discards': the fourth discard ends the turn")
+    if st.phase == START:
+        need(st.trades == st.changes == st.discards == 0, "'phase': nothing done yet this turn")
+    elif st.phase == DISCARD:
+        need(
+            st.trades == st.changes == 0 < st.discards,
+            "'discards': discarding replaces trading and changing the market",
+        )
+    elif st.phase == TRADE:
+        need(st.trades > 0 and st.discards == 0, "'trades': the turn is trading")
+        need(not (st.trades == 2 and st.changes), "'trades': a finished turn has ended")
     else:
-        assert st.cur == st.turn and st.joker_by == -1, "the turn player decides"
-        assert st.phase in (START, TRADE, MARKET, DISCARD), "a known decision"
-        assert 0 <= st.trades <= 2 and 0 <= st.changes <= 2, "at most two of each"
-        assert 0 <= st.discards < C.MAX_DISCARDS, "at most four discards"
-        if st.phase == START:
-            assert st.trades == st.changes == st.discards == 0, "nothing done yet"
-        elif st.phase == DISCARD:
-            assert st.trades == st.changes == 0 < st.discards, "discarding replaces the rest"
-        elif st.phase == TRADE:
-            assert st.trades > 0 and st.discards == 0, "trading"
-            assert not (st.trades == 2 and st.changes), "a finished turn has ended"
-        else:
-            assert st.changes > 0 and st.discards == 0, "changing the market"
-            assert not (st.changes == 2 and st.trades), "a finished turn has ended"
-        assert 0 <= st.sales <= st.trades, "sales are transactions"
-        used = st.trades - st.sales + st.changes + st.discards
-        for q in range(n):
-            want = HAND_SIZE - used if q == st.turn else HAND_SIZE
-            assert len(st.hands[q]) == want, f"seat {q} holds {want} cards"
-        assert st.draw, "the draw pile is never empty between turns"
-    if st.bought or st.sold:
-        assert st.trades, "suits traded this turn"
-    # The reshuffle's record.
+        need(st.changes > 0 and st.discards == 0, "'changes': the turn changes the market")
+        need(not (st.changes == 2 and st.trades), "'changes': a finished turn has ended")
+    used = st.trades - st.sales + st.changes + st.discards
+    for q in range(st.n):
+        want = HAND_SIZE - used if q == st.turn else HAND_SIZE
+        need(len(st.hands[q]) == want, f"'hands'[{q}] must hold {want} cards")
+    need(bool(st.draw), "'draw' is never empty between turns")
+
+
+def _check_reshuffle(st: CardStockMarketState) -> None:
+    """The record kept since the reshuffle explains every hand."""
+    n = st.n
     if not st.reshuffled:
-        assert st.jokers_out == C.COPIES, "the jokers wait out of play until the reshuffle"
-        assert not (st.re_pile or st.re_hands or st.re_drawn or st.re_events), "no record"
-    else:
-        assert st.jokers_out == 0, "both jokers went into the new draw pile"
-        assert len(st.re_hands) == len(st.re_drawn) == len(st.re_events) == n, "record"
-        drawn: Counter[int] = Counter(st.draw)
-        if st.joker_by >= 0:
-            drawn[JOKER] += 1
-        for q in range(n):
-            assert JOKER not in st.re_drawn[q], "a joker drawn ends the game at once"
-            drawn.update(st.re_drawn[q])
-            played = [e for e in st.re_events[q] if e >= 0]
-            draws = -sum(e for e in st.re_events[q] if e < 0)
-            assert draws == len(st.re_drawn[q]), f"seat {q}'s draws since the reshuffle"
-            have = Counter(st.re_hands[q]) + Counter(st.re_drawn[q])
-            have.subtract(played)
-            assert +have == Counter(st.hands[q]) and min(have.values(), default=0) >= 0, (
-                f"seat {q}'s hand follows from the record since the reshuffle"
-            )
-        assert drawn == Counter(st.re_pile), "the new draw pile came from the reshuffle"
+        need(st.jokers_out == C.COPIES, "'jokers_out': the jokers wait until the reshuffle")
+        need(
+            not (st.re_pile or st.re_hands or st.re_drawn or st.re_events),
+            "'re_pile', 're_hands', 're_drawn' and 're_events' are empty before the reshuffle",
+        )
+        return
+    need(st.jokers_out == 0, "'jokers_out': both jokers went into the new draw pile")
+    for name, lists in (
+        ("re_hands", st.re_hands),
+        ("re_drawn", st.re_drawn),
+        ("re_events", st.re_events),
+    ):
+        per_seat(name, lists, n)
+    drawn: Counter[int] = Counter(st.draw)
+    if st.joker_by >= 0:
+        drawn[JOKER] += 1
+    for q in range(n):
+        drawn.update(st.re_drawn[q])
+        played = [e for e in st.re_events[q] if e >= 0]
+        draws = -sum(e for e in st.re_events[q] if e < 0)
+        need(draws == len(st.re_drawn[q]), f"'re_events'[{q}] counts seat {q}'s draws")
+        have = Counter(st.re_hands[q]) + Counter(st.re_drawn[q])
+        have.subtract(played)
+        need(
+            +have == Counter(st.hands[q]) and min(have.values(), default=0) >= 0,
+            f"'hands'[{q}] must follow from 're_hands', 're_drawn' and 're_events'",
+        )
+    need(drawn == Counter(st.re_pile), "'re_pile': the new draw pile came from the reshuffle")

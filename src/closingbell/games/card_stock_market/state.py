@@ -25,8 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from closingbell.core import serial
+from closingbell.core.checks import MAX_INT
 from closingbell.core.events import Entry
 from closingbell.core.game import State
+from closingbell.games.card_stock_market import cards as C
 
 if TYPE_CHECKING:
     from closingbell.games.card_stock_market.game import CardStockMarket
@@ -68,6 +71,40 @@ seat lost; ``setup`` lists every card the banker turned up, in order, and the fo
 the market piles (the others went back into the deck).
 """
 
+_SEAT = serial.SEAT
+_KIND = serial.ints(0, C.NUM_KINDS - 1)
+_PRICE = serial.ints(0, C.MAX_PRICE)
+_MONEY = serial.ints(0, MAX_INT)
+EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
+    "setup": (
+        _SEAT,
+        serial.tuple_of(_KIND, C.NUM_SUITS, C.DECK_SIZE),
+        serial.tuple_of(_KIND, C.NUM_SUITS, C.NUM_SUITS),
+    ),
+    "deal": (
+        _SEAT,
+        serial.either(serial.tuple_of(_KIND, C.HAND_SIZE, C.HAND_SIZE), serial.one_of(C.HAND_SIZE)),
+    ),
+    "turn": (_SEAT, serial.ints(1, MAX_INT)),
+    "buy": (_SEAT, _KIND, _PRICE, _MONEY),
+    "sell": (_SEAT, _KIND, _PRICE, _MONEY),
+    "levy": (serial.tuple_of(_MONEY, per_seat=True), serial.tuple_of(_MONEY, per_seat=True)),
+    "repay": (_SEAT, _MONEY),
+    "market": (_SEAT, _KIND, _PRICE),
+    "bankrupt": (_SEAT, _KIND, serial.tuple_of(serial.ints(0, C.MAX_SHARES), per_seat=True)),
+    "discard": (_SEAT, _KIND),
+    "end_turn": (_SEAT,),
+    "draw": (
+        _SEAT,
+        serial.either(serial.tuple_of(_KIND, 1, C.HAND_SIZE), serial.ints(1, C.HAND_SIZE)),
+    ),
+    "reshuffle": (serial.ints(1, C.DECK_SIZE + C.COPIES),),
+    "joker": (_SEAT,),
+    "final_sale": (_SEAT, _KIND, _PRICE, _MONEY),
+    "game_over": (serial.tuple_of(serial.NUMBER, per_seat=True), serial.tuple_of(_SEAT, 1)),
+}
+"""The type of each field of each event kind, checked when a state is read back."""
+
 
 FORMAT = "closingbell.card_stock_market.state"
 """The format name written into every serialized Card Stock Market state."""
@@ -75,7 +112,6 @@ FORMAT = "closingbell.card_stock_market.state"
 SHAPES: dict[str, str] = {
     **dict.fromkeys(
         (
-            "seed",
             "dealer",
             "turn",
             "turns",
@@ -93,6 +129,7 @@ SHAPES: dict[str, str] = {
         ),
         "int",
     ),
+    "seed": "seed",
     "cur": "int or null",
     "reshuffled": "bool",
     **dict.fromkeys(
@@ -146,6 +183,7 @@ class CardStockMarketState(State):
     SHAPES = SHAPES
     PHASE_NAMES = PHASE_NAMES
     EVENT_FIELDS = EVENT_FIELDS
+    EVENT_VALUES = EVENT_VALUES
 
     game: CardStockMarket
     n: int
@@ -217,10 +255,12 @@ class CardStockMarketState(State):
 
     def clone(self) -> CardStockMarketState:
         """An independent copy (field by field; no deepcopy)."""
-        new = CardStockMarketState.__new__(CardStockMarketState)
+        # object.__new__ skips State.__new__'s default: every field is copied below.
+        new = object.__new__(CardStockMarketState)
         new.game = self.game
         new.n = self.n
         new.seed = self.seed
+        new.from_deal = self.from_deal
         new.dealer = self.dealer
         new.turn = self.turn
         new.turns = self.turns

@@ -27,6 +27,10 @@ CARDS_BELOW_CLOSED = 10
 """Event cards put under Market Closed when the event pile is made anew."""
 MAX_RETRIEVE = 3
 """Insider Trading retrieves at most this many cards."""
+MAX_ROUNDS = 12
+"""The most rounds the ``rounds`` option allows."""
+MAX_CARD_SHARES = 3
+"""The most shares the ``shares_table`` option may print on one card."""
 
 DEFAULT_SHARES: tuple[int, ...] = (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3)
 """Shares printed on the cards of values 2 to 12 (the same for every stock).
@@ -108,6 +112,12 @@ EVENT_DECK: tuple[int, ...] = (
 )
 """How many cards of each event kind the deck holds (40 in all)."""
 NUM_EVENT_CARDS = sum(EVENT_DECK)
+MAX_SPLITS = EVENT_DECK[SPLIT]
+"""The most splits a stock can carry: one per split card of its own."""
+MAX_PRICE = VALUES * (MAX_SPLITS + 1)
+"""The highest price a stock can reach: a 12 under three splits."""
+MAX_ROUND_POINTS = NUM_STOCKS * (VALUES - 1) * MAX_CARD_SHARES * MAX_PRICE
+"""More points than one seat can score in a round (every card at the highest price)."""
 EVENT_CARDS: tuple[int, ...] = tuple(k for k, n in enumerate(EVENT_DECK) for _ in range(n))
 """The 40 event cards, as kinds, in kind order."""
 

@@ -13,7 +13,7 @@ from closingbell.core.options import (
     option,
     seat,
 )
-from closingbell.games.take_stock.cards import DEFAULT_SHARES
+from closingbell.games.take_stock.cards import DEFAULT_SHARES, MAX_CARD_SHARES, MAX_ROUNDS
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -21,11 +21,13 @@ class TakeStockOptions(RulesOptions):
     """The validated options of one Take Stock game."""
 
     players: int = option(3, "Number of players, 2 to 6.", integer(2, 6))
-    rounds: int = option(4, "Number of rounds played; the rulebook plays 4.", integer(1, 12))
+    rounds: int = option(
+        4, "Number of rounds played; the rulebook plays 4.", integer(1, MAX_ROUNDS)
+    )
     shares_table: tuple[int, ...] = option(
         DEFAULT_SHARES,
         "Shares on the cards of values 2 to 12, eleven numbers from 1 to 3 (an assumption).",
-        int_tuple(11, 1, 3),
+        int_tuple(11, 1, MAX_CARD_SHARES),
     )
     limit_counts_freeze: bool = option(
         False, "Whether a freeze card counts as a card of its row in the Limit rule.", boolean()

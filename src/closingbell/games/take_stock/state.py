@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from closingbell.core import serial
 from closingbell.core.events import Entry
 from closingbell.core.game import State
 from closingbell.games.take_stock import cards as C
@@ -103,11 +104,62 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """The field names of each event kind in the log (see ``visible_events``)."""
 
+_SEAT = serial.SEAT
+_CARD = serial.ints(0, C.NUM_SHARE_CARDS - 1)
+_EVENT = serial.ints(0, C.NUM_EVENT_KINDS - 1)
+_STOCK = serial.ints(0, C.NUM_STOCKS - 1)
+_ROUND = serial.ints(1, C.MAX_ROUNDS)
+_POINTS = serial.ints(0, C.MAX_ROUND_POINTS)
+EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
+    "round_start": (_ROUND, _SEAT),
+    "draw": (_SEAT, serial.optional(_CARD)),
+    "reshuffle": (serial.ints(1, C.NUM_SHARE_CARDS),),
+    "raise": (_SEAT, _CARD),
+    "save": (_SEAT, _CARD),
+    "discard": (_SEAT, _CARD),
+    "market": (_SEAT, serial.one_of("A", "B")),
+    "drew_events": (_SEAT, serial.either(serial.tuple_of(_EVENT, 1, 2), serial.ints(1, 2))),
+    "market_closed": (_SEAT,),
+    "play": (_SEAT, _EVENT),
+    "choose": (_SEAT, _EVENT),
+    "event_discard": (_SEAT, serial.optional(_EVENT)),
+    "split": (_STOCK, serial.optional(_CARD), serial.BOOL),
+    "crash": (_STOCK, serial.tuple_of(_CARD, 0, C.VALUES), serial.BOOL, serial.BOOL),
+    "retrieve": (_SEAT, _CARD),
+    "audit": (
+        _SEAT,
+        _STOCK,
+        serial.one_of("nothing", "split", *(C.card_name(c) for c in range(C.NUM_SHARE_CARDS))),
+    ),
+    "freeze": (_SEAT, _STOCK, serial.BOOL),
+    "tokens": (_SEAT, serial.one_of(1, -1)),
+    "downturn_discard": (_SEAT, serial.optional(_CARD)),
+    "downturn_reveal": (serial.tuple_of(_CARD, 0, C.NUM_SHARE_CARDS),),
+    "exercise": (_SEAT, serial.optional(_CARD)),
+    "exercise_reveal": (serial.tuple_of(serial.tuple_of(_CARD), per_seat=True),),
+    "round_end": (_ROUND, serial.one_of(*ROUND_END_REASONS)),
+    "round_score": (
+        _ROUND,
+        serial.tuple_of(_POINTS, per_seat=True),
+        serial.tuple_of(
+            serial.tuple_of(
+                serial.ints(0, C.NUM_SHARE_CARDS * C.MAX_CARD_SHARES), C.NUM_STOCKS, C.NUM_STOCKS
+            ),
+            per_seat=True,
+        ),
+        serial.tuple_of(serial.ints(0, C.MAX_PRICE), C.NUM_STOCKS, C.NUM_STOCKS),
+    ),
+    "game_over": (
+        serial.tuple_of(serial.ints(0, C.MAX_ROUNDS * C.MAX_ROUND_POINTS), per_seat=True),
+        serial.tuple_of(_SEAT, 1),
+    ),
+}
+"""The type of each field of each event kind, checked when a state is read back."""
+
 
 SHAPES: dict[str, str] = {
     **dict.fromkeys(
         (
-            "seed",
             "round",
             "dealer",
             "turn",
@@ -121,6 +173,7 @@ SHAPES: dict[str, str] = {
         ),
         "int",
     ),
+    "seed": "seed",
     "cur": "int or null",
     "end_reason": "str or null",
     **dict.fromkeys(
@@ -200,6 +253,7 @@ class TakeStockState(State):
     PHASE_NAMES = PHASE_NAMES
     EVENT_FIELDS = EVENT_FIELDS
     SECRET_DECISIONS = SECRET_DECISIONS
+    EVENT_VALUES = EVENT_VALUES
 
     game: TakeStock
     n: int
@@ -286,11 +340,13 @@ class TakeStockState(State):
 
     def clone(self) -> TakeStockState:
         """An independent copy (field by field; no deepcopy)."""
-        new = TakeStockState.__new__(TakeStockState)
+        # object.__new__ skips State.__new__'s default: every field is copied below.
+        new = object.__new__(TakeStockState)
         new.game = self.game
         new.n = self.n
         new.shares = self.shares
         new.seed = self.seed
+        new.from_deal = self.from_deal
         new.round = self.round
         new.dealer = self.dealer
         new.turn = self.turn

@@ -13,7 +13,9 @@ import gc
 import sys
 from typing import Any
 
-from closingbell.cli.arguments import positive_int
+from closingbell.cli.arguments import non_negative_float, non_negative_int, positive_int
+from closingbell.server.origins import normalize_origin
+from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
 
 WS_MAX_SIZE = 65536
 """Bytes above which uvicorn closes a WebSocket outright (the app refuses smaller
@@ -58,7 +60,50 @@ def add_parser(subparsers: Any) -> None:
             "(default: one per core; 0: a thread of the server)"
         ),
     )
+    limits = parser.add_argument_group(
+        "limits per client address (docs/web.md: behind a proxy, every client may share one)"
+    )
+    limits.add_argument(
+        "--address-connections",
+        type=non_negative_int,
+        default=ADDRESS_CONNECTIONS,
+        metavar="N",
+        help=(
+            "WebSocket connections one client address may hold at once "
+            f"(default {ADDRESS_CONNECTIONS}; 0: no limit on connections)"
+        ),
+    )
+    limits.add_argument(
+        "--address-rate",
+        type=non_negative_float,
+        default=ADDRESS_RATE,
+        metavar="MESSAGES",
+        help=(
+            "WebSocket messages a second one client address may send over all its "
+            f"connections, three times that at once (default {ADDRESS_RATE:g}; 0: no limit)"
+        ),
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        type=_origin,
+        default=[],
+        metavar="ORIGIN",
+        help=(
+            "also accept WebSockets from pages of ORIGIN, such as https://play.example.com "
+            "(repeatable; the site's own origin, the host a request came to, is always "
+            "accepted; for a proxy that rewrites the Host header)"
+        ),
+    )
     parser.set_defaults(run=run)
+
+
+def _origin(text: str) -> str:
+    """An origin, normalized (``https://host[:port]``)."""
+    try:
+        return normalize_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 GC_THRESHOLDS = (20_000, 50, 100)
@@ -86,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
         from closingbell.server.app import create_app  # noqa: PLC0415
         from closingbell.server.store import async_url, default_database_path  # noqa: PLC0415
+        from closingbell.server.wsprotocol import WebSocketProtocol  # noqa: PLC0415
     except ImportError as exc:
         print(
             f"closingbell serve: the web extra is missing ({exc.name}); "
@@ -104,11 +150,24 @@ def run(args: argparse.Namespace) -> int:
         path = default_database_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         database = str(path)
-    app = create_app(database, bot_delay=args.bot_delay, bot_processes=args.bot_processes)
+    app = create_app(
+        database,
+        bot_delay=args.bot_delay,
+        bot_processes=args.bot_processes,
+        address_connections=args.address_connections,
+        address_rate=args.address_rate,
+        address_burst=3 * args.address_rate,
+        allowed_origins=tuple(args.allowed_origin),
+    )
     shown = _without_password(async_url(database))
     host = f"[{args.host}]" if ":" in args.host else args.host
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning"
+        app,
+        host=args.host,
+        port=args.port,
+        ws=WebSocketProtocol,
+        ws_max_size=WS_MAX_SIZE,
+        log_level="warning",
     )
     announce = [
         f"closingbell: games are kept in {shown}",

@@ -389,3 +389,24 @@ def test_a_flooder_that_ignores_the_close_is_cut_off(tmp_path: Path) -> None:
         assert kinds[:4] == ["welcome", "state", "pong", "error"]  # hello spent a token
         closes = [close_code(p) for op, p in frames if op == 0x8]
         assert closes in ([4429], [])  # [] when the reset overtook the close frame
+
+
+def test_messages_that_straddle_reads_arrive_whole_and_in_order(tmp_path: Path) -> None:
+    with live_server(f"sqlite:///{tmp_path / 'x.db'}", rate=1e9, burst=1e9) as (port, _app):
+        path, _tokens = open_table(port)
+        client, status = open_raw_websocket(port, path)
+        assert client is not None, status
+        client.settimeout(10)
+        big = json.dumps({"type": "action", "version": 0, "text": "x" * 3900}).encode()
+        messages = [masked_frame(json.dumps({"type": "hello"}).encode())]
+        messages += [masked_frame(PING.encode()), masked_frame(big)] * 20
+        client.sendall(b"".join(messages))  # some 80 KB in one write: many reads and slices
+        kinds = []
+        try:
+            while len(kinds) < 42:
+                _opcode, payload = read_frame(client)
+                message = json.loads(payload)
+                kinds.append(message.get("code", message["type"]))
+        finally:
+            client.close()
+        assert kinds == ["welcome", "state"] + ["pong", "bad_message"] * 20  # text too long

@@ -7,8 +7,8 @@ Two costs of a flooding client lie below the application, in the parsing of its 
   buffer: some 12,000 small frames, over 100 ms during which no other table is served,
   though the application reads only the first few hundred before it closes the
   connection. Here what is read is parsed a slice (:data:`PARSE_SLICE`) at a time, and
-  no further while the application has a message it has not read, so the parsing keeps
-  pace with the reading;
+  no further while the application has a message it has not read (then after the other
+  connections' turn), so the parsing keeps pace with the reading;
 - after the server's close frame, uvicorn reads on for up to 10 seconds, waiting for the
   client's answering close frame, and parses everything a flooder sends meanwhile. Here
   the connection is dropped once :data:`CLOSE_READ_LIMIT` bytes have come after the close
@@ -46,10 +46,13 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         self._parse()
 
     async def receive(self) -> Any:
-        """The application's next message; then parse on if it read all it had."""
+        """The application's next message; once it has read them all, parse on soon.
+
+        Soon, not now: the other connections get their turn before the next slice.
+        """
         message = await super().receive()
         if self.unparsed and not self.read_paused:
-            self._parse()
+            self.loop.call_soon(self._parse)
         return message
 
     def _parse(self) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,11 +15,15 @@ from typing import Any
 
 import anyio
 import pytest
+import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 from starlette.testclient import WebSocketTestSession
 
+from closingbell.cli.serve import WS_MAX_SIZE
 from closingbell.server.app import create_app
+from closingbell.server.wsprotocol import WebSocketProtocol
 
 POSTGRES_VARIABLE = "CLOSINGBELL_TEST_POSTGRES"
 """The environment variable naming the PostgreSQL server the storage tests use."""
@@ -70,11 +77,14 @@ def database(kind: str, tmp_path: Any) -> Iterator[str]:
 
 @contextmanager
 def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
-    """A TestClient on a fresh app (lifespan run): quick bots, clients that may act as fast
-    as a test plays, and seeds that may be chosen, unless told otherwise."""
+    """A TestClient on a fresh app (lifespan run): quick bots, clients that may act and
+    connect as fast as a test plays (every TestClient has the same address), and seeds that
+    may be chosen, unless told otherwise."""
     settings.setdefault("bot_delay", 0)
     settings.setdefault("rate", 10_000.0)
     settings.setdefault("burst", 10_000.0)
+    settings.setdefault("address_connections", 0)
+    settings.setdefault("address_rate", 0)
     settings.setdefault("allow_seed", True)
     with TestClient(create_app(url, **settings)) as client:
         yield client
@@ -171,3 +181,33 @@ def run_sql(url: str, *statements: str, **params: Any) -> None:
             await store.close()
 
     asyncio.run(run())
+
+
+@contextmanager
+def live_server(url: str, **settings: Any) -> Iterator[tuple[int, FastAPI]]:
+    """The app on ``url`` served by uvicorn as ``closingbell serve`` serves it (its WebSocket
+    protocol and frame limit), in a thread, on a free loopback port; its port and app.
+
+    For what only a real socket shows: clients that never read, frames after a close.
+    """
+    settings.setdefault("bot_delay", 0)
+    settings.setdefault("allow_seed", True)
+    app = create_app(url, **settings)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(
+        app, ws=WebSocketProtocol, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        yield int(sock.getsockname()[1]), app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()

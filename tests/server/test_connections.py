@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from closingbell.cli.main import build_parser
 from closingbell.server.connections import ConnectionGuard, ConnectionLimits, guarded_protocol
-from tests.server.test_limits import answer_of, served
+from tests.server.test_http_limits import answer_of, served
 from tests.server.test_serve import server
 
 PARTIAL_HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"

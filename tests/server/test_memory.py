@@ -10,10 +10,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketDenialResponse
 
 from closingbell.server.tables import Hub, LiveTable
-from tests.server.helpers import act, client_for, create, hello, join, wait_state
+from tests.server.helpers import (
+    act,
+    client_for,
+    create,
+    expect_error,
+    hello,
+    join,
+    receive,
+    wait_state,
+)
 from tests.server.test_websocket import two_players
 
 QUICK = {
@@ -153,8 +161,8 @@ def test_a_websocket_that_fetched_a_table_now_gone_is_told_to_connect_again(
         with client.websocket_connect(f"/ws/tables/{table['id']}") as slow:
             wait_for(lambda: table["id"] not in hub.tables)  # no hello yet: the table is unused
             slow.send_text('{"type": "hello"}')
-            with pytest.raises(WebSocketDenialResponse) as refused:
-                slow.receive_text()
-            assert b"connect again" in refused.value.content
+            refused = expect_error(slow, "server_error")
+            assert "connect again" in refused["message"]
+            assert receive(slow) == {"type": "closed", "code": 1013}
         with client.websocket_connect(f"/ws/tables/{table['id']}") as again:
             assert hello(again)["table_id"] == table["id"]

@@ -252,25 +252,6 @@ def test_hello_must_come_in_time(tmp_path: Path) -> None:
             assert receive(ws) == {"type": "closed", "code": 4408}
 
 
-def test_a_flood_is_rate_limited(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", rate=0.5, burst=5) as client:
-        table_id, tokens = two_players(client)
-        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            hello(ws, tokens[0])  # the hello spent one token
-            for _ in range(30):
-                ws.send_text(json.dumps({"type": "ping"}))
-            answers = [receive(ws) for _ in range(30)]
-            kinds = [a["type"] if a else None for a in answers]
-            assert kinds[:4] == ["pong"] * 4
-            limited = [a for a in answers if a and a["type"] == "error"]
-            assert len(limited) == 26
-            assert {a["code"] for a in limited} == {"rate_limited"}
-            # Floods of actions are refused before they reach the game.
-            act(ws, 0, 0)
-            expect_error(ws, "rate_limited")
-        assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 0
-
-
 def test_ping_pong(client: TestClient) -> None:
     table_id, _tokens = two_players(client)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:

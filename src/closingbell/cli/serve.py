@@ -13,7 +13,9 @@ import gc
 import sys
 from typing import Any
 
-from closingbell.cli.arguments import positive_int
+from closingbell.cli.arguments import non_negative_float, non_negative_int, positive_int
+from closingbell.server.origins import normalize_origin
+from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
 
 WS_MAX_SIZE = 65536
 """Bytes above which uvicorn closes a WebSocket outright (the app refuses smaller
@@ -58,7 +60,9 @@ def add_parser(subparsers: Any) -> None:
             "(default: one per core; 0: a thread of the server)"
         ),
     )
-    limits = parser.add_argument_group("limits (docs/web.md)")
+    limits = parser.add_argument_group(
+        "limits (docs/web.md; behind a reverse proxy, see --forwarded-allow-ips)"
+    )
     limits.add_argument(
         "--header-timeout",
         type=float,
@@ -103,7 +107,47 @@ def add_parser(subparsers: Any) -> None:
         "X-Forwarded-For header names the client (default: none, the header is ignored); "
         "they are exempt from --connections-per-address",
     )
+    limits.add_argument(
+        "--websockets-per-address",
+        type=non_negative_int,
+        default=ADDRESS_CONNECTIONS,
+        metavar="N",
+        help=(
+            "WebSocket connections one client address may hold at once "
+            f"(default {ADDRESS_CONNECTIONS}; 0: no limit on connections)"
+        ),
+    )
+    limits.add_argument(
+        "--messages-per-address",
+        type=non_negative_float,
+        default=ADDRESS_RATE,
+        metavar="MESSAGES",
+        help=(
+            "WebSocket messages a second one client address may send over all its "
+            f"connections, three times that at once (default {ADDRESS_RATE:g}; 0: no limit)"
+        ),
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        type=_origin,
+        default=[],
+        metavar="ORIGIN",
+        help=(
+            "also accept WebSockets from pages of ORIGIN, such as https://play.example.com "
+            "(repeatable; the site's own origin, the host a request came to, is always "
+            "accepted; for a proxy that rewrites the Host header)"
+        ),
+    )
     parser.set_defaults(run=run)
+
+
+def _origin(text: str) -> str:
+    """An origin, normalized (``https://host[:port]``)."""
+    try:
+        return normalize_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 GC_THRESHOLDS = (20_000, 50, 100)
@@ -137,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
             raise_open_file_limit,
         )
         from closingbell.server.store import async_url, default_database_path  # noqa: PLC0415
+        from closingbell.server.wsprotocol import WebSocketProtocol  # noqa: PLC0415
     except ImportError as exc:
         print(
             f"closingbell serve: the web extra is missing ({exc.name}); "
@@ -175,6 +220,10 @@ def run(args: argparse.Namespace) -> int:
         bot_processes=args.bot_processes,
         tables_per_minute=args.tables_per_minute,
         tables_burst=args.tables_burst,
+        address_connections=args.address_connections,
+        address_rate=args.address_rate,
+        address_burst=3 * args.address_rate,
+        allowed_origins=tuple(args.allowed_origin),
     )
     open_files = raise_open_file_limit()
     trusted = tuple(a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip())
@@ -193,6 +242,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         http=http,
+        ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
         log_level="warning",
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise, which would let

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,7 +25,9 @@ from starlette.websockets import WebSocketDisconnect
 import closingbell
 from closingbell.core.options import describe_options
 from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.limits import RequestLimits, SecurityHeaders
+from closingbell.server.origins import normalize_origin, origin_allowed
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -40,7 +41,7 @@ from closingbell.server.protocol import (
     Pong,
     TableInfo,
 )
-from closingbell.server.ratelimit import TokenBucket
+from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
@@ -56,6 +57,28 @@ CLOSE_HELLO_TIMEOUT = 4408
 """WebSocket close code: no ``hello`` in time."""
 CLOSE_TABLE_UNAVAILABLE = 4503
 """WebSocket close code: the table's stored game cannot be rebuilt."""
+CLOSE_SLOW_READER = 4413
+"""WebSocket close code: the client fell behind in reading what it is sent."""
+CLOSE_FLOODING = 4429
+"""WebSocket close code: the client kept sending far over its rate limit."""
+CLOSE_TRY_AGAIN = 1013
+"""WebSocket close code: the table left memory as the connection said ``hello``; connect
+again and it is loaded afresh."""
+CLOSE_POLICY = 1008
+"""WebSocket close code: refused by policy (a refusal before accepting, on servers that
+cannot answer it with an HTTP error body)."""
+CLOSE_REASONS = {
+    CLOSE_SLOW_READER: "too slow a reader: reconnect",
+    CLOSE_FLOODING: "too many messages",
+}
+"""The reason sent with each close code the client could not tell otherwise."""
+CLOSE_WAIT = 1.0
+"""Seconds a closing connection is given to send its last messages and close frame."""
+SLOW_READER_WAIT = 5.0
+"""Seconds a client that fell behind is given to read on until there is room for the
+close frame; then its connection is dropped without one."""
+RATE_LIMITED = "too many messages; slow down (more are dropped unanswered for a while)"
+"""The message of a ``rate_limited`` error."""
 
 
 def create_app(
@@ -67,6 +90,8 @@ def create_app(
     the server behaves; see :class:`~closingbell.server.tables.Settings`.
     """
     chosen = dataclasses.replace(settings or Settings(), **changes)
+    origins = tuple(normalize_origin(o) for o in chosen.allowed_origins)
+    chosen = dataclasses.replace(chosen, allowed_origins=origins)
     if database_url is None:
         path = default_database_path()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,6 +117,7 @@ def create_app(
     app.state.hub = None
     app.add_middleware(RequestLimits, settings=chosen)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so refusals have them too
+    app.state.floodgate = Floodgate(_limits(chosen))
     _add_error_handlers(app)
     _add_routes(app)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
@@ -110,6 +136,20 @@ async def start(app: FastAPI) -> None:
         hub = Hub(Store(app.state.database_url), app.state.settings)
         await hub.start()
         app.state.hub = hub
+
+
+def _limits(settings: Settings) -> Limits:
+    """The WebSocket limits of ``settings``."""
+    return Limits(
+        rate=settings.rate,
+        burst=settings.burst,
+        window=settings.refusal_window,
+        flood_limit=settings.flood_limit,
+        connections=settings.address_connections,
+        connect_rate=settings.address_connect_rate,
+        address_rate=settings.address_rate,
+        address_burst=settings.address_burst,
+    )
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -306,20 +346,78 @@ def _plain(value: Any) -> Any:
 
 
 async def _play(websocket: WebSocket, table_id: str) -> None:
-    """One client of a table: ``hello`` first, then actions and pings (docs/protocol.md)."""
-    await websocket.accept()
+    """One client of a table: ``hello`` first, then actions and pings (docs/protocol.md).
+
+    Two tasks serve it: one reads (:func:`_read`), one writes (:func:`_write`). It ends
+    when either does: the client left, or must be closed (flooding, no ``hello`` in time:
+    :func:`_read` returns the close code), or fell behind in reading (4413), or the server
+    stops (the writer sends 1001).
+    """
     hub = _hub(websocket)
     settings = hub.settings
-    try:
-        table = await hub.get(table_id)
-    except WebError as exc:
-        await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
-        unknown = exc.code == ErrorCode.UNKNOWN_TABLE
-        await websocket.close(CLOSE_UNKNOWN_TABLE if unknown else CLOSE_TABLE_UNAVAILABLE)
+    floodgate = websocket.app.state.floodgate
+    assert isinstance(floodgate, Floodgate)
+    origin = websocket.headers.get("origin")
+    host = websocket.headers.get("host")
+    if origin is not None and not origin_allowed(origin, host, settings.allowed_origins):
+        message = f"WebSockets from pages of {origin!r} are not accepted here"
+        await _deny(websocket, ErrorCode.BAD_ORIGIN, message, 403)
         return
-    conn = Connection(seat=None)
+    address = websocket.client.host if websocket.client else ""
+    refusal = floodgate.admit(address)
+    if refusal is not None:
+        await _deny(websocket, ErrorCode.TOO_MANY_CONNECTIONS, refusal, 429)
+        return
+    try:
+        await websocket.accept()
+        try:
+            table = await hub.get(table_id)
+        except WebError as exc:
+            await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
+            unknown = exc.code == ErrorCode.UNKNOWN_TABLE
+            await websocket.close(CLOSE_UNKNOWN_TABLE if unknown else CLOSE_TABLE_UNAVAILABLE)
+            return
+        await _serve(
+            websocket,
+            table,
+            Connection(seat=None, send_buffer=settings.send_buffer),
+            floodgate.throttle(address),
+        )
+    finally:
+        floodgate.leave(address)
+
+
+async def _serve(
+    websocket: WebSocket, table: LiveTable, conn: Connection, throttle: Throttle
+) -> None:
+    """Read and write for ``conn`` until either side ends; then close as it says."""
     writer = asyncio.create_task(_write(websocket, conn))
-    bucket = TokenBucket(settings.rate, settings.burst)
+    reader = asyncio.create_task(_read(websocket, conn, table, throttle))
+    conn.on_behind = writer.cancel
+    try:
+        await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        if conn.behind:
+            # Its socket is full: the close frame waits for room, but not for ever.
+            table.disconnect(conn)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(_close(websocket, CLOSE_SLOW_READER), SLOW_READER_WAIT)
+        elif reader.done() and (code := reader.result()) is not None:
+            conn.queue.put_nowait(code)
+            await asyncio.wait((writer,), timeout=CLOSE_WAIT)
+    finally:
+        table.disconnect(conn)
+        for task in (reader, writer):
+            task.cancel()
+        for task in (reader, writer):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def _read(
+    websocket: WebSocket, conn: Connection, table: LiveTable, throttle: Throttle
+) -> int | None:
+    """Handle the client's messages until it leaves (``None``) or must be closed (the code)."""
+    settings = table.hub.settings
     joined = False
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.hello_timeout
@@ -334,12 +432,17 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
                     )
                 except TimeoutError:
                     _refuse(conn, ErrorCode.NOT_AUTHENTICATED, "no hello in time", table)
-                    conn.queue.put_nowait(CLOSE_HELLO_TIMEOUT)
-                    await writer
-                    return
+                    return CLOSE_HELLO_TIMEOUT
             if message["type"] == "websocket.disconnect":
-                return
-            parsed = _parse(message, bucket, settings, conn, table)
+                return None
+            verdict = throttle.check()
+            if verdict is not Verdict.PASS:
+                if verdict is Verdict.CLOSE:
+                    return CLOSE_FLOODING
+                if verdict is Verdict.ANSWER:
+                    _refuse(conn, ErrorCode.RATE_LIMITED, RATE_LIMITED, table)
+                continue
+            parsed = _parse(message, settings, conn, table)
             if parsed is None:
                 continue
             if isinstance(parsed, Hello):
@@ -354,33 +457,33 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
                     conn.seat = seat
                 conn.lang = parsed.lang
                 joined = True
-                await table.connect(conn)
+                try:
+                    await table.connect(conn)
+                except WebError as exc:  # the table left memory meanwhile
+                    _refuse(conn, exc.code, exc.message, table)
+                    return CLOSE_TRY_AGAIN
             elif not joined:
                 _refuse(conn, ErrorCode.NOT_AUTHENTICATED, "send hello first", table)
             elif isinstance(parsed, Ping):
                 conn.send(Pong())
             else:
                 try:
-                    await table.act(conn, parsed)
+                    # Shielded: the action is stored and published even if the
+                    # connection ends meanwhile.
+                    await asyncio.shield(table.act(conn, parsed))
                 except WebError as exc:
                     _refuse(conn, exc.code, exc.message, table)
     except WebSocketDisconnect:
-        pass
-    finally:
-        if joined:
-            table.disconnect(conn)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        return None
 
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     """Send the connection's queued messages in order; an integer closes with that code."""
     while True:
-        item = await conn.queue.get()
+        item = await conn.next_message()
         if isinstance(item, int):
             with contextlib.suppress(Exception):
-                await websocket.close(item)
+                await _close(websocket, item)
             return
         try:
             await websocket.send_text(item)
@@ -388,13 +491,25 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             return
 
 
+async def _close(websocket: WebSocket, code: int) -> None:
+    await websocket.close(code, CLOSE_REASONS.get(code))
+
+
+async def _deny(websocket: WebSocket, code: ErrorCode, message: str, status: int) -> None:
+    """Refuse a WebSocket before accepting it: an HTTP error with the usual error body.
+
+    Servers without the ASGI denial-response extension answer a bare 403 instead.
+    """
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(_error(code, message, status))
+    else:
+        await websocket.close(CLOSE_POLICY)
+
+
 def _parse(
-    message: Any, bucket: TokenBucket, settings: Settings, conn: Connection, table: LiveTable
+    message: Any, settings: Settings, conn: Connection, table: LiveTable
 ) -> Hello | Act | Ping | None:
     """The client message in ``message``, or ``None`` after queueing an error."""
-    if not bucket.take():
-        _refuse(conn, ErrorCode.RATE_LIMITED, "too many messages; slow down", table)
-        return None
     text = message.get("text")
     if text is None:
         size = len(message.get("bytes") or b"")
@@ -407,7 +522,10 @@ def _parse(
         _refuse(conn, ErrorCode.TOO_LARGE, _too_large(settings), table)
         return None
     try:
-        data = json.loads(text)
+        data = load_json(text)
+    except JSONDepthError as exc:
+        _refuse(conn, ErrorCode.TOO_DEEP, str(exc), table)
+        return None
     except ValueError as exc:
         _refuse(conn, ErrorCode.BAD_JSON, f"not JSON: {exc}", table)
         return None

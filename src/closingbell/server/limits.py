@@ -8,7 +8,7 @@ anything, and has the server's typed error body (docs/protocol.md):
   arrives, so a long body costs at most ``max_body`` bytes of memory (``413 too_large``).
   A body must arrive within ``Settings.body_timeout`` seconds (``408 request_timeout``),
   and JSON nested deeper than :data:`~closingbell.core.serial.MAX_JSON_DEPTH` is refused
-  before it is parsed (``422 bad_request``; Python's parser would recurse once per level).
+  before it is parsed (``422 too_deep``; Python's parser would recurse once per level).
   Creating tables is limited per client address (a token bucket per address, ``429
   rate_limited`` with ``Retry-After``). A refused request's connection is closed, so the
   rest of a refused body is never read.
@@ -173,7 +173,7 @@ class RequestLimits:
             try:
                 check_json_depth(body.decode("utf-8", errors="replace"))
             except JSONDepthError as exc:
-                await _refuse(send, 422, ErrorCode.BAD_REQUEST, f"body: {exc}")
+                await _refuse(send, 422, ErrorCode.TOO_DEEP, f"body: {exc}")
                 return
         await self.app(scope, _replay(bytes(body), receive), send)
 

@@ -20,8 +20,9 @@ latency, and the CPU time of the server's main thread (its event loop) per repla
 
 The clients run in this process on one asyncio loop, the server in its own process: the
 CPU time of each is measured so that a reader can tell which side was the bottleneck.
-Clients keep to the server's default rate limit (10 messages a second, 30 at once) with a
-token bucket of their own, since ``closingbell serve`` has no option to raise it.
+Clients keep to the server's default rate limit per connection (10 messages a second, 30
+at once) with a token bucket of their own, since ``closingbell serve`` has no option to
+raise it; its limits per client address are lifted, since every client shares one.
 
 A benchmark, not a test: the figures are printed, never compared with a threshold.
 """
@@ -29,6 +30,7 @@ A benchmark, not a test: the figures are printed, never compared with a threshol
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import math
@@ -36,6 +38,7 @@ import os
 import platform
 import random
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -66,6 +69,9 @@ REPLAYS_IN_FLIGHT = 64
 """Replay requests waiting for their answers at most (``replays``)."""
 SETUP_CONCURRENCY = 16
 """Tables being opened (created, joined, connected) at the same time."""
+NO_ADDRESS_LIMITS = ("--websockets-per-address", "0", "--messages-per-address", "0")
+"""Every client of the benchmark comes from 127.0.0.1, as behind a proxy: the server's
+limits per client address are lifted (those per connection stay)."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +197,7 @@ def run_webbench(settings: WebBenchSettings) -> WebBenchResult:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="closingbell-web-"))
             database = f"sqlite:///{Path(folder) / 'bench.db'}"
         raise_open_file_limit()  # the server inherits it
-        server = stack.enter_context(_server(database, settings.bot_processes))
+        server = stack.enter_context(_server(database, settings.bot_processes, NO_ADDRESS_LIMITS))
         return asyncio.run(_Bench(settings, server).run())
 
 
@@ -280,9 +286,16 @@ class _Server:
 
 
 @contextlib.contextmanager
-def _server(database: str, bot_processes: int | None = None) -> Iterator[_Server]:
-    """``closingbell serve`` on a free loopback port, stopped when the block ends."""
-    extra = [] if bot_processes is None else ["--bot-processes", str(bot_processes)]
+def _server(
+    database: str, bot_processes: int | None = None, options: tuple[str, ...] = ()
+) -> Iterator[_Server]:
+    """``closingbell serve`` on a free loopback port, stopped when the block ends.
+
+    ``options`` are more arguments of ``closingbell serve``.
+    """
+    extra = (
+        [*options] if bot_processes is None else [*options, "--bot-processes", str(bot_processes)]
+    )
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -404,6 +417,84 @@ async def _http(
 def _replay_path(table_id: str) -> str:
     """A table's whole replay in words, as the page asks for it."""
     return f"/api/tables/{table_id}/replay?start=0&limit=1000&lang=en"
+
+
+# ---------------------------------------------------------------- raw WebSockets
+
+
+def masked_frame(payload: bytes, opcode: int = 0x1) -> bytes:
+    """One whole client frame (text by default), masked as clients must mask."""
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    size = len(payload)
+    if size < 126:
+        head = bytes([0x80 | opcode, 0x80 | size])
+    elif size < 1 << 16:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", size)
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack("!Q", size)
+    return head + mask + body
+
+
+def open_raw_websocket(
+    port: int, path: str, source: str = "127.0.0.1", receive_buffer: int | None = None
+) -> tuple[socket.socket | None, int]:
+    """A WebSocket to ``path`` on 127.0.0.1 from ``source``, as a bare socket.
+
+    Returns the socket and 101, or ``None`` and the HTTP status of a refusal. A client
+    that floods or never reads is written with it: no library stands in the way.
+    ``receive_buffer`` sets the socket's ``SO_RCVBUF`` before connecting.
+    """
+    sock = socket.socket()
+    sock.settimeout(10)
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)  # byte by byte: nothing of the first frames is consumed
+        if not chunk:
+            break
+        head += chunk
+    fields = head.split(b" ", 2)
+    status = int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+    if status != 101:
+        sock.close()
+        return None, status
+    return sock, status
+
+
+def _read_exact(sock: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        data += chunk
+    return data
+
+
+def read_frame(sock: socket.socket) -> tuple[int, bytes]:
+    """The next server frame: its opcode (1 text, 8 close ...) and payload."""
+    first, second = _read_exact(sock, 2)
+    size = second & 0x7F
+    if size == 126:
+        size = struct.unpack("!H", _read_exact(sock, 2))[0]
+    elif size == 127:
+        size = struct.unpack("!Q", _read_exact(sock, 8))[0]
+    return first & 0x0F, _read_exact(sock, size)
+
+
+def close_code(payload: bytes) -> int:
+    """The code of a close frame's payload (1005 when it has none)."""
+    return int(struct.unpack("!H", payload[:2])[0]) if len(payload) >= 2 else 1005
 
 
 # ---------------------------------------------------------------- the clients

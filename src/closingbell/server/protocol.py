@@ -63,13 +63,19 @@ class ErrorCode(StrEnum):
     """A WebSocket message that is JSON but not one of the documented messages."""
     TOO_LARGE = "too_large"
     """A WebSocket message or HTTP request body longer than the server accepts."""
+    TOO_DEEP = "too_deep"
+    """JSON whose arrays and objects nest more deeply than the server reads (64 levels), in a
+    WebSocket message or an HTTP request body."""
     RATE_LIMITED = "rate_limited"
-    """Too many messages too fast from one connection; the message was dropped. Over HTTP:
-    too many new tables from one address."""
+    """Too many messages too fast from one connection or address; the message was dropped.
+    Over HTTP: too many new tables from one address."""
     REQUEST_TIMEOUT = "request_timeout"
     """An HTTP request whose body did not arrive in time."""
+    BAD_ORIGIN = "bad_origin"
+    """A WebSocket opened by a page of another site (its ``Origin`` is not allowed)."""
     TOO_MANY_CONNECTIONS = "too_many_connections"
-    """A connection refused: too many from its address, or the server is full."""
+    """A connection refused: too many held (or WebSockets opened) from its address, or the
+    server is full."""
     NOT_AUTHENTICATED = "not_authenticated"
     """A message other than ``hello`` before ``hello``."""
     ALREADY_AUTHENTICATED = "already_authenticated"

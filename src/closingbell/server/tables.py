@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +53,7 @@ from closingbell.server.protocol import (
     TableInfo,
     Welcome,
 )
+from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
 from closingbell.server.store import SeatRow, Store, StoreConflictError, TableRow, hash_token
 from closingbell.tui.i18n import translations
 from closingbell.tui.screen import GameScreen
@@ -99,6 +101,29 @@ class Settings:
     """Messages one connection may send at once."""
     hello_timeout: float = 30.0
     """Seconds a new connection has to send ``hello``."""
+    refusal_window: float = 1.0
+    """Seconds in which a connection over its rate gets at most one ``rate_limited``
+    answer; its other messages over the rate are dropped unanswered."""
+    flood_limit: int = 100
+    """Messages over the rate dropped in one window after which the connection is closed
+    (close code 4429)."""
+    send_buffer: int = 1 << 20
+    """The most memory, in bytes, a connection's unsent messages may take before it is
+    closed as too slow a reader (close code 4413)."""
+    address_connections: int = ADDRESS_CONNECTIONS
+    """WebSocket connections one client address may hold at once, and open in a burst
+    (0: no limit on connections, nor on how fast they are opened). Behind a proxy every
+    client may share one address."""
+    address_connect_rate: float = 2.0
+    """New WebSocket connections a second one client address may open after its burst."""
+    address_rate: float = ADDRESS_RATE
+    """Messages a second one client address may send over all its connections (0: no
+    limit)."""
+    address_burst: float = 3 * ADDRESS_RATE
+    """Messages one client address may send at once over all its connections."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://play.example.com``) whose pages may open WebSockets besides the
+    site's own (the host a request came to); for deployments behind a proxy."""
     bot_processes: int | None = None
     """Helper processes for search bots' moves: ``None``, one per core; ``0``, none (a
     thread of the server process thinks instead)."""
@@ -128,6 +153,14 @@ class Connection:
     """The seat it plays, or ``None`` for a spectator."""
     queue: asyncio.Queue[str | int] = field(default_factory=asyncio.Queue)
     """JSON texts waiting to be sent; an integer closes the socket with that code."""
+    send_buffer: int = 0
+    """The most memory (bytes) its unsent texts may take (0: no bound); see :meth:`send`."""
+    queued: int = 0
+    """The memory (bytes) its unsent texts take now."""
+    behind: bool = False
+    """Whether it fell behind: it is sent nothing more and is being closed."""
+    on_behind: Callable[[], object] | None = None
+    """Called once, when it falls behind."""
     log_pos: int = 0
     """How much of the state's log has been considered for it."""
     sent_events: int = 0
@@ -138,8 +171,33 @@ class Connection:
     """The game's screen in ``lang``, made when the game starts; it turns views into words."""
 
     def send(self, message: BaseModel) -> None:
-        """Queue a message for sending."""
-        self.queue.put_nowait(message.model_dump_json())
+        """Queue a message for sending, unless the client has fallen behind.
+
+        A client that does not read as fast as it is sent falls behind when its unsent
+        texts would take more than ``send_buffer``: they are dropped and it is sent
+        nothing more. One text is always taken into an empty queue, however long.
+        """
+        if self.behind:
+            return
+        text = message.model_dump_json()
+        size = sys.getsizeof(text)
+        if self.send_buffer and self.queued and self.queued + size > self.send_buffer:
+            self.behind = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queued = 0
+            if self.on_behind is not None:
+                self.on_behind()
+            return
+        self.queued += size
+        self.queue.put_nowait(text)
+
+    async def next_message(self) -> str | int:
+        """The next text (or close code) to send, waiting for one."""
+        item = await self.queue.get()
+        if isinstance(item, str):
+            self.queued -= sys.getsizeof(item)
+        return item
 
 
 @dataclass

@@ -119,7 +119,7 @@ def test_a_body_under_the_limit_still_works(tmp_path: Path) -> None:
 def test_json_nested_too_deep_is_refused_before_it_is_parsed(client: TestClient, path: str) -> None:
     for deep in ("[" * 1000, '{"game": ' + "[" * 100 + "]" * 100 + "}", "[" * 60_000):
         response = client.post(path, content=deep, headers={"content-type": "application/json"})
-        message = error_of(response, 422, "bad_request")
+        message = error_of(response, 422, "too_deep")
         assert "deeper than 64" in message
     # Brackets inside strings do not count.
     name = "[" * 100

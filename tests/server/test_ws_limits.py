@@ -291,9 +291,9 @@ def test_serve_takes_the_limits_and_origins() -> None:
         ]
     )
     assert args.allowed_origin == ["https://play.example.com", "http://localhost:8080"]
-    assert (args.address_connections, args.address_rate) == (0, 12.5)
+    assert (args.websockets_per_address, args.messages_per_address) == (0, 12.5)
     defaults = parser.parse_args(["serve"])
-    assert (defaults.address_connections, defaults.address_rate) == (50, 50.0)
+    assert (defaults.websockets_per_address, defaults.messages_per_address) == (50, 50.0)
     for wrong in (["--allowed-origin", "play.example.com"], ["--websockets-per-address", "-1"]):
         with pytest.raises(SystemExit) as exited:
             parser.parse_args(["serve", *wrong])

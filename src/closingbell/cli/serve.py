@@ -220,9 +220,9 @@ def run(args: argparse.Namespace) -> int:
         bot_processes=args.bot_processes,
         tables_per_minute=args.tables_per_minute,
         tables_burst=args.tables_burst,
-        address_connections=args.address_connections,
-        address_rate=args.address_rate,
-        address_burst=3 * args.address_rate,
+        address_connections=args.websockets_per_address,
+        address_rate=args.messages_per_address,
+        address_burst=3 * args.messages_per_address,
         allowed_origins=tuple(args.allowed_origin),
     )
     open_files = raise_open_file_limit()

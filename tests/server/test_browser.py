@@ -1,14 +1,24 @@
 """The browser page, driven through Debian's Chromium with Playwright against a real server.
 
 Never ``playwright install``: the tests launch ``/usr/bin/chromium`` (``scripts/test.sh``
-installs it). Players click the page's first legal choice button whenever it is their turn.
+installs it). Players play as people do: they click (or tap) a highlighted card, row or pile,
+then what to do with it when the page asks, or a button for a choice that is not a card.
+
+Whole games run on SQLite and PostgreSQL, spread over desktop (1366 × 768) and phone
+(390 × 844) sizes and both languages; the smaller checks share one SQLite server. The suite
+writes screenshots of the screens it visits to ``docs/screenshots/`` (named in docs/web.md).
 """
 
 from __future__ import annotations
 
+import json
+import random
+import re
 import socket
 import threading
 import time
+import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -17,6 +27,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from closingbell.server.app import create_app
@@ -25,11 +36,11 @@ from tests.server.helpers import client_for, create, database, run_sql
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
-CLICK_FIRST = """() => {
-  const b = document.querySelector('#choices button.choice:not([disabled])');
-  if (b) { b.click(); return true; }
-  return false;
-}"""
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+CHOICES = "#table-col .playable:not([disabled]), #decision .button-choice:not([disabled])"
+"""What a player may click when it is their turn: cards, rows and piles, and buttons."""
 
 
 def _free_port() -> int:
@@ -41,10 +52,11 @@ def _free_port() -> int:
 class _Server:
     """A uvicorn server in a thread on a free port."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **settings: Any) -> None:
         self.port = _free_port()
+        settings.setdefault("bot_delay", 0)
         config = uvicorn.Config(
-            create_app(url, bot_delay=0), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(url, **settings), host="127.0.0.1", port=self.port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -74,7 +86,7 @@ def browser() -> Iterator[Any]:
 
 
 @contextmanager
-def _served(kind: str, tmp_path: Path) -> Iterator[str]:
+def _served(kind: str, tmp_path: Path, **settings: Any) -> Iterator[str]:
     """A server on a fresh database of ``kind``; its address.
 
     The database is made and dropped in another thread: Playwright's sync API keeps an
@@ -84,45 +96,64 @@ def _served(kind: str, tmp_path: Path) -> Iterator[str]:
     with ThreadPoolExecutor(1) as pool:
         url = pool.submit(made.__enter__).result()
     try:
-        with _Server(url) as base:
+        with _Server(url, **settings) as base:
             yield base
     finally:
         with ThreadPoolExecutor(1) as pool:
             pool.submit(made.__exit__, None, None, None).result()
 
 
+KINDS: dict[str, str] = {}
+"""The database kind of each server's address."""
+
+
 @pytest.fixture(params=STORAGE)
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A server on a fresh database: every browser test runs on SQLite and on PostgreSQL."""
+    """A server on a fresh database: the whole games run on SQLite and on PostgreSQL."""
     with _served(request.param, tmp_path) as base:
+        KINDS[base] = request.param
         yield base
 
 
-def _create(page: Any, base: str, game: str, seats: list[str], **options: Any) -> str:
-    """Create a table through the lobby form; return the table page's address."""
-    page.goto(base + "/")
-    page.select_option("#game", game)
-    page.select_option("#players", str(len(seats)))
-    for i, kind in enumerate(seats):
-        page.select_option(f"#seat-{i}", kind)
-    if options:
-        page.click("#options summary")
-        for name, value in options.items():
-            page.fill(f"#opt-{name}", str(value))
-    page.click("#create-table")
-    page.wait_for_url("**/t/*")
-    return str(page.url)
+def _on_sqlite(base: str) -> bool:
+    """Whether ``base`` keeps its games in SQLite (the screenshots are taken there only)."""
+    return KINDS.get(base) == "sqlite"
 
 
-def _join(page: Any, url: str, name: str) -> None:
-    if page.url != url:
-        page.goto(url)
-    page.fill("#name", name)
-    page.click("#join-button")
-    _wait_until(
-        page,
-        "document.body.dataset.seat !== undefined && document.body.dataset.seat !== 'spectator'",
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One SQLite server for the smaller checks; tables may be given seeds."""
+    path = tmp_path_factory.mktemp("quick") / "quick.db"
+    with _Server(f"sqlite:///{path}", allow_seed=True) as base:
+        yield base
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _api(base: str, path: str, body: Any = None) -> Any:
+    """An HTTP request to the server (GET, or POST with a JSON body); the JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json"}
     )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def _context(browser: Any, size: dict[str, int], lang: str = "en", motion: bool = False) -> Any:
+    """A browser context of ``size`` in ``lang``, with movement off unless ``motion``."""
+    context = browser.new_context(
+        viewport=size, reduced_motion="no-preference" if motion else "reduce"
+    )
+    context.add_init_script(f"localStorage.setItem('closingbell.lang', '{lang}')")
+    return context
+
+
+def _seat_in(context: Any, table: str, seat: int, token: str) -> None:
+    """Give ``context`` a seat joined through the API (as the page keeps it)."""
+    value = json.dumps({"seat": seat, "token": token})
+    context.add_init_script(f"localStorage.setItem('closingbell.seat.{table}', '{value}')")
 
 
 def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
@@ -137,28 +168,121 @@ def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
         page.wait_for_timeout(15)
 
 
-def _play(pages: list[Any], until: Any, limit: float = 120) -> int:
-    """Click the first legal choice on each page in turn until ``until()``; return clicks."""
-    clicks = 0
-    deadline = time.monotonic() + limit
-    while not until():
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        moved = False
-        for page in pages:
-            if page.evaluate(CLICK_FIRST):
-                clicks += 1
-                moved = True
-        if not moved:
-            pages[0].wait_for_timeout(15)
-    return clicks
-
-
 def _status(page: Any) -> str | None:
     return page.evaluate("document.body.dataset.status || null")  # type: ignore[no-any-return]
 
 
 def _version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || '0'"))
+
+
+def _shot(page: Any, name: str) -> None:
+    """Keep a screenshot of the whole of what ``page`` shows now, for docs/web.md.
+
+    The bars that stay in view as one scrolls are drawn where they rest, not over the table.
+    """
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pinned = "['decision', 'side'].map(id => document.getElementById(id)).filter(Boolean)"
+    page.evaluate(f"{pinned}.forEach(e => {{ e.style.position = 'static'; }})")
+    page.evaluate("window.scrollTo(0, 0)")
+    full = page.locator("#overlay[open]").count() == 0
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full)
+    page.evaluate(f"{pinned}.forEach(e => {{ e.style.position = ''; }})")
+
+
+def _create_in_lobby(
+    page: Any,
+    base: str,
+    game: str,
+    seats: list[str],
+    name: str | None = None,
+    **options: Any,
+) -> str:
+    """Create a table through the lobby form (seat kinds: you, open, a bot level); its URL."""
+    page.goto(base + "/")
+    page.wait_for_selector("#create-table")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    if name is not None:
+        page.fill("#creator-name", name)
+    for i, kind in enumerate(seats):
+        page.select_option(f"#seat-{i}", kind)
+    if options:
+        page.click("#options summary")
+        for option, value in options.items():
+            page.fill(f"#opt-{option}", str(value))
+    page.click("#create-table")
+    page.wait_for_url("**/t/*")
+    return str(page.url)
+
+
+def _join(page: Any, url: str, name: str) -> None:
+    """Join the first open seat through the table page's form."""
+    if page.url != url:
+        page.goto(url)
+    page.fill("#name", name)
+    page.click("#join-button")
+    _wait_until(
+        page,
+        "document.body.dataset.seat !== undefined && document.body.dataset.seat !== 'spectator'",
+    )
+
+
+def _act(page: Any, rng: random.Random, counts: Counter[str]) -> bool:
+    """Make one choice on ``page`` as a player does, if it has one; whether it did.
+
+    A round's results are closed first. Then a card, row or pile, or a button, is clicked;
+    when the page then asks what to do with the card, one of its answers is clicked.
+    """
+    if page.locator("#overlay[open] #round-results").count():
+        page.click("#overlay-close")
+        counts["round results closed"] += 1
+        return True
+    choices = page.locator(CHOICES)
+    n = choices.count()
+    if not n:
+        return False
+    target = choices.nth(rng.randrange(n))
+    try:
+        kind = target.evaluate(
+            "e => e.classList.contains('row-head') ? 'row'"
+            " : e.classList.contains('button-choice') ? 'button' : 'card'"
+        )
+        # As a thumb does on a phone: bring the card into the middle of the screen first.
+        target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        target.click(timeout=5000)
+        menu = page.locator("#decision .menu-choice:not([disabled])")
+        if menu.count():
+            menu.nth(rng.randrange(menu.count())).click(timeout=5000)
+            counts["menu"] += 1
+    except PlaywrightError:
+        return False  # the table moved on meanwhile (a bot, a round's end): look again
+    counts[kind] += 1
+    return True
+
+
+def _play(
+    pages: list[Any], until: Any, rng: random.Random, limit: float = 240, every: Any = None
+) -> Counter[str]:
+    """Let every page make its choices until ``until()``; what was clicked, by kind."""
+    counts: Counter[str] = Counter()
+    deadline = time.monotonic() + limit
+    while not until():
+        assert time.monotonic() < deadline, f"the game did not get there in time: {counts}"
+        moved = False
+        for page in pages:
+            if _act(page, rng, counts):
+                moved = True
+                if every is not None:
+                    every(counts)
+        if not moved:
+            pages[0].wait_for_timeout(20)
+    return counts
+
+
+def _no_overflow(page: Any) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
 
 
 REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) =>
@@ -180,45 +304,161 @@ INLINE_SCRIPT = """() => {
   document.body.append(script);
 }"""
 
+ENGLISH_WORDS = re.compile(r"[A-Za-z]{3,}")
+NAMES = {"Ana", "Maximiliana", "Ostrowska", "Lee"}
+"""Players' names the tests choose (a name is the player's, in any language)."""
+VISIBLE_TEXT = """() => {
+  const out = [document.title, document.body.innerText];
+  for (const e of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (!e.checkVisibility()) continue;
+    out.push(e.getAttribute('aria-label') || '', e.getAttribute('title') || '',
+             e.getAttribute('placeholder') || '');
+  }
+  return out.join('\\n');
+}"""
 
-def _complete_take_stock(browser: Any, base: str) -> None:
-    one, two = browser.new_context(), browser.new_context()
+
+def _english_left(page: Any, allowed: set[str]) -> set[str]:
+    """English words a reader of the Chinese page would see (or hear), beyond ``allowed``."""
+    text = page.evaluate(VISIBLE_TEXT)
+    return {w for w in ENGLISH_WORDS.findall(text) if w not in allowed}
+
+
+CJK_RENDERS = """() => {
+  // Draw Chinese and a character no font has: without a CJK font both are the same box.
+  const draw = (text) => {
+    const c = document.createElement('canvas');
+    c.width = 120; c.height = 40;
+    const g = c.getContext('2d');
+    g.font = '28px ' + getComputedStyle(document.body).fontFamily;
+    g.fillText(text, 2, 30);
+    return Array.from(g.getImageData(0, 0, 120, 40).data).join(',');
+  };
+  return draw('股票') !== draw('\\u{10FFFD}\\u{10FFFD}') && draw('股') !== draw('票');
+}"""
+
+
+def _check_final_screen(page: Any, players: int) -> None:
+    """The final screen: winners, a breakdown row per player, the record link, a replay."""
+    page.wait_for_selector("#overlay[open] #final")
+    assert page.locator("#final .winners").inner_text().strip()
+    assert page.locator("#final-by-stock tbody tr").count() == players
+    assert page.locator("#final-by-stock tr.winner").count() >= 1
+    table_id = page.url.rstrip("/").split("/")[-1]
+    href = page.get_attribute("#record-overlay", "href")
+    assert href == f"/api/tables/{table_id}/record.cbrec"
+    assert page.locator("#decision:not([hidden])").count() == 0
+
+
+def _check_replay(page: Any) -> None:
+    """The replay steps through the game with named controls, one board, unique ids."""
+    if page.locator("#overlay[open]").count():
+        page.click("#overlay-close")
+    page.click("#replay-side")
+    page.wait_for_selector("#replay-slider")
+    for control in ("replay-first", "replay-prev", "replay-play", "replay-next", "replay-last"):
+        assert page.get_attribute(f"#{control}", "aria-label"), control
+    assert page.get_attribute("#replay-slider", "aria-label")
+    assert page.inner_text("#replay-step").startswith(("Step 0", "第 0"))
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator(".market").count() == 1
+    assert page.locator("#replay-log li").count() >= 1
+    assert page.locator("#mine .seat-area").count() == 0  # the public view: no hand
+    duplicates = page.evaluate(
+        "() => { const ids = [...document.querySelectorAll('[id]')].map(e => e.id);"
+        " return ids.filter((id, i) => ids.indexOf(id) !== i); }"
+    )
+    assert duplicates == []
+    page.click("#replay-last")
+
+
+def _end_of_game(page: Any, players: int, shots: str | None) -> None:
+    """Check the final screen and the replay; keep screenshots of both when ``shots`` names
+    them ("take-stock-{}-en-desktop": "final", then "replay", go in its braces)."""
+    _check_final_screen(page, players)
+    _no_overflow(page)
+    if shots:
+        _shot(page, shots.format("final"))
+    _check_replay(page)
+    _no_overflow(page)
+    if shots:
+        _shot(page, shots.format("replay"))
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str) -> None:
+    """Two people and a bot: created in the lobby, joined, played to the end by clicking,
+    a round's results, the final screen, the replay and "Play again"."""
+    one, two = _context(browser, DESKTOP), _context(browser, DESKTOP)
     blocked: list[str] = []
     _watch_csp(one, blocked)
     _watch_csp(two, blocked)
+    sqlite = _on_sqlite(server)
     try:
         ana, bo = one.new_page(), two.new_page()
-        url = _create(ana, base, "take_stock", ["open", "open", "easy"], rounds=1)
-        _join(ana, url, "<b>Ana</b>")
-        ana.wait_for_selector("#status")
+        url = _create_in_lobby(
+            ana, server, "take_stock", ["you", "open", "easy"], name="<b>Ana</b>", rounds=2
+        )
+        if sqlite:
+            ana.goto(server + "/")
+            ana.wait_for_selector("#tables li")
+            _shot(ana, "lobby-en-desktop")
+            ana.goto(url)
+        # The creator is seated: no join form, the game waits for the second person.
+        _wait_until(ana, "document.body.dataset.seat === '0'")
+        assert ana.locator("#join-form").count() == 0
         assert "Waiting" in ana.inner_text("#status")
         _join(bo, url, "Bo")
-        ana.wait_for_selector("#market")
-        # Each row starts with its own stock's 1.
-        rows = ana.locator("#market tr").all_inner_texts()[1:]
-        assert [r.split()[0] for r in rows] == ["Corn", "Gem", "Oil", "Tech", "Movie"]
-        assert all(f"{r.split()[0]} 1" in r for r in rows), rows
-        bo.wait_for_selector("#hand .card")
-        clicks = _play([ana, bo], lambda: _status(ana) == "finished" and _status(bo) == "finished")
-        assert clicks > 10
+        ana.wait_for_selector(".market .row")
+        rows = ana.locator(".market .row .row-name").all_inner_texts()
+        assert rows == ["Corn", "Gem", "Oil", "Tech", "Movie"]
+        assert ana.locator("#mine .hand .card").count() > 0
+        assert bo.locator("#mine .hand .card").count() > 0
+        seen: dict[str, bool] = {"shot": not sqlite}
+
+        def snap(counts: Counter[str]) -> None:
+            if not seen["shot"] and counts["card"] >= 6:
+                page = ana if ana.locator("#decision:not([hidden])").count() else bo
+                if page.locator("#overlay[open]").count() == 0:
+                    _shot(page, "take-stock-en-desktop")
+                    seen["shot"] = True
+
+        counts = _play(
+            [ana, bo],
+            lambda: _status(ana) == "finished" and _status(bo) == "finished",
+            random.Random(1),
+            every=snap,
+        )
+        assert counts["card"] > 10 and counts["button"] > 0, counts
+        assert counts["round results closed"] >= 2, counts  # round 1, on both pages
         for page in (ana, bo):
-            page.wait_for_selector("#final-scores")
-            assert page.locator(".round-result").count() == 1
-            assert page.locator("#log li").count() > clicks
+            _check_final_screen(page, 3)
+            assert page.locator("#log li").count() > sum(counts.values())
+        if sqlite:
+            _shot(ana, "take-stock-final-en-desktop")
+        # Every round stays in the Rounds tab.
+        ana.click("#overlay-close")
+        ana.click("#tab-rounds")
+        assert ana.locator("#rounds .round-box").count() == 2
         # A display name is text, never markup.
-        assert "<b>Ana</b>" in ana.inner_text("#seats")
-        assert ana.locator("#seats b").count() == 0
-        assert "<b>Ana</b>" in ana.inner_text("#final-scores")
-        # The replay steps through the finished game.
-        ana.click("#replay-button")
-        ana.wait_for_selector("#replay-slider")
-        assert "0" in ana.inner_text("#replay-step")
-        ana.click("#replay-next")
-        ana.click("#replay-next")
-        assert ana.locator("#replay-board #market").count() == 1
-        assert ana.locator("#replay-log li").count() >= 1
-        ana.click("#replay-last")
-        assert ana.locator("#replay-board #hand").count() == 0
+        assert "<b>Ana</b>" in ana.inner_text("#others") + ana.inner_text("#mine")
+        assert ana.locator("#main b:text-is('Ana')").count() == 0
+        _check_replay(ana)
+        if sqlite:
+            _shot(ana, "take-stock-replay-en-desktop")
+        ana.click("#replay-back")
+        # Play again: a new deal with the same seats and options, its creator seated.
+        ana.click("#play-again-side")
+        ana.wait_for_url(lambda u: u != url)
+        new_id = ana.url.rstrip("/").split("/")[-1]
+        table = _api(server, f"/api/tables/{new_id}")["table"]
+        assert [s["kind"] for s in table["seats"]] == ["human", "open", "bot"]
+        assert table["seats"][0]["name"] == "<b>Ana</b>" and table["seats"][2]["name"] == "easy"
+        assert table["options"]["rounds"] == 2 and table["status"] == "waiting"
+        _wait_until(ana, "document.body.dataset.seat === '0'")
         # The page works under its Content-Security-Policy, which blocks nothing of it...
         assert blocked == []
         # ... and would block an inline script slipped into it.
@@ -231,60 +471,515 @@ def _complete_take_stock(browser: Any, base: str) -> None:
         two.close()
 
 
-def test_two_players_and_a_bot_play_a_whole_take_stock_game(browser: Any, server: str) -> None:
-    _complete_take_stock(browser, server)
+def test_take_stock_whole_game_on_a_phone_in_chinese(browser: Any, server: str) -> None:
+    """One person against a bot on a phone, in Traditional Chinese, tapping cards."""
+    table = _api(
+        server,
+        "/api/tables",
+        {"game": "take_stock", "seats": ["open", "medium"], "options": {"rounds": 1}},
+    )["table"]
+    sqlite = _on_sqlite(server)
+    context = _context(browser, PHONE, "zh-Hant")
+    try:
+        page = context.new_page()
+        url = f"{server}/t/{table['id']}"
+        page.goto(url)
+        assert page.get_attribute("#join-seat option", "value") == "0"
+        assert page.inner_text("#join-seat option") == "座位 1"
+        _join(page, url, "小明")
+        page.wait_for_selector(".market .row")
+        assert page.evaluate(CJK_RENDERS), "Chinese characters do not render"
+        assert page.locator(".market .row-name").first.inner_text() == "玉米"
+        _no_overflow(page)
+        checked = {"words": False}
+
+        def look(counts: Counter[str]) -> None:
+            if (
+                not checked["words"]
+                and counts["card"] >= 4
+                and page.locator("#overlay[open]").count() == 0
+            ):
+                if sqlite:
+                    _shot(page, "take-stock-zh-phone")
+                _no_overflow(page)
+                checked["words"] = True
+
+        counts = _play([page], lambda: _status(page) == "finished", random.Random(2), every=look)
+        assert counts["card"] > 3, counts
+        _end_of_game(page, 2, "take-stock-{}-zh-phone" if sqlite else None)
+    finally:
+        context.close()
+
+
+def test_card_stock_market_whole_game_on_a_desktop_in_chinese(browser: Any, server: str) -> None:
+    """One person against a bot, every card chosen on the table, in Traditional Chinese."""
+    table = _api(server, "/api/tables", {"game": "card_stock_market", "seats": ["open", "easy"]})[
+        "table"
+    ]
+    sqlite = _on_sqlite(server)
+    context = _context(browser, DESKTOP, "zh-Hant")
+    try:
+        page = context.new_page()
+        _join(page, f"{server}/t/{table['id']}", "小明")
+        page.wait_for_selector(".csm-market .suit-pile")
+        assert "梅花" in page.inner_text(".csm-market")
+        assert page.locator("#mine .hand .card").count() == 8
+        state = {"shot": not sqlite}
+
+        def snap(counts: Counter[str]) -> None:
+            if (
+                not state["shot"]
+                and counts["menu"] >= 3
+                and page.locator("#decision .button-choice").count()
+            ):
+                _shot(page, "card-stock-market-zh-desktop")
+                state["shot"] = True
+
+        counts = _play([page], lambda: _status(page) == "finished", random.Random(3), every=snap)
+        assert counts["card"] > 10 and counts["menu"] > 5, counts
+        _end_of_game(page, 2, "card-stock-market-{}-zh-desktop" if sqlite else None)
+    finally:
+        context.close()
+
+
+def test_card_stock_market_whole_game_on_a_phone_in_english(browser: Any, server: str) -> None:
+    """One person against a bot on a phone: the hand is a row to scroll, every tap lands."""
+    table = _api(server, "/api/tables", {"game": "card_stock_market", "seats": ["open", "medium"]})[
+        "table"
+    ]
+    sqlite = _on_sqlite(server)
+    context = _context(browser, PHONE)
+    try:
+        page = context.new_page()
+        _join(page, f"{server}/t/{table['id']}", "Ana")
+        page.wait_for_selector(".csm-market .suit-pile")
+        assert (
+            page.evaluate("getComputedStyle(document.querySelector('#mine .hand')).overflowX")
+            == "auto"
+        )
+        state = {"shot": not sqlite}
+
+        def snap(counts: Counter[str]) -> None:
+            if not state["shot"] and counts["card"] >= 3:
+                _no_overflow(page)
+                _shot(page, "card-stock-market-en-phone")
+                state["shot"] = True
+
+        counts = _play([page], lambda: _status(page) == "finished", random.Random(4), every=snap)
+        assert counts["card"] > 10, counts
+        _end_of_game(page, 2, "card-stock-market-{}-en-phone" if sqlite else None)
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------- seats and presence
 
 
 def test_reload_comes_back_to_the_same_seat_and_a_spectator_sees_no_hand(
     browser: Any, server: str
 ) -> None:
-    player, watcher = browser.new_context(), browser.new_context()
+    player, watcher = _context(browser, DESKTOP), _context(browser, PHONE)
     try:
         page = player.new_page()
-        url = _create(page, server, "take_stock", ["open", "medium"])
-        _join(page, url, "Ana")
-        page.wait_for_selector("#hand .card")
-        _play([page], lambda: _version(page) >= 8)
+        url = _create_in_lobby(page, server, "take_stock", ["you", "medium"], name="Ana")
+        page.wait_for_selector("#mine .hand .card")
+        _play([page], lambda: _version(page) >= 8, random.Random(5))
         before = _version(page)
-        hand = page.inner_text("#hand")
+        hand = page.inner_text("#mine .hand")
         page.reload()
-        page.wait_for_selector("#hand .card")
+        page.wait_for_selector("#mine .hand .card")
         _wait_until(page, f"Number(document.body.dataset.version) >= {before}")
         assert page.evaluate("document.body.dataset.seat") == "0"
         assert page.locator("#join-form").count() == 0
         if _version(page) == before:
-            assert page.inner_text("#hand") == hand
-        _play([page], lambda: _version(page) >= before + 6)
-        # A spectator: the board, the seats, no hand and no choices.
+            assert page.inner_text("#mine .hand") == hand
+        # A spectator: the board and the seats, no hand, no empty choices, and told so.
         look = watcher.new_page()
         look.goto(url)
-        look.wait_for_selector("#market")
+        look.wait_for_selector(".market")
         assert look.evaluate("document.body.dataset.seat") == "spectator"
-        assert look.locator("#hand").count() == 0
-        assert look.locator("#choices button").count() == 0
+        assert look.locator("#mine .seat-area").count() == 0
+        assert look.locator("#decision:not([hidden])").count() == 0
         assert look.locator("#join-form").count() == 0
-        assert "Ana" in look.inner_text("#seats")
+        assert look.locator("#watching:not([hidden])").count() == 1
+        assert "watching" in look.inner_text("#watching")
+        assert "Ana" in look.inner_text("#others")
+        _no_overflow(look)
     finally:
         player.close()
         watcher.close()
 
 
-def test_card_stock_market_in_traditional_chinese(browser: Any, server: str) -> None:
-    context = browser.new_context()
-    context.add_init_script("localStorage.setItem('closingbell.lang', 'zh-Hant')")
+def test_the_join_menu_offers_only_open_seats_and_stays_live(browser: Any, quick: str) -> None:
+    table = _api(quick, "/api/tables", {"game": "take_stock", "seats": ["open", "open", "open"]})[
+        "table"
+    ]
+    url = f"{quick}/t/{table['id']}"
+    context = _context(browser, DESKTOP, "zh-Hant")
     try:
         page = context.new_page()
-        url = _create(page, server, "card_stock_market", ["open", "easy"])
-        _join(page, url, "小明")
-        page.wait_for_selector("#market")
-        assert "梅花" in page.inner_text("#market") or "♣" in page.inner_text("#market")
-        assert page.locator("#hand .card").count() > 0
-        assert "現金" in page.inner_text("#players")
-        page.wait_for_selector("#choices button.choice")
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in page.inner_text("#choices"))
-        _play([page], lambda: _version(page) >= 30 or _status(page) == "finished")
-        assert _version(page) >= 30 or _status(page) == "finished"
-        assert page.locator("#log li").count() > 10
+        page.goto(url)
+        page.wait_for_selector("#join-seat option", state="attached")
+        assert page.locator("#join-seat option").all_inner_texts() == ["座位 1", "座位 2", "座位 3"]
+        assert page.input_value("#join-seat") == "0"
+        # Someone takes seat 1 meanwhile: it leaves the menu, which says so.
+        _api(quick, f"/api/tables/{table['id']}/join", {"name": "Bo", "seat": 0})
+        _wait_until(page, "document.querySelectorAll('#join-seat option').length === 2")
+        assert page.locator("#join-seat option").all_inner_texts() == ["座位 2", "座位 3"]
+        assert "座位 1" in page.inner_text("#join-note")
+        # A seat taken just as one joins it is refused in the page's words, counted from 1.
+        page.evaluate(
+            "() => { const s = document.querySelector('#join-seat');"
+            " const o = document.createElement('option'); o.value = '0'; o.textContent = 'x';"
+            " s.append(o); s.value = '0'; }"
+        )
+        page.fill("#name", "小明")
+        page.click("#join-button")
+        page.wait_for_selector("#join-error:not(:empty)")
+        error = page.inner_text("#join-error")
+        assert "座位 1" in error and not ENGLISH_WORDS.search(error), error
+        _wait_until(page, "document.querySelectorAll('#join-seat option').length === 2")
+        assert page.locator("#join-seat option").all_inner_texts() == ["座位 2", "座位 3"]
+        page.select_option("#join-seat", "2")
+        page.click("#join-button")
+        _wait_until(page, "document.body.dataset.seat === '2'")
+        assert page.locator(".seat-no").all_inner_texts() == ["1", "2", "3"]
+    finally:
+        context.close()
+
+
+def test_a_bot_standing_in_for_an_absent_player_is_marked_in_the_log(
+    browser: Any, quick: str
+) -> None:
+    table = _api(
+        quick,
+        "/api/tables",
+        {"game": "take_stock", "seats": ["open", "open"], "clock": 0.5, "options": {"rounds": 1}},
+    )["table"]
+    ana = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana", "seat": 0})
+    _api(quick, f"/api/tables/{table['id']}/join", {"name": "Bo", "seat": 1})
+    context = _context(browser, DESKTOP)
+    _seat_in(context, table["id"], 0, ana["token"])
+    try:
+        page = context.new_page()
+        page.goto(f"{quick}/t/{table['id']}")
+        page.wait_for_selector(".market")
+        # Bo never connects: once Ana has played, a bot plays Bo's turns for him.
+        _play([page], lambda: page.locator(".tag-standin").count() > 0, random.Random(6), limit=60)
+        assert page.locator(".tag-standin").first.inner_text() == "played for Bo"
+        assert "Bo" in page.inner_text("#others")
+        page.reload()
+        page.wait_for_selector(".tag-standin")
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_seats_the_creator_and_builds_the_rules_form(browser: Any, quick: str) -> None:
+    context = _context(browser, DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(quick + "/")
+        page.wait_for_selector("#create-table")
+        assert page.input_value("#game") == "take_stock"
+        assert page.input_value("#seat-0") == "you"
+        # Every option has a label and a help text; none is raw JSON.
+        page.click("#options summary")
+        for option in page.locator("#options .option").all():
+            assert option.locator("label, legend").count() == 1
+            assert option.locator("small").inner_text().strip()
+        values = page.evaluate(
+            "[...document.querySelectorAll('#options input, #options select')].map(e => e.value)"
+        )
+        assert not any("[" in v or '"' in v for v in values), values
+        assert page.get_attribute("#opt-rounds", "type") == "number"
+        assert "disconnected" in page.inner_text("#clock-help")
+        # Without a name, the creator is asked for one and nothing is created.
+        page.fill("#creator-name", "")
+        page.click("#create-table")
+        assert page.inner_text("#create-error")
+        assert page.url.endswith("/")
+        url = _create_in_lobby(page, quick, "take_stock", ["you", "open"], name="Ana", rounds=3)
+        _wait_until(page, "document.body.dataset.seat === '0'")
+        table = _api(quick, f"/api/tables/{url.rstrip('/').split('/')[-1]}")["table"]
+        assert table["options"]["rounds"] == 3
+        assert table["seats"][0]["name"] == "Ana" and table["seats"][1]["kind"] == "open"
+    finally:
+        context.close()
+
+
+def test_the_lobby_and_its_tables_in_chinese(browser: Any, quick: str) -> None:
+    _api(quick, "/api/tables", {"game": "card_stock_market", "seats": ["open", "medium"]})
+    context = _context(browser, PHONE, "zh-Hant")
+    try:
+        page = context.new_page()
+        page.goto(quick + "/")
+        page.wait_for_selector("#tables li")
+        assert page.inner_text("#game option[value='take_stock']") == "炒股票"
+        assert "卡牌股市" in page.inner_text("#tables")
+        assert page.evaluate(CJK_RENDERS)
+        _no_overflow(page)
+        _shot(page, "lobby-zh-phone")
+        assert _english_left(page, {"closingbell", "English", *NAMES}) == set()
+    finally:
+        context.close()
+
+
+def test_the_chinese_table_page_has_no_english_left(browser: Any, quick: str) -> None:
+    """Two people in Traditional Chinese: everything either of them reads or hears is Chinese."""
+    table = _api(
+        quick,
+        "/api/tables",
+        {"game": "take_stock", "seats": ["open", "open"], "options": {"rounds": 1}},
+    )["table"]
+    tokens = [
+        _api(quick, f"/api/tables/{table['id']}/join", {"name": n})["token"]
+        for n in ("小明", "小華")
+    ]
+    contexts = [_context(browser, DESKTOP, "zh-Hant") for _ in tokens]
+    try:
+        pages = []
+        for seat, (context, token) in enumerate(zip(contexts, tokens, strict=True)):
+            _seat_in(context, table["id"], seat, token)
+            page = context.new_page()
+            page.goto(f"{quick}/t/{table['id']}")
+            page.wait_for_selector(".market .row")
+            pages.append(page)
+        allowed = {"closingbell", "English"}
+        _play(
+            pages,
+            lambda: _version(pages[0]) >= 12 or _status(pages[0]) == "finished",
+            random.Random(8),
+        )
+        for page in pages:
+            assert _english_left(page, allowed) == set()
+        acting = next((p for p in pages if p.locator("#decision:not([hidden])").count()), pages[0])
+        menu = acting.locator("#mine .hand .playable")
+        if menu.count():
+            menu.first.click()
+            assert _english_left(acting, allowed) == set()
+        _play(pages, lambda: _status(pages[0]) == "finished", random.Random(9))
+        for page in pages:
+            page.wait_for_selector("#overlay[open] #final")
+            assert _english_left(page, allowed) == set()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+# ---------------------------------------------------------------------- choices
+
+
+def test_a_row_is_chosen_by_clicking_it(browser: Any, quick: str) -> None:
+    """Stock Audit: the market (A), a discard, the Audit card, then a row of the market."""
+    table = _api(
+        quick,
+        "/api/tables",
+        {
+            "game": "take_stock",
+            "seats": ["open", "open"],
+            "seed": 0,
+            "options": {"first_dealer": 1},
+        },
+    )["table"]
+    tokens = [
+        _api(quick, f"/api/tables/{table['id']}/join", {"name": n})["token"] for n in ("Ana", "Bo")
+    ]
+    context = _context(browser, DESKTOP)
+    _seat_in(context, table["id"], 0, tokens[0])
+    try:
+        page = context.new_page()
+        page.goto(f"{quick}/t/{table['id']}")
+        page.wait_for_selector("#decision .button-choice")
+        assert page.title().startswith("● Your turn")
+        page.click("#decision .button-choice[data-action='180']")  # market A
+        _wait_until(page, "document.body.dataset.version === '1'")
+        page.locator("#mine .hand .playable").first.click()  # its discard: one click
+        page.wait_for_selector(".tray [data-target='drawn:15']")
+        page.click(".tray [data-target='drawn:15']")  # the Audit event: one click
+        page.wait_for_selector(".row.targetable")
+        assert page.locator(".row.targetable").count() == 5
+        assert "Stock Audit" in page.inner_text("#status-detail")
+        page.locator(".row.targetable").nth(2).click()  # Oil
+        _wait_until(page, "document.querySelector('#log').innerText.includes('audits Oil')")
+    finally:
+        context.close()
+
+
+def test_keyboard_only_play(browser: Any, quick: str) -> None:
+    table = _api(quick, "/api/tables", {"game": "take_stock", "seats": ["open", "medium"]})["table"]
+    token = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana"})["token"]
+    context = _context(browser, DESKTOP)
+    _seat_in(context, table["id"], 0, token)
+    focused = (
+        "(() => { const e = document.activeElement;"
+        " return e ? (e.classList.contains('playable') ? 'card'"
+        " : e.classList.contains('menu-choice') ? 'menu'"
+        " : e.classList.contains('button-choice') ? 'button' : e.tagName) : null; })()"
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{quick}/t/{table['id']}")
+        page.wait_for_selector(".market")
+        mine = 0
+        deadline = time.monotonic() + 60
+        while mine < 6 and _status(page) != "finished":
+            assert time.monotonic() < deadline, f"only {mine} moves by keyboard"
+            if not page.locator(CHOICES).count():
+                page.wait_for_timeout(30)
+                continue
+            before = _version(page)
+            for _ in range(80):
+                page.keyboard.press("Tab")
+                if page.evaluate(focused) in ("card", "button"):
+                    break
+            kind = page.evaluate(focused)
+            assert kind in ("card", "button"), kind
+            page.keyboard.press("Enter")
+            if page.evaluate(focused) == "menu":
+                if mine == 0:  # Escape goes back to the card without choosing
+                    page.keyboard.press("Escape")
+                    assert page.evaluate(focused) == "card"
+                    page.keyboard.press("Enter")
+                page.keyboard.press("Enter")
+            _wait_until(page, f"Number(document.body.dataset.version) > {before}")
+            mine += 1
+        assert mine >= 6 or _status(page) == "finished"
+    finally:
+        context.close()
+
+
+def test_movement_can_be_skipped_and_stays_off_under_reduced_motion(
+    browser: Any, quick: str
+) -> None:
+    count = (
+        "window.__moves = 0; const animate = Element.prototype.animate;"
+        " Element.prototype.animate = function (...a) {"
+        " window.__moves++; return animate.apply(this, a); };"
+    )
+    running = "document.getAnimations().filter(a => a.playState === 'running')"
+    for motion in (True, False):
+        table = _api(
+            quick, "/api/tables", {"game": "card_stock_market", "seats": ["open", "medium"]}
+        )["table"]
+        token = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana"})["token"]
+        context = _context(browser, DESKTOP, motion=motion)
+        context.add_init_script(count)
+        _seat_in(context, table["id"], 0, token)
+        try:
+            page = context.new_page()
+            page.goto(f"{quick}/t/{table['id']}")
+            page.wait_for_selector(".csm-market")
+            start = _version(page)
+            _play([page], lambda p=page, v=start: _version(p) >= v + 6, random.Random(7))
+            assert (page.evaluate("window.__moves") > 0) is motion
+            if motion:
+                # A click anywhere finishes what is moving.
+                _wait_until(page, f"{running}.length > 0")
+                page.evaluate(f"window.__moving = {running}")
+                page.mouse.click(5, 5)
+                assert page.evaluate("window.__moving.every(a => a.playState === 'finished')")
+        finally:
+            context.close()
+
+
+def test_your_turn_changes_the_title_and_the_sound_is_off_until_turned_on(
+    browser: Any, quick: str
+) -> None:
+    table = _api(quick, "/api/tables", {"game": "take_stock", "seats": ["open", "medium"]})["table"]
+    token = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana"})["token"]
+    context = _context(browser, DESKTOP, "zh-Hant")
+    _seat_in(context, table["id"], 0, token)
+    try:
+        page = context.new_page()
+        page.goto(f"{quick}/t/{table['id']}")
+        page.wait_for_selector("#decision:not([hidden])")
+        assert page.title().startswith("● 輪到你了")
+        assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+        page.click("#sound-toggle")
+        assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+        assert page.evaluate("localStorage.getItem('closingbell.sound')") == "on"
+        page.reload()
+        page.wait_for_selector("#decision:not([hidden])")
+        assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------- sizes and pages
+
+
+def test_no_page_scrolls_sideways_from_360_to_1366_pixels(browser: Any, quick: str) -> None:
+    crowded = _api(
+        quick, "/api/tables", {"game": "take_stock", "seats": ["open"] + ["medium"] * 5}
+    )["table"]
+    token = _api(quick, f"/api/tables/{crowded['id']}/join", {"name": "Maximiliana Ostrowska-Lee"})[
+        "token"
+    ]
+    market = _api(
+        quick, "/api/tables", {"game": "card_stock_market", "seats": ["open"] + ["easy"] * 5}
+    )["table"]
+    token2 = _api(quick, f"/api/tables/{market['id']}/join", {"name": "Ana"})["token"]
+    done = _api(
+        quick,
+        "/api/tables",
+        {"game": "take_stock", "seats": ["random", "random"], "options": {"rounds": 1}},
+    )["table"]
+    for lang in ("en", "zh-Hant"):
+        context = _context(browser, {"width": 360, "height": 800}, lang)
+        _seat_in(context, crowded["id"], 0, token)
+        _seat_in(context, market["id"], 0, token2)
+        try:
+            page = context.new_page()
+            pages = [
+                (quick + "/", "#create-table"),
+                (f"{quick}/t/{crowded['id']}", ".market .row"),
+                (f"{quick}/t/{market['id']}", ".csm-market"),
+                (f"{quick}/t/{done['id']}", "#overlay[open] #final"),
+            ]
+            for address, ready in pages:
+                page.goto(address)
+                page.wait_for_selector(ready)
+                for width in (360, 390, 768, 1366):
+                    page.set_viewport_size({"width": width, "height": 800})
+                    page.wait_for_timeout(30)
+                    _no_overflow(page)
+                if "final" in ready:
+                    page.click("#overlay-close")
+                    page.click("#replay-side")
+                    page.wait_for_selector("#replay-slider")
+                    for width in (360, 390, 768, 1366):
+                        page.set_viewport_size({"width": width, "height": 800})
+                        page.wait_for_timeout(30)
+                        _no_overflow(page)
+                page.set_viewport_size({"width": 360, "height": 800})
+        finally:
+            context.close()
+
+
+def test_the_favicon_and_no_missing_file(browser: Any, quick: str) -> None:
+    done = _api(quick, "/api/tables", {"game": "card_stock_market", "seats": ["random", "random"]})[
+        "table"
+    ]
+    context = _context(browser, DESKTOP)
+    missing: list[str] = []
+    context.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    try:
+        page = context.new_page()
+        page.goto(quick + "/")
+        page.wait_for_selector("#create-table")
+        icon = page.get_attribute("link[rel='icon']", "href")
+        assert icon == "/static/favicon.svg"
+        assert page.request.get(quick + icon).status == 200
+        page.goto(f"{quick}/t/{done['id']}")
+        _wait_until(page, "document.body.dataset.status === 'finished'")
+        page.wait_for_selector("#overlay[open] #final")
+        # A spectator of a finished game: no "Play again", no choices.
+        assert page.locator("#play-again-overlay").count() == 0
+        assert page.locator("#decision:not([hidden])").count() == 0
+        assert missing == []
     finally:
         context.close()
 

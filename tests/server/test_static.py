@@ -35,8 +35,43 @@ def test_the_pages_and_their_files_are_served(client: TestClient) -> None:
     assert lobby.status_code == 200 and "/static/lobby.js" in lobby.text
     page = client.get("/t/whatever")
     assert page.status_code == 200 and "/static/table.js" in page.text
-    for name in ("i18n.js", "lobby.js", "table.js", "boards.js", "style.css"):
+    names = sorted(p.name for p in STATIC.iterdir())
+    assert {"favicon.svg", "cards.js", "board-take-stock.js", "board-card-stock-market.js"} <= set(
+        names
+    )
+    for name in names:
         assert client.get(f"/static/{name}").status_code == 200, name
+    for html in (lobby.text, page.text):
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html
+    icon = client.get("/static/favicon.svg")
+    assert icon.headers["content-type"].startswith("image/svg+xml")
+
+
+INLINE = re.compile(
+    r"""style\s*=\s*["']|setAttribute\(\s*["']style|innerHTML|outerHTML|insertAdjacentHTML|"""
+    r"""document\.write|\beval\(|new Function|<script>|\son[a-z]+\s*="""
+)
+
+
+def test_the_page_keeps_to_its_content_security_policy() -> None:
+    """No inline script or style, no markup built from strings: styles go through CSS classes
+    and the CSS object model (element.style), which the policy allows, and text is text."""
+    problems = []
+    for path in sorted(STATIC.glob("*")):
+        if path.suffix not in (".js", ".html"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if INLINE.search(line):
+                problems.append(f"{path.name}:{number}: {line.strip()}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_page_loads_nothing_from_elsewhere() -> None:
+    remote = re.compile(r"(?:src|href|url)\s*[=(]\s*[\"']?(?:https?:)?//", re.IGNORECASE)
+    for path in sorted(STATIC.glob("*")):
+        text = path.read_text(encoding="utf-8")
+        assert not remote.search(text), path.name
+        assert "@import" not in text, path.name
 
 
 @pytest.mark.parametrize("lang", list(LANGS))

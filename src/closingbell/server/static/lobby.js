@@ -1,52 +1,104 @@
-// The lobby: open a table (game, seats, rules options) and list the tables.
-import { _, el, langPicker, loadMessages } from "/static/i18n.js";
+// The lobby: open a table (game, your seat, the others, rules options) and list the tables.
+// Creating a table with a seat for "you" joins it at once, so its creator is seated.
+import {
+  _, el, failure, fetchJSON, gameTitle, langPicker, loadGames, loadMessages, postJSON,
+  seatLabel, seatNames,
+} from "/static/i18n.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
-
-function botLabel(name) {
-  const labels = {
-    easy: _("Bot (easy)"),
-    medium: _("Bot (medium)"),
-    hard: _("Bot (hard)"),
-    expert: _("Bot (expert)"),
-  };
-  return labels[name] || _("Bot ({name})", { name });
-}
+const NAME_KEY = "closingbell.name";
+const FIRST_GAME = "take_stock";
 
 function statusLabel(status) {
   return {
     waiting: _("waiting for players"), playing: _("playing"), finished: _("finished"),
     unavailable: _("unavailable"),
-  }[status];
+  }[status] || status;
 }
 
-function optionInput(option) {
+function gameBlurb(name) {
+  return {
+    take_stock: _("Raise five stocks' prices, save share certificates and play market events; scored over several rounds."),
+    card_stock_market: _("The four suits are companies: buy their cards as shares, move their prices, and be the richest when a joker closes the market."),
+  }[name] || "";
+}
+
+/** The kind of an option: the server's metadata, or guessed from its default. */
+function kindOf(option) {
+  if (option.kind) return option.kind;
+  if (typeof option.default === "boolean") return "boolean";
+  if (Number.isInteger(option.default)) return "integer";
+  if (Array.isArray(option.default)) return "int_tuple";
+  return "text";
+}
+
+/** A person's name for an option without metadata ("first_dealer" → "First dealer"). */
+function plainName(name) {
+  const words = name.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** One rules option as a form field, built from its metadata; ``read()`` gives its value. */
+function optionField(option, players) {
   const id = `opt-${option.name}`;
+  const kind = kindOf(option);
+  const label = option.label || plainName(option.name);
+  const help = option.help || option.doc || "";
+  const helpId = `${id}-help`;
+  const described = help ? helpId : null;
   let input;
-  if (typeof option.default === "boolean") {
-    input = el("input", { type: "checkbox", id, "data-option": option.name });
-    input.checked = option.default;
-  } else {
-    input = el("input", { type: "text", id, size: 12, "data-option": option.name });
+  let read;
+  if (kind === "boolean") {
+    input = el("input", { type: "checkbox", id, "aria-describedby": described });
+    input.checked = Boolean(option.default);
+    read = () => input.checked;
+  } else if (kind === "choice" && option.choices) {
+    input = el("select", { id, "aria-describedby": described },
+      option.choices.map((c) => el("option", { value: JSON.stringify(c.value) }, c.label)));
     input.value = JSON.stringify(option.default);
+    read = () => JSON.parse(input.value);
+  } else if (kind === "seat") {
+    input = el("select", { id, "aria-describedby": described },
+      option.nullable !== false ? el("option", { value: "null" }, _("Drawn at random")) : null,
+      Array.from({ length: players }, (_x, i) => el("option", { value: String(i) }, seatLabel(i))));
+    input.value = option.default === null ? "null" : String(option.default);
+    read = () => JSON.parse(input.value);
+  } else if (kind === "int_tuple") {
+    const length = option.length || (option.default ? option.default.length : 1);
+    const boxes = Array.from({ length }, (_x, i) => {
+      const box = el("input", {
+        type: "number", id: i === 0 ? id : `${id}-${i}`, class: "tuple", min: option.min, max: option.max,
+        required: true, "aria-label": _("{option}, number {n}", { option: label, n: i + 1 }), "aria-describedby": described,
+      });
+      box.value = option.default ? String(option.default[i]) : "";
+      return box;
+    });
+    input = el("span", { class: "tuple-row" }, boxes);
+    read = () => boxes.map((b) => Number(b.value));
+    return field(label, id, input, help, helpId, read, option, true);
+  } else if (kind === "integer") {
+    input = el("input", { type: "number", id, min: option.min, max: option.max, step: 1, "aria-describedby": described,
+      required: !option.nullable, placeholder: option.nullable ? _("none") : null });
+    input.value = option.default === null ? "" : String(option.default);
+    read = () => (input.value === "" ? null : Number(input.value));
+  } else {
+    // No metadata (an older server): the default's own text; empty is null.
+    input = el("input", { type: "text", id, "aria-describedby": described });
+    input.value = option.default === null ? "" : String(option.default);
+    read = () => {
+      const text = input.value.trim();
+      if (text === "") return null;
+      return typeof option.default === "string" || Number.isNaN(Number(text)) ? text : Number(text);
+    };
   }
-  return el("div", { class: "option" },
-    el("label", { for: id }, option.name), " ", input, " ", el("small", {}, option.doc));
+  return field(label, id, input, help, helpId, read, option, false);
 }
 
-function readOptions(form, game) {
-  const options = {};
-  for (const option of game.options) {
-    if (option.name === "players") continue;
-    const input = form.querySelector(`[data-option="${option.name}"]`);
-    let value;
-    if (input.type === "checkbox") value = input.checked;
-    else {
-      try { value = JSON.parse(input.value); } catch { value = input.value; }
-    }
-    if (JSON.stringify(value) !== JSON.stringify(option.default)) options[option.name] = value;
-  }
-  return options;
+function field(label, id, input, help, helpId, read, option, group) {
+  const node = group
+    ? el("fieldset", { class: "option" }, el("legend", {}, label), input, help ? el("small", { id: helpId }, help) : null)
+    : el("div", { class: "option" }, el("label", { for: id }, label), input, help ? el("small", { id: helpId }, help) : null);
+  return { node, read, option };
 }
 
 async function main() {
@@ -54,81 +106,148 @@ async function main() {
   document.title = _("closingbell: lobby");
   document.getElementById("header-right").append(langPicker());
   const main = document.getElementById("main");
-  const { games, bots } = await (await fetch("/api/games")).json();
+  let answer;
+  try {
+    answer = await loadGames();
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, failure(e)));
+    return;
+  }
+  const { games, bots } = answer;
+  const labels = answer.bot_labels || {};
   const levels = BOT_LEVELS.filter((b) => bots.includes(b));
+  const botWord = (b) => (labels[b] || { easy: _("Easy"), medium: _("Medium"), hard: _("Hard"), expert: _("Expert") }[b] || b);
   const error = el("p", { class: "error", id: "create-error", role: "alert" });
+  const ordered = [...games].sort((a, b) => (a.name === FIRST_GAME ? -1 : b.name === FIRST_GAME ? 1 : 0));
 
-  const gameSelect = el("select", { id: "game", name: "game" },
-    games.map((g) => el("option", { value: g.name }, g.title)));
+  const gameSelect = el("select", { id: "game", name: "game", "aria-describedby": "game-blurb" },
+    ordered.map((g) => el("option", { value: g.name }, gameTitle(g.name, g.title))));
+  const blurb = el("small", { id: "game-blurb" });
+  const nameInput = el("input", { id: "creator-name", maxlength: 32, autocomplete: "nickname" });
+  nameInput.value = localStorage.getItem(NAME_KEY) || "";
   const countSelect = el("select", { id: "players", name: "players" });
-  const seatsBox = el("div", { id: "seats" });
+  const seatsBox = el("fieldset", { id: "seats", class: "seats-box" });
   const optionsBox = el("details", { id: "options" });
-  const clockInput = el("input", { type: "number", id: "clock", min: 1, max: 86400, placeholder: "60" });
-  const form = el("form", { id: "create", class: "panel" },
+  const clockInput = el("input", { type: "number", id: "clock", min: 1, max: 86400, placeholder: _("none"), "aria-describedby": "clock-help" });
+  let fields = [];
+  const form = el("form", { id: "create", class: "panel create" },
     el("h2", {}, _("New table")),
-    el("div", {}, el("label", { for: "game" }, _("Game")), " ", gameSelect),
-    el("div", {}, el("label", { for: "players" }, _("Players")), " ", countSelect),
+    el("div", { class: "option" }, el("label", { for: "game" }, _("Game")), gameSelect, blurb),
+    el("div", { class: "option" }, el("label", { for: "creator-name" }, _("Your name")), nameInput,
+      el("small", {}, _("You take the seat marked “You”; choose no such seat to only watch."))),
+    el("div", { class: "option" }, el("label", { for: "players" }, _("Players")), countSelect),
     seatsBox, optionsBox,
-    el("div", {}, el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), " ", clockInput),
-    el("button", { type: "submit", id: "create-table" }, _("Create table")),
+    el("div", { class: "option" }, el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), clockInput,
+      el("small", { id: "clock-help" }, _("It only hands a disconnected player's turns to a bot, once they have been away that long on their turn; they get their seat back when they return. Nobody connected is ever hurried."))),
+    el("button", { type: "submit", id: "create-table", class: "primary" }, _("Create table")),
     error);
 
   const game = () => games.find((g) => g.name === gameSelect.value);
+  function seatSelects() {
+    return [...seatsBox.querySelectorAll(".seat-kind")];
+  }
   function drawSeats() {
-    seatsBox.replaceChildren();
-    for (let i = 0; i < Number(countSelect.value); i++) {
+    const before = seatSelects().map((s) => s.value);
+    const n = Number(countSelect.value);
+    seatsBox.replaceChildren(el("legend", {}, _("Seats")));
+    for (let i = 0; i < n; i++) {
       const select = el("select", { class: "seat-kind", id: `seat-${i}` },
+        el("option", { value: "you" }, _("You")),
         el("option", { value: "open" }, _("Open seat (a person)")),
-        levels.map((b) => el("option", { value: b }, botLabel(b))));
-      if (i > 0 && i === Number(countSelect.value) - 1) select.value = "medium";
-      seatsBox.append(el("div", {}, el("label", { for: `seat-${i}` }, _("Seat {n}", { n: i + 1 })), " ", select));
+        levels.map((b) => el("option", { value: b }, _("Bot: {level}", { level: botWord(b) }))));
+      select.value = before[i] || (i === 0 ? "you" : "medium");
+      select.addEventListener("change", () => {
+        if (select.value !== "you") return;
+        for (const other of seatSelects()) if (other !== select && other.value === "you") other.value = "open";
+      });
+      seatsBox.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${i}` }, seatLabel(i)), select));
     }
+    drawOptions();
+  }
+  function drawOptions() {
+    const g = game();
+    const open = optionsBox.open;
+    fields = g.options.filter((o) => o.name !== "players").map((o) => optionField(o, Number(countSelect.value)));
+    optionsBox.replaceChildren(el("summary", {}, _("Rules options")), ...fields.map((f) => f.node));
+    optionsBox.open = open;
   }
   function drawGame() {
     const g = game();
+    blurb.textContent = gameBlurb(g.name);
     countSelect.replaceChildren();
     for (let n = g.min_players; n <= g.max_players; n++) countSelect.append(el("option", { value: n }, n));
     countSelect.value = String(Math.min(Math.max(3, g.min_players), g.max_players));
-    optionsBox.replaceChildren(el("summary", {}, _("Rules options")),
-      ...g.options.filter((o) => o.name !== "players").map(optionInput));
     drawSeats();
   }
   gameSelect.addEventListener("change", drawGame);
   countSelect.addEventListener("change", drawSeats);
+  gameSelect.value = ordered[0].name;
   drawGame();
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    const body = {
-      game: gameSelect.value,
-      seats: [...seatsBox.querySelectorAll(".seat-kind")].map((s) => s.value),
-      options: readOptions(form, game()),
-    };
-    if (clockInput.value) body.clock = Number(clockInput.value);
-    const response = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const answer = await response.json();
-    if (!response.ok) {
-      error.textContent = answer.error ? answer.error.message : response.statusText;
+    const kinds = seatSelects().map((s) => s.value);
+    const mine = kinds.indexOf("you");
+    const name = nameInput.value.trim();
+    if (mine >= 0 && (name.length < 1 || name.length > 32)) {
+      error.textContent = _("Type your name (1 to 32 letters) to take your seat.");
+      nameInput.focus();
       return;
     }
-    location.href = `/t/${answer.table.id}`;
+    const options = {};
+    for (const f of fields) {
+      const value = f.read();
+      if (JSON.stringify(value) !== JSON.stringify(f.option.default)) options[f.option.name] = value;
+    }
+    const body = { game: gameSelect.value, seats: kinds.map((k) => (k === "you" ? "open" : k)), options };
+    if (clockInput.value) body.clock = Number(clockInput.value);
+    let table;
+    try {
+      ({ table } = await postJSON("/api/tables", body));
+    } catch (e) {
+      error.textContent = failure(e);
+      return;
+    }
+    if (mine >= 0) {
+      try {
+        const joined = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: mine });
+        localStorage.setItem(`closingbell.seat.${table.id}`, JSON.stringify({ seat: joined.seat, token: joined.token }));
+        localStorage.setItem(NAME_KEY, name);
+      } catch {
+        // The table exists: its page offers the seat again.
+      }
+    }
+    location.href = `/t/${encodeURIComponent(table.id)}`;
   });
 
-  const list = el("section", { class: "panel", id: "tables" }, el("h2", {}, _("Tables")));
-  const { tables } = await (await fetch("/api/tables")).json();
-  if (!tables.length) list.append(el("p", {}, _("No table yet.")));
-  const ul = el("ul", {});
-  for (const t of tables) {
-    const who = t.seats.map((s) => (s.kind === "open" ? _("(open)") : s.name)).join(", ");
-    const title = t.status === "unavailable" ? t.title : el("a", { href: `/t/${t.id}` }, t.title);
-    ul.append(el("li", { class: `table-${t.status}` }, title, " · ", statusLabel(t.status),
-      who ? [" · ", who] : []));
+  const list = el("section", { class: "panel tables", id: "tables", "aria-labelledby": "tables-title" },
+    el("h2", { id: "tables-title" }, _("Tables")));
+  const ul = el("ul", { class: "table-list" });
+  const empty = el("p", { class: "note" });
+  list.append(empty, ul);
+  async function drawTables() {
+    let tables;
+    try {
+      ({ tables } = await fetchJSON("/api/tables"));
+    } catch {
+      return;
+    }
+    empty.textContent = tables.length ? "" : _("No table yet.");
+    ul.replaceChildren(...tables.map((t) => {
+      const g = games.find((x) => x.name === t.game);
+      const titleText = gameTitle(t.game, g ? g.title : t.title);
+      const who = seatNames(t.seats, labels).map((n, i) => (t.seats[i].kind === "open" ? _("{seat}: open", { seat: n }) : n));
+      const head = t.status === "unavailable" ? el("span", { class: "t-title" }, titleText)
+        : el("a", { class: "t-title", href: `/t/${encodeURIComponent(t.id)}` }, titleText);
+      return el("li", { class: `table-${t.status}` }, head,
+        el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
+        who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
+    }));
   }
-  list.append(ul);
-  main.replaceChildren(form, list);
+  main.replaceChildren(el("div", { class: "lobby" }, form, list));
+  await drawTables();
+  setInterval(() => { if (!document.hidden) drawTables(); }, 10_000);
 }
 
 main();

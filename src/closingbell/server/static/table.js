@@ -1,148 +1,651 @@
 // A table's page: join a seat, play in real time, watch, or step through the replay.
-import { _, el, lang, langPicker, loadMessages } from "/static/i18n.js";
-import { board, finalScores, takeStockRounds } from "/static/boards.js";
+// The board of each game is a component (board-*.js) that draws a view and reports which
+// card, row or pile was picked; this module keeps the connection, the choices, the log, the
+// results and the replay.
+import {
+  _, el, svg, errorText, failure, fetchJSON, gameTitle, lang, langPicker, loadGames, loadMessages,
+  num, money, postJSON, seatLabel, seatNames, seatNumber,
+} from "/static/i18n.js";
+import * as takeStock from "/static/board-take-stock.js";
+import * as cardStockMarket from "/static/board-card-stock-market.js";
+import { cardBack, playingCardName } from "/static/cards.js";
+import * as motion from "/static/motion.js";
+import { chime, setSound, soundOn } from "/static/sound.js";
 
+const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const seatKey = `closingbell.seat.${tableId}`;
+const standInKey = `closingbell.standins.${tableId}`;
+const NAME_KEY = "closingbell.name";
 const main = document.getElementById("main");
 
 let info = null;
+let seats = [];
+let labels = {};
 let words = {};
+let shares = [];
+let board = null;
+let title = "";
+let names = [];
 let socket = null;
 let last = null;
 let events = [];
-let lines = [];
 let retry = 500;
+let selected = null;
+let busy = false;
+let replaying = null;
+let wasMyTurn = null;
+let finalShown = false;
+let roundsSeen = null;
+const standIns = new Set(JSON.parse(localStorage.getItem(standInKey) || "[]"));
+
+// ------------------------------------------------------------------ the page's parts
+
+let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
+let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
+let panelRounds, sidePanel, tools, side, overlay;
+
+/** Make the page's parts (once the page's words are loaded). */
+function build() {
+  statusLine = el("p", { id: "status", class: "status-main" });
+  statusDetail = el("p", { id: "status-detail", class: "status-detail" });
+  watching = el("p", { id: "watching", class: "watching", hidden: true });
+  previewLine = el("p", { id: "preview", class: "preview" });
+  banner = el("div", { id: "banner", class: "banner" },
+    el("div", { role: "status", "aria-live": "polite" }, statusLine, statusDetail, watching), previewLine);
+  joinBox = el("div", { id: "join", hidden: true });
+  othersBox = el("div", { id: "others" });
+  centerBox = el("div", { id: "center" });
+  decision = el("section", { id: "decision", class: "decision", hidden: true, "aria-label": _("Your choices") });
+  mineBox = el("div", { id: "mine" });
+  replayBar = el("div", { id: "replay-controls", class: "replay-controls", hidden: true });
+  tableCol = el("div", { id: "table-col", class: "table-col", tabindex: "-1" },
+    replayBar, othersBox, centerBox, mineBox, decision);
+  logList = el("ol", { id: "log", class: "log" });
+  replayLog = el("ol", { id: "replay-log", class: "log", hidden: true });
+  roundsPanel = el("div", { id: "rounds", class: "rounds-panel" });
+  tabLog = el("button", { type: "button", role: "tab", id: "tab-log", "aria-selected": "true", "aria-controls": "panel-log" }, _("Log"));
+  tabRounds = el("button", { type: "button", role: "tab", id: "tab-rounds", "aria-selected": "false", "aria-controls": "panel-rounds", tabindex: "-1" }, _("Rounds"));
+  panelLog = el("div", { role: "tabpanel", id: "panel-log", "aria-labelledby": "tab-log" }, logList, replayLog);
+  panelRounds = el("div", { role: "tabpanel", id: "panel-rounds", "aria-labelledby": "tab-rounds", hidden: true }, roundsPanel);
+  sidePanel = el("details", { id: "side-panel", class: "side-panel" },
+    el("summary", {}, _("Log and rounds")),
+    el("div", { role: "tablist", class: "tabs", "aria-label": _("Log and rounds") }, tabLog, tabRounds),
+    panelLog, panelRounds);
+  tools = el("div", { id: "tools", class: "tools" });
+  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, sidePanel, tools);
+  overlay = el("dialog", { id: "overlay", class: "overlay", "aria-labelledby": "overlay-title" });
+}
+
+function selectTab(which) {
+  const rounds = which === "rounds";
+  tabLog.setAttribute("aria-selected", String(!rounds));
+  tabRounds.setAttribute("aria-selected", String(rounds));
+  tabLog.tabIndex = rounds ? -1 : 0;
+  tabRounds.tabIndex = rounds ? 0 : -1;
+  panelLog.hidden = rounds;
+  panelRounds.hidden = !rounds;
+  sidePanel.open = true;
+}
+
+function tabKeys() {
+  tabLog.addEventListener("click", () => selectTab("log"));
+  tabRounds.addEventListener("click", () => selectTab("rounds"));
+  for (const tab of [tabLog, tabRounds]) {
+    tab.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+        const other = tab === tabLog ? tabRounds : tabLog;
+        if (!other.hidden) { selectTab(other === tabLog ? "log" : "rounds"); other.focus(); }
+      }
+    });
+  }
+}
 
 function stored() {
   try { return JSON.parse(localStorage.getItem(seatKey)); } catch { return null; }
 }
 
-/** What the page calls each seat: bots by name and seat number, as the terminal and log do. */
-function names(seats) {
-  return seats.map((s) => {
-    if (s.kind === "open") return _("(open)");
-    if (s.kind === "bot") return `${s.name.charAt(0).toUpperCase()}${s.name.slice(1)} ${s.seat + 1}`;
-    return s.name;
-  });
+function me() {
+  return last ? last.seat : (stored() ? stored().seat : null);
 }
 
-const status = el("p", { id: "status", role: "status" });
-const seatsList = el("ul", { id: "seats", class: "seats" });
-const joinBox = el("div", { id: "join" });
-const choices = el("div", { id: "choices", class: "choices" });
-const boardBox = el("div", { id: "board" });
-const resultsBox = el("div", { id: "results" });
-const logList = el("ol", { id: "log", class: "log" });
-const replayBox = el("div", { id: "replay" });
+// ------------------------------------------------------------------ joining
 
-function drawSeats(seats) {
-  seatsList.replaceChildren(...seats.map((s) => el("li", { class: s.connected ? "on" : "off" },
-    _("Seat {n}", { n: s.seat + 1 }), ": ",
-    s.kind === "open" ? _("(open)") : s.name,
-    s.kind === "bot" ? ` (${_("bot")})` : "",
-    s.stand_in ? ` (${_("a bot stands in")})` : "",
-    last && last.seat === s.seat ? ` ← ${_("you")}` : "")));
-}
+let joinForm = null;
 
 function drawJoin() {
-  const mine = stored();
-  const open = info ? info.seats.filter((s) => s.kind === "open") : [];
-  if (mine || !info || info.status !== "waiting" || !open.length) {
+  const open = seats.filter((s) => s.kind === "open");
+  if (stored() || !info || info.status !== "waiting") {
+    joinBox.hidden = true;
     joinBox.replaceChildren();
+    joinForm = null;
     return;
   }
-  if (joinBox.hasChildNodes()) return; // keep what is being typed
-  const name = el("input", { id: "name", maxlength: 32, required: true, placeholder: _("Your name") });
-  const seat = el("select", { id: "join-seat" },
-    open.map((s) => el("option", { value: s.seat }, _("Seat {n}", { n: s.seat + 1 }))));
-  const error = el("p", { class: "error", role: "alert" });
-  const form = el("form", { class: "panel", id: "join-form" },
-    el("h3", {}, _("Join this table")),
-    el("label", { for: "name" }, _("Display name")), " ", name, " ", seat, " ",
-    el("button", { type: "submit", id: "join-button" }, _("Join")), error);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: name.value, seat: Number(seat.value) }),
-    });
-    const answer = await response.json();
-    if (!response.ok) {
-      error.textContent = answer.error ? answer.error.message : response.statusText;
-      return;
-    }
-    localStorage.setItem(seatKey, JSON.stringify({ seat: answer.seat, token: answer.token }));
-    info = answer.table;
-    joinBox.replaceChildren();
-    connect(true);
-  });
-  joinBox.append(form);
+  joinBox.hidden = false;
+  if (!open.length) {
+    joinForm = null;
+    joinBox.replaceChildren(el("p", { class: "panel" }, _("Every seat is taken: you are watching.")));
+    return;
+  }
+  if (!joinForm) {
+    const name = el("input", { id: "name", maxlength: 32, required: true, autocomplete: "nickname" });
+    name.value = localStorage.getItem(NAME_KEY) || "";
+    const seat = el("select", { id: "join-seat" });
+    const note = el("p", { id: "join-note", class: "note", "aria-live": "polite" });
+    const error = el("p", { id: "join-error", class: "error", role: "alert" });
+    const form = el("form", { class: "panel join-form", id: "join-form" },
+      el("h2", {}, _("Join this table")),
+      el("div", { class: "fields" },
+        el("label", { for: "name" }, _("Your name")), name,
+        el("label", { for: "join-seat" }, _("Seat")), seat,
+        el("button", { type: "submit", id: "join-button", class: "primary" }, _("Join"))),
+      note, error);
+    form.addEventListener("submit", (event) => { event.preventDefault(); join(name.value, Number(seat.value), error); });
+    joinForm = { form, seat, note };
+    joinBox.replaceChildren(form);
+  }
+  const { seat, note } = joinForm;
+  const before = seat.value;
+  seat.replaceChildren(...open.map((s) => el("option", { value: s.seat }, seatLabel(s.seat))));
+  if (before !== "" && open.some((s) => String(s.seat) === before)) seat.value = before;
+  else if (before !== "") note.textContent = _("Seat {n} was just taken: choose another seat.", { n: Number(before) + 1 });
 }
+
+async function join(name, seat, error) {
+  error.textContent = "";
+  try {
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name, seat });
+    localStorage.setItem(seatKey, JSON.stringify({ seat: answer.seat, token: answer.token }));
+    localStorage.setItem(NAME_KEY, name.trim());
+    info = answer.table;
+    seats = info.seats;
+    drawJoin();
+    connect();
+  } catch (e) {
+    error.textContent = failure(e, { seat: seatNumber(seat) });
+    try {
+      info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;
+      seats = info.seats;
+      drawJoin();
+    } catch { /* the socket will tell */ }
+  }
+}
+
+// ------------------------------------------------------------------ choices
+
+let targets = new Map();
+let buttons = [];
+
+function thingName(key, view) {
+  const [kind, raw] = key.split(":");
+  const id = Number(raw);
+  if (info.game === "take_stock") {
+    if (kind === "hand" || kind === "pile" || kind === "top") return kind === "top" ? words.stocks[id] : words.cards[id];
+    if (kind === "row" || kind === "split") return words.stocks[id];
+    return words.events[id];
+  }
+  if (kind === "hand" || kind === "cert") return playingCardName({ words }, id);
+  return key;
+}
+
+function makeCtx(view, legal, seatList) {
+  targets = new Map();
+  buttons = [];
+  for (const action of legal) {
+    const place = board.decode(action.id, view);
+    if (place.target) {
+      if (!targets.has(place.target)) targets.set(place.target, []);
+      targets.get(place.target).push({ action, ...place });
+    } else {
+      buttons.push({ action, ...place });
+    }
+  }
+  return {
+    words, shares, names, seats: seatList, me: view.seat, current: view.current_player,
+    waiting: view.waiting || [], options: info.options, events,
+    pick(key) {
+      if (!targets.has(key) || busy) return null;
+      const uses = targets.get(key);
+      const text = uses.map((u) => u.action.label || u.action.text).join(" · ");
+      return {
+        target: key, selected: key === selected, cls: key === selected ? "selected" : "",
+        label: text, title: text,
+        onPick: () => choose(key),
+        onFocus: () => preview(uses),
+        onBlur: () => preview(null),
+      };
+    },
+  };
+}
+
+function preview(uses) {
+  document.querySelectorAll(".previewed").forEach((z) => z.classList.remove("previewed"));
+  if (!uses) { previewLine.textContent = ""; return; }
+  previewLine.textContent = `→ ${uses.map((u) => u.action.label || u.action.text).join(" · ")}`;
+  for (const u of uses) {
+    if (u.zone) document.querySelectorAll(`[data-zone="${u.zone}"]`).forEach((z) => z.classList.add("previewed"));
+  }
+}
+
+function choose(key) {
+  const uses = targets.get(key);
+  if (!uses || busy) return;
+  if (uses.length === 1 && board.direct(last.view)) {
+    play(uses[0].action);
+    return;
+  }
+  selected = key;
+  redraw();
+  const first = decision.querySelector(".menu button");
+  if (first) first.focus();
+}
+
+function cancel() {
+  const key = selected;
+  selected = null;
+  redraw();
+  const back = key && document.querySelector(`[data-target="${CSS.escape(key)}"]`);
+  if (back) back.focus();
+}
+
+function play(action) {
+  if (!last || busy) return;
+  busy = true;
+  selected = null;
+  document.body.classList.add("busy");
+  decision.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  document.querySelectorAll("#table-col .playable").forEach((b) => { b.disabled = true; });
+  send({ type: "action", version: last.version, action: action.id });
+}
+
+function choiceButton(use, cls) {
+  return el("button", {
+    type: "button", class: `choice ${cls}`, "data-action": use.action.id,
+    onclick: () => play(use.action),
+    onmouseenter: () => preview([use]), onfocus: () => preview([use]),
+    onmouseleave: () => preview(null), onblur: () => preview(null),
+  }, use.action.label || use.action.text);
+}
+
+function drawDecision(view, ctx) {
+  const mine = view && view.seat !== null && view.seat !== undefined;
+  if (!mine || !last.legal.length || replaying || last.status !== "playing") {
+    decision.hidden = true;
+    decision.replaceChildren();
+    return;
+  }
+  decision.hidden = false;
+  const parts = [
+    el("h2", { class: "visually-hidden" }, _("Your choices")),
+    el("p", { class: "decision-prompt", id: "decision-prompt" }, board.prompt(view, ctx)),
+  ];
+  if (selected && targets.has(selected)) {
+    const thing = thingName(selected, view);
+    parts.push(el("div", { class: "menu", role: "group", "aria-label": _("What to do with {thing}", { thing }) },
+      el("span", { class: "menu-title" }, _("{thing}:", { thing })),
+      targets.get(selected).map((u) => choiceButton(u, "menu-choice")),
+      el("button", { type: "button", class: "cancel", onclick: cancel }, _("Cancel"))));
+  }
+  if (buttons.length) {
+    parts.push(el("div", { class: "buttons" }, buttons.map((u) => choiceButton(u, "button-choice"))));
+  }
+  const quiet = !buttons.length && !selected;
+  if (quiet) parts.push(el("p", { class: "hint" }, _("Pick one of the highlighted cards or rows.")));
+  parts.push(el("p", { id: "choice-error", class: "error", role: "alert" }));
+  decision.classList.toggle("quiet", quiet);
+  decision.replaceChildren(...parts);
+}
+
+// ------------------------------------------------------------------ drawing the table
+
+function waitingBoard() {
+  const list = el("ul", { class: "seat-list", id: "seats" }, seats.map((s) => el("li", { class: `seat-${s.kind}` },
+    el("span", { class: "seat-no", "aria-hidden": "true" }, String(seatNumber(s.seat))),
+    el("span", {}, seatLabel(s.seat), _(": "), s.kind === "open" ? el("em", {}, _("open")) : names[s.seat]),
+    s.seat === me() ? el("span", { class: "chip chip-you" }, _("You")) : null)));
+  return el("section", { class: "panel waiting" }, el("h2", {}, _("Seats")), list, shareBox());
+}
+
+function shareBox() {
+  const link = el("input", { id: "share", readonly: true, value: location.href });
+  const copy = el("button", {
+    type: "button", id: "copy-link", onclick: async () => {
+      try { await navigator.clipboard.writeText(location.href); copy.textContent = _("Copied"); } catch { link.select(); }
+    },
+  }, _("Copy"));
+  return el("div", { class: "share" }, el("label", { for: "share" }, _("Invite others with this link:")), el("div", { class: "share-row" }, link, copy));
+}
+
+function redraw() {
+  if (!last) return;
+  names = seatNames(last.seats, labels);
+  if (replaying) return;
+  if (!last.view) {
+    othersBox.replaceChildren();
+    centerBox.replaceChildren(waitingBoard());
+    mineBox.replaceChildren();
+    decision.hidden = true;
+    return;
+  }
+  const ctx = makeCtx(last.view, busy ? [] : last.legal, last.seats);
+  const parts = board.render(last.view, ctx);
+  othersBox.replaceChildren(parts.others);
+  centerBox.replaceChildren(parts.center);
+  mineBox.replaceChildren(...(parts.mine ? [parts.mine] : []));
+  drawDecision(last.view, ctx);
+}
+
+function winnersSentence(result) {
+  const who = result.winners.map((p) => names[p]).join(_(", "));
+  const score = info.game === "card_stock_market" ? money(result.scores[result.winners[0]]) : num(result.scores[result.winners[0]]);
+  if (result.winners.length === 1) return _("{names} wins with {score}.", { names: who, score });
+  return _("{names} share the win with {score}.", { names: who, score });
+}
+
+function drawBanner() {
+  const mine = last ? last.seat : null;
+  let main = "";
+  let detail = "";
+  let yourTurn = false;
+  if (!last || last.status === "waiting") {
+    const taken = seats.filter((s) => s.kind !== "open").length;
+    main = _("Waiting for players");
+    detail = _("{taken} of {total} seats taken: the game starts when every seat is taken.", { taken, total: seats.length });
+  } else if (last.status === "finished") {
+    main = _("Game over");
+    detail = last.result ? winnersSentence(last.result) : "";
+  } else if (last.view) {
+    const ctx = { words, names };
+    yourTurn = mine !== null && last.legal.length > 0;
+    main = yourTurn ? _("Your turn") : _("{name} to play", { name: names[last.current_player] ?? "?" });
+    detail = board.prompt(last.view, ctx);
+  }
+  statusLine.textContent = main;
+  statusDetail.textContent = detail;
+  banner.classList.toggle("your-turn", yourTurn);
+  document.body.classList.toggle("your-turn", yourTurn);
+  const spectator = last && last.seat === null && !stored();
+  watching.hidden = !spectator || !last || last.status === "waiting";
+  watching.textContent = _("You are watching this table: you see what everyone sees, and no hand.");
+  document.title = yourTurn ? `● ${_("Your turn")} · ${title}` : `${title} · closingbell`;
+  if (yourTurn && wasMyTurn === false) chime();
+  wasMyTurn = yourTurn;
+}
+
+// ------------------------------------------------------------------ the log
+
+function saveStandIns() {
+  localStorage.setItem(standInKey, JSON.stringify([...standIns]));
+}
+
+function logLine(line, index) {
+  const li = el("li", {}, line);
+  const e = events[index];
+  if (standIns.has(index) && e && e.seat !== undefined) {
+    li.prepend(el("span", { class: "tag-standin" }, _("played for {name}", { name: names[e.seat] })), " ");
+  }
+  return li;
+}
+
+function appendLog(message, start) {
+  const lines = message.lines.length ? message.lines : message.events.map(() => null);
+  const by = message.last_action ? message.last_action.by : null;
+  if (by === "stand_in" && message.first_event > 0) {
+    const seat = message.last_action.seat;
+    let mark = message.events.findIndex((e, i) => lines[i] && e.seat === seat);
+    if (mark < 0) mark = lines.findIndex((l) => l);
+    if (mark >= 0) { standIns.add(start + mark); saveStandIns(); }
+  }
+  names = seatNames(message.seats, labels);
+  lines.forEach((line, i) => { if (line) logList.append(logLine(line, start + i)); });
+  logList.scrollTop = logList.scrollHeight;
+}
+
+// ------------------------------------------------------------------ results
+
+function openOverlay(heading, body, actions, onClose) {
+  if (overlay.open) overlay.close();
+  const close = el("button", { type: "button", class: "primary", id: "overlay-close", onclick: () => overlay.close() }, _("Close"));
+  overlay.replaceChildren(el("h2", { id: "overlay-title" }, heading), body, el("div", { class: "overlay-actions" }, actions, close));
+  overlay.onclose = onClose || null;
+  overlay.showModal();
+  close.focus();
+}
+
+function drawRounds() {
+  const all = board.rounds(events);
+  tabRounds.hidden = info.game !== "take_stock";
+  if (!all.length) {
+    roundsPanel.replaceChildren(el("p", { class: "note" }, _("No round has been scored yet.")));
+    return;
+  }
+  const ctx = { words, names, events };
+  roundsPanel.replaceChildren(...all.map((e) => el("section", { class: "round-box" },
+    el("h3", {}, _("Round {round}", { round: e.round })), board.roundResult(e, ctx, all))));
+}
+
+function showRound(e) {
+  const all = board.rounds(events);
+  const ctx = { words, names, events };
+  openOverlay(_("Round {round} results", { round: e.round }),
+    el("div", { class: "overlay-body", id: "round-results" }, board.roundResult(e, ctx, all),
+      el("p", { class: "note" }, _("Every round's results stay in the Rounds tab beside the log."))), []);
+}
+
+function finalScreen() {
+  if (!last || !last.result) return;
+  const ctx = { words, names, events };
+  const body = el("div", { class: "overlay-body", id: "final" },
+    el("p", { class: "winners" }, winnersSentence(last.result)),
+    board.finalBreakdown(ctx, last.result));
+  openOverlay(_("Game over"), body, endButtons("overlay"));
+}
+
+function endButtons(where) {
+  const out = [];
+  if (me() !== null && stored()) {
+    out.push(el("button", { type: "button", class: "primary play-again", id: `play-again-${where}`, onclick: playAgain }, _("Play again")));
+  }
+  out.push(el("a", { class: "button record-link", id: `record-${where}`, href: `/api/tables/${encodeURIComponent(tableId)}/record.cbrec`, download: `${tableId}.cbrec` }, _("Download record")));
+  out.push(el("button", { type: "button", class: "replay-button", id: `replay-${where}`, onclick: startReplay }, _("Step through the replay")));
+  return out;
+}
+
+function drawTools() {
+  const parts = [];
+  if (last && last.status === "finished") {
+    parts.push(el("button", { type: "button", id: "show-final", onclick: finalScreen }, _("Final scores")), ...endButtons("side"));
+    parts.push(el("p", { id: "play-again-error", class: "error", role: "alert" }));
+  }
+  if (last && last.status !== "waiting") parts.push(shareBox());
+  tools.replaceChildren(...parts);
+}
+
+async function playAgain() {
+  const mine = stored();
+  const error = document.getElementById("play-again-error");
+  try {
+    const options = { ...info.options };
+    delete options.players;
+    const body = { game: info.game, seats: seats.map((s) => (s.kind === "bot" ? s.name : "open")), options };
+    if (info.clock) body.clock = info.clock;
+    const { table } = await postJSON("/api/tables", body);
+    const name = localStorage.getItem(NAME_KEY) || names[mine.seat];
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: mine.seat });
+    localStorage.setItem(`closingbell.seat.${table.id}`, JSON.stringify({ seat: answer.seat, token: answer.token }));
+    location.href = `/t/${encodeURIComponent(table.id)}`;
+  } catch (e) {
+    if (overlay.open) overlay.close();
+    if (error) error.textContent = failure(e);
+  }
+}
+
+// ------------------------------------------------------------------ the replay
+
+async function startReplay() {
+  if (overlay.open) overlay.close();
+  const steps = [];
+  let total = 1;
+  try {
+    while (steps.length < total) {
+      const page = await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}/replay?start=${steps.length}&limit=1000&lang=${lang()}`);
+      total = page.total;
+      steps.push(...page.steps);
+    }
+  } catch (e) {
+    statusDetail.textContent = failure(e);
+    return;
+  }
+  replaying = { steps, at: 0, timer: null };
+  document.body.classList.add("replaying");
+  decision.hidden = true;
+  logList.hidden = true;
+  replayLog.hidden = false;
+  selectTab("log");
+  const slider = el("input", { type: "range", id: "replay-slider", min: 0, max: steps.length - 1, value: 0, "aria-label": _("Step") });
+  const counter = el("span", { id: "replay-step", class: "replay-step" });
+  const icon = (d) => svg("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", focusable: "false" }, svg("path", { d }));
+  const ICONS = {
+    first: "M2 3h2.5v14H2zM11 3v14L4.5 10zM18 3v14l-6.5-7z",
+    prev: "M3.5 3H6v14H3.5zM16 3v14L7 10z",
+    play: "M6 3v14l10-7z",
+    pause: "M5 3h3.5v14H5zM11.5 3H15v14h-3.5z",
+    next: "M4 3v14l9-7zM14 3h2.5v14H14z",
+    last: "M15.5 3H18v14h-2.5zM9 3v14l6.5-7zM2 3v14l6.5-7z",
+  };
+  const playButton = el("button", { type: "button", id: "replay-play", "aria-label": _("Play the replay"), title: _("Play the replay") }, icon(ICONS.play));
+  const go = (i) => show(Math.max(0, Math.min(steps.length - 1, i)));
+  const control = (id, d, label, fn) => el("button", { type: "button", id, "aria-label": label, title: label, onclick: fn }, icon(d));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  playButton.addEventListener("click", () => {
+    if (replaying.timer) { stopAuto(); return; }
+    playButton.replaceChildren(icon(ICONS.pause));
+    playButton.setAttribute("aria-label", _("Pause the replay"));
+    playButton.title = _("Pause the replay");
+    replaying.timer = setInterval(() => {
+      if (replaying.at >= steps.length - 1) { stopAuto(); return; }
+      go(replaying.at + 1);
+    }, 900);
+  });
+  function stopAuto() {
+    clearInterval(replaying.timer);
+    replaying.timer = null;
+    playButton.replaceChildren(icon(ICONS.play));
+    playButton.setAttribute("aria-label", _("Play the replay"));
+    playButton.title = _("Play the replay");
+  }
+  replayBar.hidden = false;
+  replayBar.replaceChildren(
+    el("h2", { class: "replay-title visually-hidden" }, _("Replay")),
+    el("div", { class: "replay-buttons" },
+      control("replay-first", ICONS.first, _("First step"), () => go(0)),
+      control("replay-prev", ICONS.prev, _("Previous step"), () => go(replaying.at - 1)),
+      playButton,
+      control("replay-next", ICONS.next, _("Next step"), () => go(replaying.at + 1)),
+      control("replay-last", ICONS.last, _("Last step"), () => go(steps.length - 1))),
+    slider, counter,
+    el("button", { type: "button", id: "replay-back", class: "primary", onclick: stopReplay }, _("Back to the table")));
+
+  function show(i) {
+    replaying.at = i;
+    slider.value = String(i);
+    const step = steps[i];
+    counter.textContent = _("Step {n} of {total}", { n: i, total: steps.length - 1 });
+    const ctx = {
+      words, shares, names, seats: last.seats, me: null, current: step.view.current_player,
+      waiting: step.view.waiting || [], options: info.options,
+      events: steps.slice(0, i + 1).flatMap((s) => s.events), pick: () => null,
+    };
+    const parts = board.render(step.view, ctx);
+    othersBox.replaceChildren(parts.others);
+    centerBox.replaceChildren(parts.center);
+    mineBox.replaceChildren();
+    const items = [];
+    for (const s of steps.slice(0, i + 1)) {
+      if (s.action) {
+        items.push(el("li", { class: "replay-action" }, _("{name}: {action}", { name: names[s.action.seat], action: s.action.label || s.action.text })));
+      }
+      for (const line of s.lines || []) if (line) items.push(el("li", {}, line));
+    }
+    replayLog.replaceChildren(...items);
+    replayLog.scrollTop = replayLog.scrollHeight;
+    statusLine.textContent = _("Replay");
+    statusDetail.textContent = step.action
+      ? _("{name}: {action}", { name: names[step.action.seat], action: step.action.label || step.action.text })
+      : _("The deal");
+  }
+  show(0);
+  slider.focus();
+}
+
+function stopReplay() {
+  if (replaying && replaying.timer) clearInterval(replaying.timer);
+  replaying = null;
+  document.body.classList.remove("replaying");
+  replayBar.hidden = true;
+  replayBar.replaceChildren();
+  logList.hidden = false;
+  replayLog.hidden = true;
+  replayLog.replaceChildren();
+  redraw();
+  drawBanner();
+  const back = document.getElementById("replay-side");
+  if (back) back.focus();
+}
+
+// ------------------------------------------------------------------ the connection
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
-function play(action) {
-  if (!last) return;
-  choices.querySelectorAll("button").forEach((b) => { b.disabled = true; });
-  send({ type: "action", version: last.version, action: action.id });
-}
-
-function ctxFor(message) {
-  return {
-    words,
-    names: names(message.seats),
-    legal: message.legal,
-    pick(uses) {
-      if (uses.length === 1) { play(uses[0]); return; }
-      const ids = new Set(uses.map((a) => String(a.id)));
-      choices.querySelectorAll("button").forEach((b) => {
-        b.classList.toggle("highlight", ids.has(b.dataset.action));
-      });
-    },
-  };
-}
-
 function drawState(message) {
-  last = message;
-  if (message.first_event === 0) { events = []; lines = []; logList.replaceChildren(); }
-  events.push(...message.events);
-  (message.lines.length ? message.lines : message.events.map(() => null)).forEach((line, i) => {
-    const text = line ?? (message.lines.length ? null : message.events[i].type);
-    if (text) {
-      lines.push(text);
-      logList.append(el("li", {}, text));
-    }
-  });
-  logList.scrollTop = logList.scrollHeight;
-  const ctx = ctxFor(message);
-  drawSeats(message.seats);
-  const mine = message.seat;
-  if (message.status === "waiting") {
-    status.textContent = _("Waiting for players: the game starts when every seat is taken.");
-  } else if (message.status === "finished") {
-    status.textContent = _("The game is over.");
-  } else if (mine !== null && message.current_player === mine) {
-    status.textContent = _("Your turn.");
-  } else {
-    status.textContent = _("{name} to play.", { name: ctx.names[message.current_player] ?? "?" });
+  const snap = motion.snapshot(tableCol);
+  const incremental = message.first_event > 0 && last !== null;
+  if (message.first_event === 0) {
+    events = [];
+    logList.replaceChildren();
   }
-  status.classList.toggle("your-turn", mine !== null && message.legal.length > 0);
-  boardBox.replaceChildren(...(message.view ? board(info.game, message.view, ctx) : []));
-  choices.replaceChildren(...message.legal.map((a) => el("button", {
-    type: "button", class: "choice", "data-action": a.id, title: a.text, onclick: () => play(a),
-  }, a.label || a.text)));
-  const results = info.game === "take_stock" ? takeStockRounds(events, ctx) : [];
-  if (message.result) results.unshift(finalScores(message.result, ctx));
-  resultsBox.replaceChildren(...results);
-  if (message.status === "finished" && !replayBox.hasChildNodes()) {
-    replayBox.append(el("button", { type: "button", id: "replay-button", onclick: () => replay(ctx) }, _("Step through the replay")));
+  const start = events.length;
+  events.push(...message.events);
+  const versionChanged = !last || last.version !== message.version;
+  last = message;
+  seats = message.seats;
+  busy = false;
+  document.body.classList.remove("busy");
+  if (versionChanged) selected = null;
+  appendLog(message, start);
+  preview(null);
+  redraw();
+  drawBanner();
+  drawJoin();
+  drawTools();
+  drawRounds();
+  if (incremental && !replaying) {
+    motion.play(tableCol, snap, board.moves(message.events, { me: message.seat }), (kind) => cardBack(kind));
+  }
+  // Round results pop up as they are scored; on a fresh load the past ones stay in the tab.
+  const rounds = board.rounds(events);
+  if (roundsSeen === null) roundsSeen = new Set(rounds.map((e) => e.round));
+  const fresh = rounds.filter((e) => !roundsSeen.has(e.round));
+  fresh.forEach((e) => roundsSeen.add(e.round));
+  if (replaying) return;
+  if (message.result && !finalShown) {
+    finalShown = true;
+    finalScreen();
+  } else if (fresh.length) {
+    showRound(fresh[fresh.length - 1]);
   }
 }
 
-function connect(fresh) {
+function showError(code) {
+  const where = document.getElementById("choice-error");
+  const text = errorText(code);
+  if (where && !decision.hidden && !decision.classList.contains("quiet")) where.textContent = text;
+  else previewLine.textContent = text;
+}
+
+function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
@@ -155,92 +658,99 @@ function connect(fresh) {
     const message = JSON.parse(event.data);
     if (message.type === "welcome") {
       info = message.table;
+      seats = info.seats;
       document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
       drawJoin();
     } else if (message.type === "state") {
       document.body.dataset.version = String(message.version);
       document.body.dataset.status = message.status;
+      info.status = message.status;
       drawState(message);
     } else if (message.type === "seats") {
-      if (last) { last.seats = message.seats; drawSeats(message.seats); }
+      seats = message.seats;
+      if (last) { last.seats = message.seats; redraw(); drawBanner(); }
+      drawJoin();
     } else if (message.type === "error") {
       if (message.code === "bad_token") {
         localStorage.removeItem(seatKey);
         send({ type: "hello", token: null, lang: lang() });
       } else if (last) {
-        drawState({ ...last, events: [], lines: [], first_event: events.length });
+        busy = false;
+        document.body.classList.remove("busy");
+        redraw();
       }
-      status.textContent = message.message;
+      showError(message.code);
     }
   };
   socket.onclose = (event) => {
-    if (event.code === 4404) { status.textContent = _("There is no such table."); return; }
-    if (event.code === 4503) { status.textContent = _("This table is unavailable."); return; }
-    status.textContent = _("Connection lost; reconnecting…");
-    setTimeout(() => connect(false), retry);
+    if (event.code === 4404) { statusLine.textContent = errorText("unknown_table"); return; }
+    if (event.code === 4503) { statusLine.textContent = errorText("table_unavailable"); return; }
+    statusDetail.textContent = _("Connection lost; reconnecting…");
+    setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
 }
 
-async function replay(ctx) {
-  const steps = [];
-  let total = 1;
-  while (steps.length < total) {
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay?start=${steps.length}&limit=1000&lang=${lang()}`);
-    const page = await response.json();
-    total = page.total;
-    steps.push(...page.steps);
+// ------------------------------------------------------------------ start
+
+function toggles() {
+  const sound = el("button", { type: "button", id: "sound-toggle", class: "toggle", "aria-pressed": String(soundOn()) }, _("Sound"));
+  sound.addEventListener("click", () => {
+    const on = !soundOn();
+    setSound(on);
+    sound.setAttribute("aria-pressed", String(on));
+  });
+  const moving = el("button", { type: "button", id: "motion-toggle", class: "toggle", "aria-pressed": String(motion.motionOn()) }, _("Movement"));
+  if (motion.reducedBySystem()) {
+    moving.disabled = true;
+    moving.title = _("Your system asks for reduced motion.");
   }
-  const counter = el("span", { id: "replay-step" });
-  const slider = el("input", { type: "range", id: "replay-slider", min: 0, max: steps.length - 1, value: 0 });
-  const view = el("div", { id: "replay-board" });
-  const log = el("ol", { class: "log", id: "replay-log" });
-  function show(i) {
-    slider.value = String(i);
-    const step = steps[i];
-    counter.textContent = _("Step {n} of {total}", { n: i, total: steps.length - 1 });
-    view.replaceChildren(...board(info.game, step.view, { ...ctx, legal: [] }));
-    log.replaceChildren(...(step.action ? [el("li", { class: "replay-action" },
-      `${ctx.names[step.action.seat]}: ${step.action.label || step.action.text}`)] : []),
-      ...(step.lines || []).filter((l) => l).map((l) => el("li", {}, l)));
-  }
-  const at = () => Number(slider.value);
-  slider.addEventListener("input", () => show(at()));
-  replayBox.replaceChildren(el("section", { class: "panel" }, el("h3", {}, _("Replay")),
-    el("div", { class: "replay-controls" },
-      el("button", { type: "button", id: "replay-first", onclick: () => show(0) }, "⏮"),
-      el("button", { type: "button", id: "replay-prev", onclick: () => show(Math.max(0, at() - 1)) }, _("Previous")),
-      slider,
-      el("button", { type: "button", id: "replay-next", onclick: () => show(Math.min(steps.length - 1, at() + 1)) }, _("Next")),
-      el("button", { type: "button", id: "replay-last", onclick: () => show(steps.length - 1) }, "⏭"),
-      counter),
-    log, view));
-  show(0);
+  moving.addEventListener("click", () => {
+    const on = !motion.motionOn();
+    motion.setMotion(on);
+    moving.setAttribute("aria-pressed", String(on));
+  });
+  return [sound, moving];
 }
 
 async function start() {
   await loadMessages();
-  document.getElementById("header-right").append(langPicker());
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  if (!response.ok) {
-    const unavailable = response.status === 503;
-    main.replaceChildren(el("p", { class: "error" },
-      unavailable ? _("This table is unavailable.") : _("There is no such table.")));
+  build();
+  tabKeys();
+  document.getElementById("header-right").append(...toggles(), langPicker());
+  let games;
+  try {
+    info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;
+    games = await loadGames();
+  } catch (e) {
+    main.replaceChildren(el("p", { class: "error" }, failure(e)));
     return;
   }
-  info = (await response.json()).table;
-  words = await (await fetch(`/api/words/${info.game}/${lang()}`)).json();
-  document.title = `${info.title} · closingbell`;
-  const link = el("input", { id: "share", readonly: true, size: 40, value: location.href });
+  seats = info.seats;
+  labels = games.bot_labels || {};
+  const meta = games.games.find((g) => g.name === info.game);
+  title = gameTitle(info.game, meta ? meta.title : info.title);
+  board = BOARDS[info.game];
+  words = await fetchJSON(`/api/words/${info.game}/${lang()}`);
+  shares = info.options.shares_table ? [0, 0, ...info.options.shares_table] : words.shares || [];
+  names = seatNames(seats, labels);
+  document.title = `${title} · closingbell`;
+  document.body.classList.add(`game-${info.game}`);
+  document.getElementById("game-title").textContent = title;
+  sidePanel.open = window.matchMedia("(min-width: 1024px)").matches;
+  tabRounds.hidden = info.game !== "take_stock";
   main.replaceChildren(
-    el("h1", {}, info.title),
-    el("p", {}, el("label", { for: "share" }, _("Share this link: ")), link),
-    status, seatsList, joinBox, resultsBox,
-    el("div", { class: "play" }, el("div", {}, el("section", { class: "panel" }, el("h3", {}, _("Your choices")), choices), boardBox),
-      el("section", { class: "panel log-panel" }, el("h3", {}, _("Log")), logList)),
-    replayBox);
+    el("a", { class: "skip", href: "#table-col" }, _("Skip to the table")),
+    banner, joinBox,
+    el("div", { class: "layout" }, tableCol, side),
+    overlay);
   drawJoin();
-  connect(true);
+  drawBanner();
+  drawRounds();
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && selected && !overlay.open) cancel();
+  });
+  connect();
 }
 
 start();

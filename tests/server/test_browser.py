@@ -417,7 +417,11 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert rows == ["Corn", "Gem", "Oil", "Tech", "Movie"]
         assert ana.locator("#mine .hand .card").count() > 0
         assert bo.locator("#mine .hand .card").count() > 0
-        seen: dict[str, bool] = {"shot": not sqlite}
+        # Cards have names for screen readers: "Oil 7, two shares".
+        name = ana.get_attribute("#mine .hand .card", "aria-label")
+        assert re.fullmatch(r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two|three) shares?", name)
+        assert ana.get_attribute(".market .row-head", "aria-label").startswith("Corn: price 1")
+        seen: dict[str, bool] = {"shot": not sqlite, "round": not sqlite}
 
         def snap(counts: Counter[str]) -> None:
             if not seen["shot"] and counts["card"] >= 6:
@@ -425,6 +429,10 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
                 if page.locator("#overlay[open]").count() == 0:
                     _shot(page, "take-stock-en-desktop")
                     seen["shot"] = True
+            for page in (ana, bo):
+                if not seen["round"] and page.locator("#overlay[open] #round-results").count():
+                    _shot(page, "take-stock-round-en-desktop")
+                    seen["round"] = True
 
         counts = _play(
             [ana, bo],
@@ -523,6 +531,8 @@ def test_card_stock_market_whole_game_on_a_desktop_in_chinese(browser: Any, serv
         _join(page, f"{server}/t/{table['id']}", "小明")
         page.wait_for_selector(".csm-market .suit-pile")
         assert "梅花" in page.inner_text(".csm-market")
+        name = page.get_attribute("#mine .hand .card", "aria-label")
+        assert re.fullmatch(r"(梅花|方塊|紅心|黑桃) (A|[2-9]|10|J|Q|K)|鬼牌", name), name
         assert page.locator("#mine .hand .card").count() == 8
         state = {"shot": not sqlite}
 

@@ -290,6 +290,9 @@ export function moves(events, ctx) {
       for (const [q, c] of cards) out.push({ card: c, from: from(q), to: `certs-${q}` });
     } else if (e.type === "discard") out.push({ card: e.card, from: from(e.seat), to: "discard" });
     else if (e.type === "retrieve") out.push({ card: e.card, from: "discard", to: from(e.seat) });
+    else if (e.type === "audit" && /\d+$/.test(e.removed)) {
+      out.push({ card: e.stock * 12 + Number(e.removed.match(/\d+$/)[0]) - 1, from: `row-${e.stock}`, to: "discard" });
+    }
     else if (e.type === "split" && e.removed !== null) out.push({ card: e.removed, from: `row-${e.stock}`, to: "discard" });
     else if (e.type === "crash") e.removed.forEach((c) => out.push({ card: c, from: `row-${e.stock}`, to: "discard" }));
     else if (e.type === "downturn_reveal") e.cards.forEach((c) => out.push({ card: c, from: "table", to: "discard" }));

@@ -739,6 +739,14 @@ async function start() {
   document.getElementById("game-title").textContent = title;
   sidePanel.open = window.matchMedia("(min-width: 1024px)").matches;
   tabRounds.hidden = info.game !== "take_stock";
+  if (tabRounds.hidden) {
+    // One game in a go: the log alone, without tabs.
+    sidePanel.querySelector("summary").textContent = _("Log");
+    sidePanel.querySelector(".tabs").hidden = true;
+    panelLog.removeAttribute("role");
+    panelLog.removeAttribute("aria-labelledby");
+    panelLog.setAttribute("aria-label", _("Log"));
+  }
   main.replaceChildren(
     el("a", { class: "skip", href: "#table-col" }, _("Skip to the table")),
     banner, joinBox,

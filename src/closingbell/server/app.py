@@ -264,6 +264,18 @@ def _add_routes(app: FastAPI) -> None:
         text = await _replays(request).record(finished_game(table))
         return Response(text, media_type="application/json")
 
+    @app.get("/api/tables/{table_id}/record.cbrec")
+    async def record_file(request: Request, table_id: str) -> Response:
+        """A finished game's record file (docs/records.md), to save and ``closingbell replay``."""
+        table = await _finished(request, table_id)
+        text = await _replays(request).record_file(finished_game(table))
+        name = f"closingbell-{table.game.info.name}-{table.id}.cbrec"
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
     @app.get("/api/tables/{table_id}/replay")
     async def replay(
         request: Request,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from closingbell.core.game import Game, State
 from closingbell.core.records import GameRecord
 from closingbell.core.registry import load_game
 from closingbell.tui.i18n import translations
@@ -94,8 +95,8 @@ def replay_page(table_id: str, steps: list[bytes], start: int, limit: int) -> by
     return head[:-1] + b',"steps":[' + b",".join(steps[start : start + limit]) + b"]}"
 
 
-def record_json(game: FinishedGame) -> bytes:
-    """The ``/record`` answer: the record file's text and the same as data, as JSON text."""
+def _played_out(game: FinishedGame) -> tuple[Game, State, list[dict[str, Any]]]:
+    """``game`` replayed through the rules engine: its rules, final state and actions."""
     played = load_game(game.game, **game.options)
     state = played.new_game(game.seed)
     actions = []
@@ -104,6 +105,12 @@ def record_json(game: FinishedGame) -> bytes:
             {"seat": state.current_player, "id": action, "text": state.action_to_string(action)}
         )
         state.apply(action)
+    return played, state, actions
+
+
+def record_json(game: FinishedGame) -> bytes:
+    """The ``/record`` answer: the record file's text and the same as data, as JSON text."""
+    played, state, actions = _played_out(game)
     return dumps(
         {
             "game": played.info.name,
@@ -116,6 +123,12 @@ def record_json(game: FinishedGame) -> bytes:
             "record": GameRecord.from_state(state, seats=list(game.seats)).dumps(),
         }
     )
+
+
+def record_text(game: FinishedGame) -> bytes:
+    """The ``/record.cbrec`` answer: the record file itself (docs/records.md), UTF-8 text."""
+    _, state, _ = _played_out(game)
+    return GameRecord.from_state(state, seats=list(game.seats)).dumps().encode()
 
 
 Runner = Callable[..., Any]
@@ -147,6 +160,11 @@ class ReplayCache:
         """``game``'s record as JSON text (:func:`record_json`)."""
         record: bytes = await self._get((game.table_id, "record"), record_json, game)
         return record
+
+    async def record_file(self, game: FinishedGame) -> bytes:
+        """``game``'s record file as UTF-8 text (:func:`record_text`)."""
+        text: bytes = await self._get((game.table_id, "cbrec"), record_text, game)
+        return text
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from closingbell.core.game import Game, State
 from closingbell.core.records import GameRecord
 from closingbell.core.registry import load_game
-from closingbell.tui.i18n import translations
-from closingbell.tui.screens import screen_class
+from closingbell.text.games import narrator_for
+from closingbell.text.names import seat_name
 
 T = TypeVar("T")
 
@@ -41,10 +41,20 @@ class FinishedGame:
     """The deal's seed."""
     history: tuple[int, ...]
     """The action ids, in order."""
-    names: tuple[str, ...]
-    """Each seat's display name as the screens call them."""
+    names: tuple[str | None, ...]
+    """Each person's display name (``None`` for a bot's seat)."""
     seats: tuple[str, ...]
     """Each seat's name as the record gives it."""
+    bots: tuple[str | None, ...] = ()
+    """Each bot's level (``None`` for a person's seat), for its name in each language."""
+
+    def names_in(self, lang: str) -> list[str]:
+        """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
+        bots = self.bots or (None,) * len(self.names)
+        return [
+            seat_name(p, lang, name=name, bot=bot)
+            for p, (name, bot) in enumerate(zip(self.names, bots, strict=True))
+        ]
 
 
 def dumps(value: Any) -> bytes:
@@ -59,10 +69,7 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
     ``label``, in that language.
     """
     played = load_game(game.game, **game.options)
-    factory = screen_class(played.info.name)
-    screen = None
-    if lang is not None and factory is not None:
-        screen = factory(played, list(game.names), translations(lang))
+    narrator = None if lang is None else narrator_for(played, game.names_in(lang), lang)
     state = played.new_game(game.seed)
     steps = []
     log_pos = 0
@@ -72,8 +79,8 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
             seat = state.current_player
             chosen = game.history[index - 1]
             action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
-            if screen is not None and seat is not None:
-                action["label"] = screen.describe_action(state.view(seat), chosen)
+            if narrator is not None and seat is not None:
+                action["label"] = narrator.describe_action(state.view(seat), chosen)
             state.apply(chosen)
         events = state.visible_events(None, log_pos)
         log_pos = len(state.log)
@@ -83,8 +90,8 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
             "view": state.view(None).to_dict(),
             "events": events,
         }
-        if screen is not None:
-            step["lines"] = [screen.describe_event(e) for e in events]
+        if narrator is not None:
+            step["lines"] = [narrator.describe_event(e) for e in events]
         steps.append(dumps(step))
     return steps
 

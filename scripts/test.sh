@@ -42,14 +42,21 @@ if [ -z "${CLOSINGBELL_TEST_POSTGRES:-}" ]; then
     )
     export CLOSINGBELL_TEST_POSTGRES="postgresql://closingbell_test:closingbell_test@127.0.0.1:$pg_port/closingbell_test"
 fi
-echo "== Chromium for the browser tests"
+echo "== Chromium and a Chinese font for the browser tests"
 # tests/server/test_browser.py drives Debian's Chromium at /usr/bin/chromium through
-# Playwright (never `playwright install`, which downloads its own browsers).
-if [ ! -x /usr/bin/chromium ]; then
+# Playwright (never `playwright install`, which downloads its own browsers). Without a
+# CJK font Chromium draws Chinese as empty boxes: tests/server/test_fonts.py checks that
+# Debian's Noto CJK fonts draw it.
+missing=()
+if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok installed"; then
+    missing+=(fonts-noto-cjk)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     $sudo apt-get update -q
-    $sudo apt-get install -y -q chromium
+    $sudo apt-get install -y -q "${missing[@]}"
 fi
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"

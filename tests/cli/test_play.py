@@ -25,7 +25,7 @@ def test_chinese_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFix
     path = tmp_path / "g.cbrec"
     args = ["play", "--seats", "random,random", "--lang", "zh-Hant", "--pace", "0"]
     assert main([*args, "--seed", "2", "--save", str(path)]) == 0
-    assert "最後得分" in capsys.readouterr().out
+    assert "最終得分" in capsys.readouterr().out
 
 
 def test_bad_arguments_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,7 +59,7 @@ def test_good_record_prints_rounds_and_result(
         == f"take_stock (rules version 1), seed 12, 3 seats, {len(finished.history)} actions"
     )
     head = next(line for line in lines if line.lstrip().startswith("round"))
-    assert head.split() == ["round", "ended", "by", "0", "ana", "1", "bob", "2", "cy"]
+    assert head.split() == ["round", "ended", "by", "1", "ana", "2", "bob", "3", "cy"]
     rounds = finished.round_results()  # type: ignore[attr-defined]
     reasons = finished.round_end_reasons()  # type: ignore[attr-defined]
     totals = [0, 0, 0]
@@ -73,7 +73,7 @@ def test_good_record_prints_rounds_and_result(
     scores = finished.scores()
     assert f"final scores: ana {scores[0]}, bob {scores[1]}, cy {scores[2]}" in lines
     (winner,) = finished.winners()
-    assert f"winner: {SEATS[winner]} (seat {winner})" in lines
+    assert f"winner: {SEATS[winner]} (seat {winner + 1})" in lines
     assert lines[-1] == "every action is legal and the recorded result matches"
 
 
@@ -117,7 +117,7 @@ def test_unfinished_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "round  ended by" not in out
     assert "unfinished: the game is not over after 25 actions" in out
     scores = state.scores()
-    assert f"scores so far: seat 0 {scores[0]}, seat 1 {scores[1]}" in out
+    assert f"scores so far: player 1 {scores[0]}, player 2 {scores[1]}" in out
 
 
 def test_record_without_result(good: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -101,7 +101,7 @@ def test_action_lines_name_the_acting_seat(finished: State) -> None:
     for action in record.actions:
         assert action.seat == state.current_player
         state.apply_string(action.text)
-    assert record.seats == ("seat 0", "seat 1", "seat 2")
+    assert record.seats == ("player 1", "player 2", "player 3")
 
 
 def test_unfinished_game_round_trips() -> None:

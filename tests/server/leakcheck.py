@@ -4,7 +4,7 @@ A :class:`Game` holds what the test knows of a finished table: each version's fu
 who made each action, the seats, the names and the languages of the connections. Each
 message a connection received is then rebuilt field by field from what its recipient may
 read: the rules engine's view for that seat, the log as that seat may read it, the words a
-screen in the connection's language gives them, and public facts (versions, whose turn,
+narrator in the connection's language gives them, and public facts (versions, whose turn,
 seats). Message types and their keys are fixed here, not taken from the server's models,
 so that a field the server adds fails the check until it is added here, on purpose.
 
@@ -21,9 +21,9 @@ from typing import Any
 
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
-from closingbell.tui.i18n import translations
-from closingbell.tui.screen import GameScreen
-from closingbell.tui.screens import screen_class
+from closingbell.text.games import narrator_class
+from closingbell.text.names import bot_labels
+from closingbell.text.narrator import Narrator
 from tests.conformance.common import could_tell
 
 STATE_KEYS = frozenset(
@@ -81,24 +81,29 @@ class Game:
     tokens: dict[int, str]
     """The seat tokens handed out, by seat."""
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
-    _screens: dict[str, GameScreen] = field(default_factory=dict)
+    _narrators: dict[str, Narrator] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
         """The number of seats."""
         return len(self.kinds)
 
-    def screen(self, lang: str) -> GameScreen:
-        """The game's screen in ``lang``, with the names the server gives the seats."""
-        if lang not in self._screens:
-            factory = screen_class(self.game.info.name)
+    def narrator(self, lang: str) -> Narrator:
+        """The game's narrator in ``lang``, with the names the server gives the seats.
+
+        A bot is its level in ``lang`` and its seat from 1 (docs/protocol.md: "Medium 2",
+        普通電腦 2), as the page names it too.
+        """
+        if lang not in self._narrators:
+            factory = narrator_class(self.game.info.name)
             assert factory is not None
+            labels = bot_labels(lang)
             names = [
-                f"{name.title()} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
+                f"{labels[name]} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
                 for p, (kind, name) in enumerate(zip(self.kinds, self.names, strict=True))
             ]
-            self._screens[lang] = factory(self.game, names, translations(lang))
-        return self._screens[lang]
+            self._narrators[lang] = factory(self.game, names, lang)
+        return self._narrators[lang]
 
     def may_tell(self, version: int, seat: int | None) -> bool:
         """Whether the action that made ``version`` may be told to ``seat``."""
@@ -214,21 +219,21 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
     require(message["current_player"] == state.current_player, "current_player")
     decision = state.decision if status == "playing" else None
     require(message["decision"] == decision, f"decision {message['decision']!r}")
-    screen = game.screen(lang) if lang is not None else None
+    narrator = game.narrator(lang) if lang is not None else None
     legal: list[dict[str, Any]] = []
     if status == "playing" and seat is not None and seat == state.current_player:
         legal = [
             {
                 "id": a,
                 "text": game.game.action_to_string(a),
-                "label": None if screen is None else screen.describe_action(view, a),
+                "label": None if narrator is None else narrator.describe_action(view, a),
             }
             for a in view.legal_actions  # type: ignore[attr-defined]
         ]
     require(message["legal"] == legal, f"legal for seat {seat} at version {version}")
     visible = state.visible_events(seat)
     require(message["events"] == visible[sent:], f"events {sent}: of seat {seat} at {version}")
-    lines = [] if screen is None else [screen.describe_event(e) for e in visible[sent:]]
+    lines = [] if narrator is None else [narrator.describe_event(e) for e in visible[sent:]]
     require(message["lines"] == lines, f"lines of seat {seat} at version {version}")
     allowed = expected_last_action(game, version, seat)
     require(

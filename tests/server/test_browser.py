@@ -419,7 +419,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert bo.locator("#mine .hand .card").count() > 0
         # Cards have names for screen readers: "Oil 7, two shares".
         name = ana.get_attribute("#mine .hand .card", "aria-label")
-        assert re.fullmatch(r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two|three) shares?", name)
+        assert re.fullmatch(r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two shares|three shares)", name)
         assert ana.get_attribute(".market .row-head", "aria-label").startswith("Corn: price 1")
         seen: dict[str, bool] = {"shot": not sqlite, "round": not sqlite}
 

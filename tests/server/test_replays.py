@@ -51,17 +51,21 @@ def test_replays_and_records_are_worked_out_off_the_event_loop_once(
         other = client.get(path, params={"limit": 1000}).json()
         record = client.get(f"/api/tables/{table['id']}/record").json()
         assert client.get(f"/api/tables/{table['id']}/record").json() == record
+        record_file = client.get(f"/api/tables/{table['id']}/record.cbrec").text
+        assert client.get(f"/api/tables/{table['id']}/record.cbrec").text == record_file
         # With helper processes, they did the work (they start with the first piece).
         assert hub.bots.started == (processes > 0)
     assert first == again
     assert part["steps"] == first["steps"][3:5] and part["total"] == first["total"]
     assert "lines" in first["steps"][1] and "lines" not in other["steps"][1]
     assert record["seed"] == 4
-    # One piece of work per language and one record, never in the event loop's thread.
+    # One piece of work per language and one per record form, never in the event loop's thread.
     assert calls.count("run replay_steps") == 2
     assert calls.count("run record_json") == 1
+    assert calls.count("run record_text") == 1
+    assert record_file == record["record"]
     assert loop_thread not in threads
-    assert len(threads) == (3 if processes == 0 else 0)
+    assert len(threads) == (4 if processes == 0 else 0)
 
 
 def game(table_id: str) -> FinishedGame:

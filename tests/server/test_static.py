@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-from closingbell.tui.i18n import LANGS, LOCALE_DIR
+from closingbell.text.i18n import LANGS, LOCALE_DIR
 from tests.server.helpers import create, expect, join, wait_state
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "closingbell" / "server" / "static"

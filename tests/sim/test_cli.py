@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from closingbell import sim
+from closingbell.cli.hints import install_extra
 from closingbell.cli.main import main
 from tests.sim.helpers import QUICK, QUICK_ARGS, cli, run_json
 
@@ -155,7 +156,8 @@ def test_ray_backend_without_ray_is_a_clear_error(
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # what a missing package looks like
     assert cli(["simulate", "--seats", "random,random", "--backend", "ray"]) == 2
-    assert "pip install 'closingbell[dist]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "needs Ray" in err and f"install it with: {install_extra('dist')}" in err
 
 
 def _data_rows(path: Path) -> int:
@@ -223,4 +225,4 @@ def test_a_missing_sim_extra_is_named(
         lambda name, *a: None if name == "openskill" else real(name, *a),
     )
     assert main(["simulate", "--seats", "random,random", "--games", "2", "--quiet"]) == 2
-    assert "pip install 'closingbell[sim]'" in capsys.readouterr().err
+    assert f"install it with: {install_extra('sim')}" in capsys.readouterr().err

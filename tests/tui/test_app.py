@@ -113,7 +113,7 @@ def _play_in_a_terminal(tmp_path: Path, seats: str, lang: str = "en") -> str:
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2正在思考……")]
+    ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2 正在思考……")]
 )
 def test_a_terminal_shows_that_a_search_bot_is_thinking(
     tmp_path: Path, lang: str, words: str
@@ -268,4 +268,13 @@ def test_bad_setups_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         _run([], seats="you,you", lang="zh-Hant", save=str(tmp_path / "g2"), game_name="nope")[0]
         == 2
     )
-    assert "不認得的遊戲" in capsys.readouterr().err
+    assert "無法辨識的遊戲" in capsys.readouterr().err
+
+
+def test_the_resume_hint_names_the_program_as_given_and_quotes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "my game.cbrec"
+    rc, text = _run(
+        ["q"], seats="you,random", seed=1, save=str(path), program=".venv/bin/closingbell"
+    )
+    assert rc == 0
+    assert f".venv/bin/closingbell play --resume '{path}'" in text

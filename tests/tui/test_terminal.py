@@ -14,14 +14,14 @@ import pytest
 import closingbell
 from closingbell.core.records import GameRecord, replay
 from closingbell.games.take_stock import actions as A
-from closingbell.tui.i18n import LANGS, translations
-from closingbell.tui.take_stock import TakeStockScreen
-from tests.tui.positions import DECISIONS, position
+from closingbell.text.i18n import LANGS, translations
+from closingbell.text.take_stock import TakeStockNarrator
+from tests.text.positions import DECISIONS, position
 
 CHOICE = {"en": re.escape("Your choice (1-"), "zh-Hant": re.escape("你的選擇（1-")}
 ENTER = {"en": "(?i)press enter", "zh-Hant": "按 Enter"}
-FINAL = {"en": "The record of this game is in", "zh-Hant": "這局遊戲的紀錄存在"}
-SAVED = {"en": "The game is saved in", "zh-Hant": "遊戲已存在"}
+FINAL = {"en": "The record of this game is in", "zh-Hant": "這局遊戲的紀錄已存到"}
+SAVED = {"en": "The game is saved in", "zh-Hant": "遊戲已存檔"}
 
 
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
@@ -42,6 +42,16 @@ def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
         encoding="utf-8",
         dimensions=(50, 200),
         timeout=20,
+    )
+
+
+def spawn_command(tmp_path: Path, program: str, *args: str) -> pexpect.spawn:
+    """Run a command as a hint printed it (``program`` may be a path or a name)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUTF8": "1"}
+    env.update({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50"})
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(
+        program, list(args), env=env, encoding="utf-8", dimensions=(50, 200), timeout=20
     )
 
 
@@ -78,7 +88,7 @@ def test_a_whole_game_is_played_to_the_final_screen(tmp_path: Path, lang: str) -
     child.sendline("1")
     last = play_to_the_end(child, lang)
     assert finish(child) == 0
-    assert ("最後得分" if lang == "zh-Hant" else "Final scores") in last
+    assert ("最終得分" if lang == "zh-Hant" else "Final scores") in last
     assert ("各股票的得分" if lang == "zh-Hant" else "Points from each stock") in last
     record = GameRecord.read(path)
     assert record.seats == ("you", "medium", "medium")
@@ -111,13 +121,19 @@ def test_quit_then_resume_goes_on_to_the_end(tmp_path: Path, lang: str) -> None:
     child.expect(CHOICE[lang])
     child.sendline("q")
     child.expect(SAVED[lang])
-    child.expect("--resume")
+    child.expect(r"([^\s：]+ play --resume \S+)\r?\n")
+    command = child.match.group(1)
     assert finish(child) == 0
     stopped = GameRecord.read(path)
     assert len(stopped.actions) >= 6
     assert stopped.result is None
 
-    child = spawn(tmp_path, "--resume", str(path), "--lang", lang)
+    # The hint is a command that works as printed, whatever is on the PATH.
+    program, rest = command.split(" play --resume ")
+    assert Path(rest) == path
+    child = spawn_command(
+        tmp_path, program, "play", "--pace", "0", "--resume", rest, "--lang", lang
+    )
     child.expect(CHOICE[lang])
     child.sendline("1")
     play_to_the_end(child, lang)
@@ -191,7 +207,7 @@ def test_wrong_input_at_every_decision_asks_again(tmp_path: Path, decision: str,
     view = state.view(seat)
     legal = list(view.legal_actions)
     n = len(legal)
-    screen = TakeStockScreen(state.game, ["x"] * state.game.players, tr)
+    screen = TakeStockNarrator(state.game, ["x"] * state.game.players, lang)
     illegal = next(a for a in range(A.NUM_ACTIONS) if a not in legal)
     illegal_text = state.game.action_to_string(illegal)
 

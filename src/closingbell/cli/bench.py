@@ -14,6 +14,7 @@ from typing import Any
 
 import closingbell
 from closingbell.cli import arguments
+from closingbell.cli.hints import install_extra
 from closingbell.sim import bench
 
 WEB_TABLES = 500
@@ -187,7 +188,7 @@ def run_web(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(
             f"closingbell bench --web: the web extra is missing ({exc.name}); "
-            'install it with: .venv/bin/pip install -e ".[web]"',
+            f"install it with: {install_extra('web')}",
             file=sys.stderr,
         )
         return 1

@@ -7,8 +7,9 @@ from typing import Any
 
 from closingbell.bots import available_bots
 from closingbell.cli.arguments import seed
+from closingbell.cli.hints import closingbell_command
 from closingbell.core.registry import available_games
-from closingbell.tui.i18n import LANGS
+from closingbell.text.i18n import LANGS
 
 
 def _pace(text: str) -> float:
@@ -73,4 +74,5 @@ def run(args: argparse.Namespace) -> int:
         resume=args.resume,
         save=args.save,
         pace=args.pace,
+        program=closingbell_command(),
     )

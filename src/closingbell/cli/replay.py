@@ -116,7 +116,8 @@ class _Table:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.printed = 0
-        self.heads = [f"{p} {name}" for p, name in enumerate(record.seats)]
+        # Seats are numbered from 1 for people (the record's SEAT column counts from 0).
+        self.heads = [f"{p + 1} {name}" for p, name in enumerate(record.seats)]
         self.width = max(13, *(len(h) for h in self.heads))
 
     def start(self) -> None:
@@ -158,7 +159,7 @@ class _Table:
             return
         shown = ", ".join(f"{seats[p]} {s}" for p, s in enumerate(scores))
         print(f"final scores: {shown}")
-        winners = [f"{seats[p]} (seat {p})" for p in state.winners()]
+        winners = [f"{seats[p]} (seat {p + 1})" for p in state.winners()]
         label = "winner" if len(winners) == 1 else "winners (shared)"
         print(f"{label}: {', '.join(winners)}")
         if record.result is None:

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from closingbell.cli.arguments import non_negative_float, non_negative_int, positive_int
+from closingbell.cli.hints import install_extra
 from closingbell.server.origins import normalize_origin
 from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
 
@@ -185,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(
             f"closingbell serve: the web extra is missing ({exc.name}); "
-            'install it with: .venv/bin/pip install -e ".[web]"',
+            f"install it with: {install_extra('web')}",
             file=sys.stderr,
         )
         return 1

@@ -11,6 +11,7 @@ from typing import Any
 import closingbell
 from closingbell import sim
 from closingbell.cli import arguments
+from closingbell.cli.hints import install_extra
 from closingbell.core.errors import ClosingbellError
 from closingbell.sim.specs import parse_value
 
@@ -167,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the match or tournament and print its summary; 2 for bad arguments, 130 on Ctrl-C."""
     missing = [m for m in SIM_EXTRA if importlib.util.find_spec(m) is None]
     if missing:
-        return _error(f"the simulator needs {', '.join(missing)}: pip install 'closingbell[sim]'")
+        needed = ", ".join(missing)
+        return _error(f"the simulator needs {needed}; install it with: {install_extra('sim')}")
     try:
         plan = _plan(args)
     except (ClosingbellError, ValueError) as exc:
@@ -176,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             sim.runner.import_ray()
         except sim.SimulationError as exc:
-            return _error(str(exc))
+            return _error(f"{exc}; install it with: {install_extra('dist')}")
     try:
         results = sim.execute(
             plan,

@@ -8,15 +8,174 @@ unknown keys are refused with the closest known names.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import difflib
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, TypeVar
 
 from closingbell.core.errors import OptionError
 
 T = TypeVar("T", bound="RulesOptions")
-Check = Callable[[str, Any], Any]
+
+MAX_SEAT = 5
+"""The highest seat number any game has (six players)."""
+
+OptionKind = Literal["integer", "boolean", "choice", "int_tuple", "seat"]
+"""The kinds of option values, as :meth:`Check.describe` names them."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Check(abc.ABC):
+    """The check of one option, and what it accepts as data.
+
+    Called with the option's name and a value, it returns the value to keep (a sequence
+    becomes a tuple) or raises :class:`OptionError` saying why. Its kind and bounds
+    (:meth:`describe`) let a front end build a form for the option without knowing the
+    game.
+    """
+
+    kind: ClassVar[OptionKind]
+    """What kind of value the option takes."""
+
+    @abc.abstractmethod
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+
+    def describe(self) -> dict[str, Any]:
+        """The check as JSON-ready data.
+
+        ``kind``, ``nullable`` (whether ``None`` is allowed) and, by kind, the bounds or
+        the values.
+        """
+        return {"kind": self.kind, "nullable": False}
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice(Check):
+    """Exactly one of ``values``."""
+
+    kind: ClassVar[OptionKind] = "choice"
+    values: tuple[object, ...]
+    """The values allowed, in the order a front end offers them."""
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+        if isinstance(value, bool) or value not in self.values:
+            shown = ", ".join(repr(v) for v in self.values)
+            raise OptionError(f"option {name!r} must be one of {shown}, not {value!r}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """``kind``, ``nullable`` and ``values``."""
+        return {"kind": self.kind, "nullable": False, "values": list(self.values)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Boolean(Check):
+    """``True`` or ``False``."""
+
+    kind: ClassVar[OptionKind] = "boolean"
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+        if not isinstance(value, bool):
+            raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Integer(Check):
+    """An integer from ``low`` to ``high`` (and ``None`` if ``nullable``)."""
+
+    kind: ClassVar[OptionKind] = "integer"
+    low: int
+    """The smallest value allowed."""
+    high: int
+    """The largest value allowed."""
+    nullable: bool = False
+    """Whether ``None`` is allowed too."""
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+        if value is None and self.nullable:
+            return None
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not self.low <= value <= self.high
+        ):
+            extra = " or null" if self.nullable else ""
+            raise OptionError(
+                f"option {name!r} must be an integer from {self.low} to {self.high}{extra}, "
+                f"not {value!r}"
+            )
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        """``kind``, ``min``, ``max`` and ``nullable``."""
+        return {"kind": self.kind, "min": self.low, "max": self.high, "nullable": self.nullable}
+
+
+@dataclasses.dataclass(frozen=True)
+class Seat(Check):
+    """A seat of the table, from 0 (and ``None`` if ``nullable``).
+
+    The upper bound depends on the ``players`` option, so :class:`RulesOptions` checks it
+    once all fields are known; this check only refuses what is never a seat.
+    """
+
+    kind: ClassVar[OptionKind] = "seat"
+    nullable: bool = False
+    """Whether ``None`` is allowed too."""
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+        return Integer(0, MAX_SEAT, self.nullable)(name, value)
+
+    def describe(self) -> dict[str, Any]:
+        """``kind`` and ``nullable`` (the seats are those of the table)."""
+        return {"kind": self.kind, "nullable": self.nullable}
+
+
+@dataclasses.dataclass(frozen=True)
+class IntTuple(Check):
+    """A sequence of ``length`` integers, each from ``low`` to ``high``."""
+
+    kind: ClassVar[OptionKind] = "int_tuple"
+    length: int
+    """How many integers."""
+    low: int
+    """The smallest value of each."""
+    high: int
+    """The largest value of each."""
+
+    def __call__(self, name: str, value: Any) -> Any:
+        """Check ``value`` for the option ``name``; return the value to keep."""
+        ok = (
+            isinstance(value, Sequence) and not isinstance(value, str) and len(value) == self.length
+        )
+        if ok:
+            ok = all(
+                isinstance(v, int) and not isinstance(v, bool) and self.low <= v <= self.high
+                for v in value
+            )
+        if not ok:
+            raise OptionError(
+                f"option {name!r} must be a list of {self.length} integers from {self.low} "
+                f"to {self.high}, not {value!r}"
+            )
+        return tuple(value)
+
+    def describe(self) -> dict[str, Any]:
+        """``kind``, ``nullable``, ``length``, and ``min`` and ``max`` of each number."""
+        return {
+            "kind": self.kind,
+            "nullable": False,
+            "length": self.length,
+            "min": self.low,
+            "max": self.high,
+        }
 
 
 def option(default: Any, doc: str, check: Check) -> Any:
@@ -24,73 +183,29 @@ def option(default: Any, doc: str, check: Check) -> Any:
     return dataclasses.field(default=default, metadata={"doc": doc, "check": check})
 
 
-def choice(*values: object) -> Check:
+def choice(*values: object) -> Choice:
     """A check that accepts exactly one of ``values``."""
-
-    def check(name: str, value: Any) -> Any:
-        if isinstance(value, bool) or value not in values:
-            shown = ", ".join(repr(v) for v in values)
-            raise OptionError(f"option {name!r} must be one of {shown}, not {value!r}")
-        return value
-
-    return check
+    return Choice(values)
 
 
-def boolean() -> Check:
+def boolean() -> Boolean:
     """A check that accepts ``True`` or ``False``."""
-
-    def check(name: str, value: Any) -> Any:
-        if not isinstance(value, bool):
-            raise OptionError(f"option {name!r} must be true or false, not {value!r}")
-        return value
-
-    return check
+    return Boolean()
 
 
-def integer(low: int, high: int, allow_none: bool = False) -> Check:
+def integer(low: int, high: int, allow_none: bool = False) -> Integer:
     """A check that accepts an integer from ``low`` to ``high`` (and ``None`` if allowed)."""
-
-    def check(name: str, value: Any) -> Any:
-        if value is None and allow_none:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            extra = " or null" if allow_none else ""
-            raise OptionError(
-                f"option {name!r} must be an integer from {low} to {high}{extra}, not {value!r}"
-            )
-        return value
-
-    return check
+    return Integer(low, high, allow_none)
 
 
-def seat(allow_none: bool = False) -> Check:
-    """A check that accepts a seat of the table (and ``None`` if allowed).
-
-    The upper bound depends on the ``players`` option, so :class:`RulesOptions` checks it
-    once all fields are known.
-    """
-    check = integer(0, 5, allow_none)
-    setattr(check, "is_seat", True)  # noqa: B010 (a marker read by RulesOptions)
-    return check
+def seat(allow_none: bool = False) -> Seat:
+    """A check that accepts a seat of the table (and ``None`` if allowed)."""
+    return Seat(allow_none)
 
 
-def int_tuple(length: int, low: int, high: int) -> Check:
+def int_tuple(length: int, low: int, high: int) -> IntTuple:
     """A check that accepts a sequence of ``length`` integers, each from ``low`` to ``high``."""
-
-    def check(name: str, value: Any) -> Any:
-        ok = isinstance(value, Sequence) and not isinstance(value, str) and len(value) == length
-        if ok:
-            ok = all(
-                isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
-            )
-        if not ok:
-            raise OptionError(
-                f"option {name!r} must be a list of {length} integers from {low} to {high}, "
-                f"not {value!r}"
-            )
-        return tuple(value)
-
-    return check
+    return IntTuple(length, low, high)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -107,7 +222,7 @@ class RulesOptions:
                 object.__setattr__(self, field.name, check(field.name, getattr(self, field.name)))
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            is_seat = getattr(field.metadata.get("check"), "is_seat", False)
+            is_seat = isinstance(field.metadata.get("check"), Seat)
             if is_seat and value is not None and value >= self.players:
                 raise OptionError(
                     f"option {field.name!r} must be a seat from 0 to {self.players - 1}, "
@@ -136,12 +251,33 @@ def build_options(cls: type[T], values: Mapping[str, Any]) -> T:
     return cls(**values)
 
 
-def describe_options(cls: type[RulesOptions]) -> list[tuple[str, Any, str]]:
-    """List each option of ``cls`` as ``(name, default, description)``."""
+@dataclasses.dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game as data: what a front end needs to offer it."""
+
+    name: str
+    """The option's key, as :func:`build_options` takes it."""
+    default: Any
+    """Its value when not given (the rulebook's)."""
+    doc: str
+    """A one-line description, in English, for programmers."""
+    check: Check
+    """Its check, whose :meth:`Check.describe` gives its kind and bounds."""
+
+
+def option_infos(cls: type[RulesOptions]) -> list[OptionInfo]:
+    """Every option of ``cls`` but ``players`` (set from the seats), in declaration order."""
     rows = []
     for field in dataclasses.fields(cls):
         if field.name == "players":
             continue
         default = field.default if field.default is not dataclasses.MISSING else None
-        rows.append((field.name, default, str(field.metadata.get("doc", ""))))
+        check = field.metadata.get("check")
+        assert isinstance(check, Check), f"option {field.name!r} has no check"
+        rows.append(OptionInfo(field.name, default, str(field.metadata.get("doc", "")), check))
     return rows
+
+
+def describe_options(cls: type[RulesOptions]) -> list[tuple[str, Any, str]]:
+    """List each option of ``cls`` (but ``players``) as ``(name, default, description)``."""
+    return [(o.name, o.default, o.doc) for o in option_infos(cls)]

@@ -156,7 +156,7 @@ class GameRecord:
     def from_state(cls, state: State, seats: Sequence[str] | None = None) -> GameRecord:
         """Record the game that led to ``state``: its options, seed and history.
 
-        ``seats`` names each seat (default ``seat 0``, ``seat 1``, ...). The result is
+        ``seats`` names each seat (default ``player 1``, ``player 2``, ...). The result is
         recorded when the game is over. The history is replayed from the seed to learn
         who chose each action; a state whose history does not lead back to it (a sampled
         state, say) is refused with :class:`RecordError`.
@@ -165,7 +165,7 @@ class GameRecord:
         seed = getattr(state, "seed", None)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RecordError(f"a {game.info.name} state does not tell its seed")
-        names = [f"seat {p}" for p in range(game.players)] if seats is None else list(seats)
+        names = [f"player {p + 1}" for p in range(game.players)] if seats is None else list(seats)
         if len(names) != game.players or not all(isinstance(s, str) for s in names):
             raise RecordError(f"seats must be {game.players} names, one per seat, not {seats!r}")
         fresh = game.new_game(seed)

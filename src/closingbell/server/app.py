@@ -23,8 +23,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 import closingbell
-from closingbell.core.options import describe_options
-from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.limits import RequestLimits, SecurityHeaders
 from closingbell.server.origins import normalize_origin, origin_allowed
@@ -45,8 +44,8 @@ from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
-from closingbell.server.words import game_words, web_messages
-from closingbell.tui.i18n import LANGS
+from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
+from closingbell.text.i18n import LANGS
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser page: plain HTML, CSS and JavaScript modules, served as they are."""
@@ -204,27 +203,24 @@ def _add_routes(app: FastAPI) -> None:
         return {"ok": True, "protocol": 1}
 
     @app.get("/api/games")
-    async def games() -> dict[str, Any]:
-        """Every game with its seat counts and rules options, and the bots."""
+    async def games(lang: str = "en") -> dict[str, Any]:
+        """Every game with its seat counts and rules options, and the bots, in ``lang``."""
+        lang = _lang(lang)
         out = []
         for name in available_games():
-            cls = game_class(name)
-            info = cls.info
-            defaults = load_game(name, players=info.min_players).options
+            info = game_class(name).info
+            words = lobby_words(name, lang)
             out.append(
                 {
                     "name": name,
-                    "title": info.title,
+                    "title": words["title"],
                     "min_players": info.min_players,
                     "max_players": info.max_players,
                     "version": info.version,
-                    "options": [
-                        {"name": n, "default": _plain(d), "doc": doc}
-                        for n, d, doc in describe_options(type(defaults))
-                    ],
+                    "options": words["options"],
                 }
             )
-        return {"games": out, "bots": closingbell.available_bots()}
+        return {"games": out, "bots": closingbell.available_bots(), "bot_labels": bot_words(lang)}
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, list[TableInfo]]:
@@ -263,6 +259,18 @@ def _add_routes(app: FastAPI) -> None:
         table = await _finished(request, table_id)
         text = await _replays(request).record(finished_game(table))
         return Response(text, media_type="application/json")
+
+    @app.get("/api/tables/{table_id}/record.cbrec")
+    async def record_file(request: Request, table_id: str) -> Response:
+        """A finished game's record file (docs/records.md), to save and ``closingbell replay``."""
+        table = await _finished(request, table_id)
+        text = await _replays(request).record_file(finished_game(table))
+        name = f"closingbell-{table.game.info.name}-{table.id}.cbrec"
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(
@@ -333,13 +341,10 @@ def finished_game(table: LiveTable) -> FinishedGame:
         options=table.game.options_dict(),
         seed=table.seed,
         history=tuple(table.state.history),
-        names=tuple(table.names()),
+        names=tuple(None if s.kind == "bot" else s.name for s in table.seats),
         seats=tuple(s.name or s.bot or "open" for s in table.seats),
+        bots=tuple(s.bot if s.kind == "bot" else None for s in table.seats),
     )
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 # ---------------------------------------------------------------- the WebSocket

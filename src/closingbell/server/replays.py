@@ -18,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from closingbell.core.game import Game, State
 from closingbell.core.records import GameRecord
 from closingbell.core.registry import load_game
-from closingbell.tui.i18n import translations
-from closingbell.tui.screens import screen_class
+from closingbell.text.games import narrator_for
+from closingbell.text.names import seat_name
 
 T = TypeVar("T")
 
@@ -40,10 +41,20 @@ class FinishedGame:
     """The deal's seed."""
     history: tuple[int, ...]
     """The action ids, in order."""
-    names: tuple[str, ...]
-    """Each seat's display name as the screens call them."""
+    names: tuple[str | None, ...]
+    """Each person's display name (``None`` for a bot's seat)."""
     seats: tuple[str, ...]
     """Each seat's name as the record gives it."""
+    bots: tuple[str | None, ...] = ()
+    """Each bot's level (``None`` for a person's seat), for its name in each language."""
+
+    def names_in(self, lang: str) -> list[str]:
+        """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
+        bots = self.bots or (None,) * len(self.names)
+        return [
+            seat_name(p, lang, name=name, bot=bot)
+            for p, (name, bot) in enumerate(zip(self.names, bots, strict=True))
+        ]
 
 
 def dumps(value: Any) -> bytes:
@@ -58,10 +69,7 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
     ``label``, in that language.
     """
     played = load_game(game.game, **game.options)
-    factory = screen_class(played.info.name)
-    screen = None
-    if lang is not None and factory is not None:
-        screen = factory(played, list(game.names), translations(lang))
+    narrator = None if lang is None else narrator_for(played, game.names_in(lang), lang)
     state = played.new_game(game.seed)
     steps = []
     log_pos = 0
@@ -71,8 +79,8 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
             seat = state.current_player
             chosen = game.history[index - 1]
             action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
-            if screen is not None and seat is not None:
-                action["label"] = screen.describe_action(state.view(seat), chosen)
+            if narrator is not None and seat is not None:
+                action["label"] = narrator.describe_action(state.view(seat), chosen)
             state.apply(chosen)
         events = state.visible_events(None, log_pos)
         log_pos = len(state.log)
@@ -82,8 +90,8 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
             "view": state.view(None).to_dict(),
             "events": events,
         }
-        if screen is not None:
-            step["lines"] = [screen.describe_event(e) for e in events]
+        if narrator is not None:
+            step["lines"] = [narrator.describe_event(e) for e in events]
         steps.append(dumps(step))
     return steps
 
@@ -94,8 +102,8 @@ def replay_page(table_id: str, steps: list[bytes], start: int, limit: int) -> by
     return head[:-1] + b',"steps":[' + b",".join(steps[start : start + limit]) + b"]}"
 
 
-def record_json(game: FinishedGame) -> bytes:
-    """The ``/record`` answer: the record file's text and the same as data, as JSON text."""
+def _played_out(game: FinishedGame) -> tuple[Game, State, list[dict[str, Any]]]:
+    """``game`` replayed through the rules engine: its rules, final state and actions."""
     played = load_game(game.game, **game.options)
     state = played.new_game(game.seed)
     actions = []
@@ -104,6 +112,12 @@ def record_json(game: FinishedGame) -> bytes:
             {"seat": state.current_player, "id": action, "text": state.action_to_string(action)}
         )
         state.apply(action)
+    return played, state, actions
+
+
+def record_json(game: FinishedGame) -> bytes:
+    """The ``/record`` answer: the record file's text and the same as data, as JSON text."""
+    played, state, actions = _played_out(game)
     return dumps(
         {
             "game": played.info.name,
@@ -116,6 +130,12 @@ def record_json(game: FinishedGame) -> bytes:
             "record": GameRecord.from_state(state, seats=list(game.seats)).dumps(),
         }
     )
+
+
+def record_text(game: FinishedGame) -> bytes:
+    """The ``/record.cbrec`` answer: the record file itself (docs/records.md), UTF-8 text."""
+    _, state, _ = _played_out(game)
+    return GameRecord.from_state(state, seats=list(game.seats)).dumps().encode()
 
 
 Runner = Callable[..., Any]
@@ -147,6 +167,11 @@ class ReplayCache:
         """``game``'s record as JSON text (:func:`record_json`)."""
         record: bytes = await self._get((game.table_id, "record"), record_json, game)
         return record
+
+    async def record_file(self, game: FinishedGame) -> bytes:
+        """``game``'s record file as UTF-8 text (:func:`record_text`)."""
+        text: bytes = await self._get((game.table_id, "cbrec"), record_text, game)
+        return text
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -55,9 +55,9 @@ from closingbell.server.protocol import (
 )
 from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
 from closingbell.server.store import SeatRow, Store, StoreConflictError, TableRow, hash_token
-from closingbell.tui.i18n import translations
-from closingbell.tui.screen import GameScreen
-from closingbell.tui.screens import screen_class
+from closingbell.text.games import narrator_for
+from closingbell.text.names import seat_name
+from closingbell.text.narrator import Narrator
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +167,8 @@ class Connection:
     """How many visible events it has been sent."""
     lang: str | None = None
     """The language of its words (``hello``'s ``lang``); ``None``: no words."""
-    screen: GameScreen | None = None
-    """The game's screen in ``lang``, made when the game starts; it turns views into words."""
+    narrator: Narrator | None = None
+    """The game's narrator in ``lang``, made when the game starts; it turns views into words."""
 
     def send(self, message: BaseModel) -> None:
         """Queue a message for sending, unless the client has fallen behind.
@@ -322,7 +322,7 @@ class LiveTable:
         first = conn.sent_events
         lines: list[str | None] = []
         if self.status != "waiting":
-            screen = self._screen(conn)
+            narrator = self._narrator(conn)
             shown = state.view(seat)
             view = shown.to_dict()
             if seat is not None:
@@ -330,15 +330,15 @@ class LiveTable:
                     LegalAction(
                         id=a,
                         text=self.game.action_to_string(a),
-                        label=None if screen is None else screen.describe_action(shown, a),
+                        label=None if narrator is None else narrator.describe_action(shown, a),
                     )
                     for a in getattr(shown, "legal_actions", ())
                 ]
             events = state.visible_events(seat, conn.log_pos)
             conn.log_pos = len(state.log)
             conn.sent_events += len(events)
-            if screen is not None:
-                lines = [screen.describe_event(e) for e in events]
+            if narrator is not None:
+                lines = [narrator.describe_event(e) for e in events]
         over = self.status == "finished"
         return StateMessage(
             table_id=self.id,
@@ -357,20 +357,18 @@ class LiveTable:
             seats=self.seat_infos(),
         )
 
-    def names(self) -> list[str]:
-        """Each seat's display name as the screens call them ("Medium 2" for a bot)."""
+    def names(self, lang: str) -> list[str]:
+        """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
         return [
-            (f"{s.bot.title()} {p + 1}" if s.kind == "bot" and s.bot else s.name) or f"#{p + 1}"
+            seat_name(p, lang, name=s.name, bot=s.bot if s.kind == "bot" else None)
             for p, s in enumerate(self.seats)
         ]
 
-    def _screen(self, conn: Connection) -> GameScreen | None:
-        """``conn``'s game screen, made on first use once every seat has its name."""
-        if conn.screen is None and conn.lang is not None:
-            factory = screen_class(self.game.info.name)
-            if factory is not None:
-                conn.screen = factory(self.game, self.names(), translations(conn.lang))
-        return conn.screen
+    def _narrator(self, conn: Connection) -> Narrator | None:
+        """``conn``'s narrator, made on first use once every seat has its name."""
+        if conn.narrator is None and conn.lang is not None:
+            conn.narrator = narrator_for(self.game, self.names(conn.lang), conn.lang)
+        return conn.narrator
 
     def broadcast_state(self) -> None:
         """Send every connection its ``state`` message."""

@@ -162,7 +162,7 @@ def import_ray() -> Any:
         import ray  # noqa: PLC0415 (an optional dependency, imported only when used)
     except ImportError:
         raise SimulationError(
-            "the ray backend needs Ray: pip install 'closingbell[dist]' (or pip install ray)"
+            "the ray backend needs Ray, which the dist extra installs (or pip install ray)"
         ) from None
     return ray
 

@@ -13,6 +13,7 @@ import contextlib
 import gettext
 import os
 import random
+import shlex
 import signal
 import tempfile
 import time
@@ -39,12 +40,12 @@ from closingbell.core.records import (
     replay,
 )
 from closingbell.core.registry import available_games, game_class, load_game
-from closingbell.tui.i18n import translations
+from closingbell.text.i18n import translations
+from closingbell.text.names import HUMAN, game_title, player_names
 from closingbell.tui.screen import GameScreen
 from closingbell.tui.screens import screen_class
 
-HUMAN = "you"
-"""The seat kind of a person playing at this terminal."""
+__all__ = ["HUMAN", "Session", "SetupError", "play"]
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 """What a player types to save the game and stop."""
@@ -110,42 +111,6 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 # ---------------------------------------------------------------------- words
-
-
-def game_title(game_name: str, tr: gettext.NullTranslations) -> str:
-    """The game's title in the user's language."""
-    _ = tr.gettext
-    titles = {"take_stock": _("Take Stock"), "card_stock_market": _("Card Stock Market")}
-    return titles.get(game_name, game_name)
-
-
-def bot_label(kind: str, tr: gettext.NullTranslations) -> str:
-    """A bot kind or level in the user's language ("Medium")."""
-    _ = tr.gettext
-    labels = {
-        "random": _("Random"),
-        "heuristic": _("Rule-based"),
-        "ismcts": _("Search"),
-        "easy": _("Easy"),
-        "medium": _("Medium"),
-        "hard": _("Hard"),
-        "expert": _("Expert"),
-    }
-    return labels.get(kind, kind)
-
-
-def seat_names(seats: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
-    """A name for each seat: "Player 1 (you)", "Medium 2", ... (seats counted from 1)."""
-    _ = tr.gettext
-    humans = sum(1 for s in seats if s == HUMAN)
-    names = []
-    for q, kind in enumerate(seats):
-        if kind == HUMAN:
-            fmt = _("Player {n} (you)") if humans == 1 else _("Player {n}")
-            names.append(fmt.format(n=q + 1))
-        else:
-            names.append(_("{bot} {n}").format(bot=bot_label(kind, tr), n=q + 1))
-    return names
 
 
 def parse_seats(text: str, tr: gettext.NullTranslations) -> list[str]:
@@ -217,6 +182,7 @@ class Session:
         path: Path,
         pace: float = 0.0,
         resumed: bool = False,
+        program: str = "closingbell",
     ) -> None:
         self.game = game
         """The game being played."""
@@ -227,7 +193,9 @@ class Session:
         self.seed = seed
         """The seed the game was dealt with."""
         self.screen = screen
-        """The game's words and layout."""
+        """The game's layout."""
+        self.narrator = screen.narrator
+        """The game's words."""
         self._ = tr.gettext
         self.tr = tr
         """The user's language."""
@@ -241,7 +209,9 @@ class Session:
         """Seconds to wait after each bot move, so that moves can be followed."""
         self.resumed = resumed
         """Whether the game was read back from a record."""
-        self.names = list(screen.names)
+        self.program = program
+        """How to run closingbell from this shell, for the hint on resuming."""
+        self.names = list(self.narrator.names)
         self.humans = [q for q, k in enumerate(self.seats) if k == HUMAN]
         self.watcher: int | None = self.humans[0] if len(self.humans) == 1 else None
         """Whose eyes the narration uses: the one person, or everyone's when several share."""
@@ -302,7 +272,7 @@ class Session:
         events = self.state.visible_events(self.watcher, self.shown)
         self.shown = len(self.state.log)
         for event in events:
-            text = self.screen.describe_event(event)
+            text = self.narrator.describe_event(event)
             if text:
                 self.recent.append(text)
                 if not quiet:
@@ -338,7 +308,7 @@ class Session:
         self.console.print(
             Text(
                 self._("{name}: {question}").format(
-                    name=self.names[seat], question=self.screen.prompt(view)
+                    name=self.names[seat], question=self.narrator.prompt(view)
                 ),
                 style="bold",
             )
@@ -346,7 +316,7 @@ class Session:
         width = len(str(len(legal)))
         for i, action in enumerate(legal, 1):
             line = Text(f"  {i:>{width}}. ", style="bold cyan")
-            line.append(self.screen.describe_action(view, action))
+            line.append(self.narrator.describe_action(view, action))
             line.append(f"   [{self.game.action_to_string(action)}]", style="dim")
             self.console.print(line)
         return legal
@@ -354,9 +324,8 @@ class Session:
     def saved_message(self) -> None:
         """Tell where the game is saved and how to go on with it."""
         self.say(self._("The game is saved in {path}").format(path=self.path), "bold")
-        self.say(
-            self._("To go on with it: closingbell play --resume {path}").format(path=self.path)
-        )
+        command = f"{self.program} play --resume {shlex.quote(str(self.path))}"
+        self.say(self._("To go on with it: {command}").format(command=command))
 
     # ------------------------------------------------------------------ input
 
@@ -388,7 +357,9 @@ class Session:
             if text in {"?", "？"}:  # the full-width one comes from Chinese input methods
                 view = self.state.view(seat)
                 self.console.print(
-                    Panel(Text(self.screen.help(view)), title=_("The rule"), border_style="yellow")
+                    Panel(
+                        Text(self.narrator.help(view)), title=_("The rule"), border_style="yellow"
+                    )
                 )
                 continue
             if text.lower() in BOARD_WORDS:
@@ -486,10 +457,10 @@ class Session:
         _ = self._
         try:
             self.save()
-            title = game_title(self.game.info.name, self.tr)
+            title = game_title(self.game.info.name, self.narrator.lang)
             self.say(
                 _("{game} · seed {seed} · {seats}").format(
-                    game=title, seed=self.seed, seats=", ".join(self.names)
+                    game=title, seed=self.seed, seats=_(", ").join(self.names)
                 ),
                 "bold",
             )
@@ -586,10 +557,11 @@ def new_session(
     game_name: str,
     seats_text: str,
     seed: int | None,
-    tr: gettext.NullTranslations,
+    lang: str,
     save: str | None,
 ) -> tuple[Game, State, list[str], int, Path]:
     """Set up a new game from the command line's choices (raises ``SetupError``)."""
+    tr = translations(lang)
     _ = tr.gettext
     if game_name not in available_games():
         raise SetupError(
@@ -604,7 +576,7 @@ def new_session(
         info = game_class(game_name).info
         raise SetupError(
             _("{game} needs {low} to {high} seats, not {n}").format(
-                game=game_title(game_name, tr),
+                game=game_title(game_name, lang),
                 low=info.min_players,
                 high=info.max_players,
                 n=len(seats),
@@ -657,8 +629,13 @@ def play(
     console: Console | None = None,
     read_line: LineReader | None = None,
     game_given: bool = False,
+    program: str = "closingbell",
 ) -> int:
-    """Start (or resume) a game at the terminal and play it; return the exit code."""
+    """Start (or resume) a game at the terminal and play it; return the exit code.
+
+    ``program`` is how closingbell is run from the user's shell (``.venv/bin/closingbell``),
+    for the hint on resuming a saved game.
+    """
     tr = translations(lang)
     _ = tr.gettext
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -674,30 +651,31 @@ def play(
                 game_name=game_name,
                 seats_text=seats if seats is not None else "you,medium,medium",
                 seed=seed,
-                tr=tr,
+                lang=lang,
                 save=save,
             )
         cls = screen_class(game.info.name)
         if cls is None:
             raise SetupError(
                 _("there is no terminal screen for {game} yet").format(
-                    game=game_title(game.info.name, tr)
+                    game=game_title(game.info.name, lang)
                 )
             )
         console = console or Console(highlight=False)
-        names = seat_names(seat_kinds, tr)
+        names = player_names(seat_kinds, lang)
         session = Session(
             game=game,
             state=state,
             seats=seat_kinds,
             seed=seed,
-            screen=cls(game, names, tr),
+            screen=cls(game, names, lang),
             tr=tr,
             console=console,
             read_line=read_line or console_reader(console),
             path=path,
             pace=pace,
             resumed=resume is not None,
+            program=program,
         )
         try:
             session.save()

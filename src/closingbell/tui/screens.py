@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Callable, Sequence
 
 from closingbell.core.game import Game
+from closingbell.text.card_stock_market import CardStockMarketNarrator
+from closingbell.text.take_stock import TakeStockNarrator
 from closingbell.tui.card_stock_market import CardStockMarketScreen
 from closingbell.tui.screen import GameScreen
 from closingbell.tui.take_stock import TakeStockScreen
 
-ScreenFactory = Callable[[Game, Sequence[str], gettext.NullTranslations], GameScreen]
-"""A screen class: ``Screen(game, names, tr)`` (see :class:`GameScreen`)."""
+ScreenFactory = Callable[[Game, Sequence[str], str], GameScreen]
+"""Makes a game's screen: ``factory(game, names, lang)``."""
+
+
+def _take_stock(game: Game, names: Sequence[str], lang: str) -> GameScreen:
+    return TakeStockScreen(TakeStockNarrator(game, names, lang))
+
+
+def _card_stock_market(game: Game, names: Sequence[str], lang: str) -> GameScreen:
+    return CardStockMarketScreen(CardStockMarketNarrator(game, names, lang))
+
 
 SCREENS: dict[str, ScreenFactory] = {
-    "take_stock": TakeStockScreen,
-    "card_stock_market": CardStockMarketScreen,
+    "take_stock": _take_stock,
+    "card_stock_market": _card_stock_market,
 }
-"""Each game that can be played in the terminal, by registered name, with its screen class."""
+"""Each game that can be played in the terminal, by registered name, with its screen."""
 
 
 def screen_class(game_name: str) -> ScreenFactory | None:
-    """The screen class of ``game_name``, or ``None`` when it has none yet."""
+    """What makes the screen of ``game_name``, or ``None`` when it has none yet."""
     return SCREENS.get(game_name)

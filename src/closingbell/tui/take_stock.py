@@ -1,13 +1,11 @@
-"""Take Stock on the terminal: the table as one seat sees it, and every decision in words.
+"""Take Stock on the terminal: the table as one seat sees it, and the scores, laid out.
 
-The screen reads views and visible log events only (see :mod:`closingbell.tui.screen`).
-Every word comes from the ``take_stock`` message catalog; names of stocks and events
-follow the edition of the user's language.
+Every sentence comes from the game's narrator (:class:`TakeStockNarrator`); this module
+adds the layout (tables, colours) and its headings, from the same ``take_stock`` catalog.
 """
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,96 +14,53 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from closingbell.core.game import Game
 from closingbell.core.view import View
-from closingbell.games.take_stock import actions as A
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.views import TakeStockView
+from closingbell.text.take_stock import TakeStockNarrator
 
 STOCK_STYLES: tuple[str, ...] = ("yellow", "magenta", "bright_blue", "green", "red")
 """The colour of each stock, in market order (Corn, Gem, Oil, Tech, Movie)."""
 
 
 class TakeStockScreen:
-    """Take Stock's words and layout for the terminal, in the language of ``tr``."""
+    """Take Stock's layout for the terminal, in the language of its narrator."""
 
-    def __init__(self, game: Game, names: Sequence[str], tr: gettext.NullTranslations) -> None:
-        self.game = game
-        """The game being played (its options decide shares and scoring)."""
-        self.names: Sequence[str] = list(names)
-        """Each seat's name, as the table calls it."""
-        self.tr = tr
-        """The user's language."""
-        self._ = tr.gettext
-        self.ngettext = tr.ngettext
-        _ = self._
-        self.shares: tuple[int, ...] = getattr(game, "shares", (0, 0, *C.DEFAULT_SHARES))
-        """Shares per card, indexed by the card's value."""
-        self.stock_names: tuple[str, ...] = (_("Corn"), _("Gem"), _("Oil"), _("Tech"), _("Movie"))
-        """Each stock's name in the user's language."""
-        self.event_names: tuple[str, ...] = self._event_names()
-        """Each event kind's name in the user's language."""
-        self.reasons: dict[str, str] = {
-            "market_closed": _("Market Closed was drawn"),
-            "high_card": _("an 11 or 12 was placed on the market"),
-            "empty_hand": _("a player's hand became empty"),
-            "no_cards": _("no share card was left to draw"),
-        }
-        """Why a round ended, in words."""
-        self.rounds_seen: dict[int, dict[str, Any]] = {}
-        """The round-scoring events described so far, by round (for the final breakdown)."""
+    def __init__(self, narrator: TakeStockNarrator) -> None:
+        self.words = narrator
+        """The game's words."""
+        self._ = narrator.tr.gettext
 
-    # ------------------------------------------------------------------ names
+    @property
+    def narrator(self) -> TakeStockNarrator:
+        """The game's words: prompts, help, actions and events."""
+        return self.words
 
-    def _event_names(self) -> tuple[str, ...]:
-        _ = self._
-        per_stock = []
-        for fmt in (_("Stock Split ({stock})"), _("Stock Crash ({stock})")):
-            per_stock += [fmt.format(stock=s) for s in self.stock_names]
-        per_stock += [_("Insider Trading ({stock})").format(stock=s) for s in self.stock_names]
-        names = (
-            *per_stock,
-            _("Stock Audit"),
-            _("Stock Freeze"),
-            _("No Market Change"),
-            _("Market Upturn"),
-            _("Market Downturn"),
-            _("Stock Option Gained"),
-            _("Stock Option Lost"),
-            _("Market Crash"),
-            _("Market Closed"),
-        )
-        assert len(names) == C.NUM_EVENT_KINDS
-        return names
+    # ------------------------------------------------------------------ pieces
 
     def stock(self, s: int) -> Text:
         """A stock's name in its colour."""
-        return Text(self.stock_names[s], style=STOCK_STYLES[s])
-
-    def card_name(self, card: int) -> str:
-        """A share card as plain words, such as "Oil 7"."""
-        return self._("{stock} {value}").format(
-            stock=self.stock_names[C.card_stock(card)], value=C.card_value(card)
-        )
+        return Text(self.words.stock_names[s], style=STOCK_STYLES[s])
 
     def card(self, card: int, shares: bool = False) -> Text:
         """A share card in its stock's colour, with its shares if asked."""
-        name = self.card_name(card)
+        name = self.words.card_name(card)
         if shares:
-            n = self.shares[C.card_value(card)]
+            n = self.words.shares[C.card_value(card)]
             name = self._("{card} ({n} sh)").format(card=name, n=n)
         return Text(name, style=STOCK_STYLES[C.card_stock(card)])
 
     def certificates(self, cards: Sequence[int]) -> Text:
         """Certificates grouped by stock, one stock a line: "Oil 3 8 (3 sh)"."""
         lines = []
+        shares = self.words.shares
         for s in range(C.NUM_STOCKS):
             mine = sorted(C.card_value(c) for c in cards if C.card_stock(c) == s)
             if mine:
                 text = self._("{stock} {values} ({n} sh)").format(
-                    stock=self.stock_names[s],
+                    stock=self.words.stock_names[s],
                     values=" ".join(map(str, mine)),
-                    n=sum(self.shares[v] for v in mine),
+                    n=sum(shares[v] for v in mine),
                 )
                 lines.append(Text(text, style=STOCK_STYLES[s]))
         return Text("\n").join(lines) if lines else Text("–", style="dim")
@@ -118,31 +73,16 @@ class TakeStockScreen:
             out.append_text(self.card(c, shares))
         return out if cards else Text("–", style="dim")
 
-    def _share_words(self, n: int) -> str:
-        return self.ngettext("{n} share", "{n} shares", n).format(n=n)
-
-    def _event_list(self, kinds: Sequence[int]) -> str:
-        return self._(", ").join(self.event_names[k] for k in kinds)
-
     # ------------------------------------------------------------------ the table
-
-    def _prices(self, view: TakeStockView) -> list[int]:
-        zero = getattr(self.game.options, "frozen_scoring", "price") == "zero"
-        return [0 if zero and row.frozen else row.price for row in view.stocks]
-
-    def _limit(self, view: TakeStockView) -> int:
-        with_freeze = bool(getattr(self.game.options, "limit_counts_freeze", False))
-        return max(
-            len(r.cards) + r.splits + (1 if with_freeze and r.frozen else 0) for r in view.stocks
-        )
 
     def board(self, view: View) -> RenderableType:
         """The table as ``view``'s seat sees it: everything public plus its own hand."""
         v = _ts(view)
         _ = self._
+        names = self.words.names
         parts: list[RenderableType] = []
         title = _("Take Stock · round {round} of {rounds} · dealer: {dealer}").format(
-            round=v.round, rounds=v.rounds, dealer=self.names[v.dealer]
+            round=v.round, rounds=v.rounds, dealer=names[v.dealer]
         )
         parts.append(self._market(v))
         parts.append(self._players(v))
@@ -152,11 +92,11 @@ class TakeStockScreen:
             hand.append_text(self._cards(v.hand, shares=True))
             parts.append(hand)
             saved = Text(_("Your saved events: "), style="bold")
-            saved.append(self._event_list(v.saved_events) if v.saved_events else "–")
+            saved.append(self.words.event_list(v.saved_events) if v.saved_events else "–")
             parts.append(saved)
-        situation = self._situation(v)
-        if situation is not None:
-            parts.append(situation)
+        situation = self.words.situation(v)
+        if situation:
+            parts.append(Text("\n".join(situation), style="bold yellow"))
         return Panel(Group(*parts), title=Text(title, style="bold"), border_style="cyan")
 
     def _market(self, v: TakeStockView) -> Table:
@@ -182,7 +122,8 @@ class TakeStockScreen:
 
     def _players(self, v: TakeStockView) -> Table:
         _ = self._
-        prices = self._prices(v)
+        prices = self.words.prices(v)
+        shares = self.words.shares
         table = Table(title=_("Players"), title_justify="left", box=None, expand=False)
         table.add_column("")
         table.add_column(_("Player"))
@@ -192,12 +133,12 @@ class TakeStockScreen:
         table.add_column(_("Saved events"))
         table.add_column(_("Certificates (shares)"), no_wrap=True)
         table.add_column(_("Worth now"), justify="right")
-        for q, name in enumerate(self.names):
+        for q, name in enumerate(self.words.names):
             worth = sum(
-                self.shares[C.card_value(c)] * prices[C.card_stock(c)] for c in v.certificates[q]
+                shares[C.card_value(c)] * prices[C.card_stock(c)] for c in v.certificates[q]
             )
             if q == v.seat:
-                saved = self._event_list(v.saved_events) or "–"
+                saved = self.words.event_list(v.saved_events) or "–"
             else:
                 saved = str(v.saved_counts[q])
             mark = "▶" if q == v.current_player else ""
@@ -214,8 +155,7 @@ class TakeStockScreen:
         return table
 
     def _piles(self, v: TakeStockView) -> Text:
-        _ = self._
-        text = _(
+        text = self._(
             "Share cards: {draw} to draw, {discard} discarded · Events: {events} before "
             "Market Closed · Option tokens in the box: {supply}"
         ).format(
@@ -226,478 +166,90 @@ class TakeStockScreen:
         )
         return Text(text, style="dim")
 
-    def _situation(self, v: TakeStockView) -> Text | None:
-        """What is special about the pending decision, if anything."""
-        _ = self._
-        lines: list[str] = []
-        if v.round_end_reason:
-            lines.append(
-                _("Round {round} is over: {reason}.").format(
-                    round=v.round, reason=self.reasons[v.round_end_reason]
-                )
-            )
-        if v.drawn_events:
-            lines.append(_("You drew: {events}.").format(events=self._event_list(v.drawn_events)))
-        if v.pending_event is not None and v.current_player == v.seat:
-            lines.append(
-                _("Event being played: {event}.").format(event=self.event_names[v.pending_event])
-            )
-        if v.retrieved:
-            lines.append(
-                _("Retrieved so far: {cards}.").format(
-                    cards=self._(", ").join(self.card_name(c) for c in v.retrieved)
-                )
-            )
-        if v.own_hidden:
-            lines.append(
-                _("Set aside (not yet shown to the others): {cards}.").format(
-                    cards=self._(", ").join(self.card_name(c) for c in v.own_hidden)
-                )
-            )
-        if not lines:
-            return None
-        return Text("\n".join(lines), style="bold yellow")
-
-    # ------------------------------------------------------------------ decisions
-
-    def prompt(self, view: View) -> str:
-        """The question the current decision asks."""
-        v = _ts(view)
-        _ = self._
-        d = v.decision
-        if d == "action":
-            return _("Your turn: choose one action.")
-        if d == "discard":
-            purposes = {
-                "save": _("to go with the certificate you saved"),
-                "market A": _("to play the market (option A)"),
-                "market B": _("to play the market (option B)"),
-                "play": _("to play your saved event"),
-            }
-            purpose = purposes.get(v.pending_discard_for or "", "")
-            if purpose:
-                return _("Choose a card to discard {purpose}.").format(purpose=purpose)
-            return _("Choose a card to discard.")
-        if d == "choose_event":
-            return _("Choose which of the two events takes effect; the other is discarded.")
-        if d == "audit_stock":
-            return _("Stock Audit: choose a stock to audit.")
-        if d == "audit_what":
-            stock = self.stock_names[v.event_stock] if v.event_stock is not None else ""
-            return _("Stock Audit of {stock}: remove its top card or one split?").format(
-                stock=stock
-            )
-        if d == "freeze_stock":
-            return _("Stock Freeze: choose a stock to freeze, or a frozen one to thaw.")
-        if d == "retrieve":
-            return _("Insider Trading: take a card from the share discard pile, or stop.")
-        if d == "insider_discard":
-            return _("Insider Trading: discard one card for each card taken ({n} to go).").format(
-                n=v.owed_discards
-            )
-        if d == "downturn_discard":
-            return _("Market Downturn: choose a card to discard (shown when all have chosen).")
-        if d == "exercise":
-            return _("The round is over: exercise option tokens to save cards from your hand.")
-        return _("The game is over.")
-
-    def help(self, view: View) -> str:
-        """The rule behind the current decision, in the user's language."""
-        v = _ts(view)
-        _ = self._
-        d = v.decision
-        if d == "action":
-            limit = self._limit(v)
-            return _(
-                "On your turn you do one of four things.\n"
-                "• Raise a price: lay a card from your hand on its stock's row. It must be "
-                "higher than the row's top card, by 4 at most, and the stock must not be "
-                "frozen. Laying an 11 or a 12 ends the round.\n"
-                "• Save a certificate: put a card face up in front of you, then discard "
-                "another. Limit rule: you may do this only while you have fewer certificates "
-                "than the longest row has cards (splits count). The longest row now has "
-                "{limit}.\n"
-                "• Play the market: discard a card, then A: look at two event cards, one "
-                "takes effect and the other is discarded face down, or B: take one event card "
-                "and keep it hidden for a later turn.\n"
-                "• Play an event you saved earlier: discard a card, then it takes effect.\n"
-                "At the end of the round each certificate scores its shares times its "
-                "stock's price."
-            ).format(limit=limit)
-        if d == "discard":
-            return _(
-                "Saving a certificate, playing the market and playing a saved event each "
-                "cost one card from your hand, put face up on the share discard pile. If it "
-                "is your last card, the round ends."
-            )
-        if d == "choose_event":
-            return _(
-                "You drew two event cards with option A. The one you choose takes effect now; "
-                "the other goes face down on the event discard pile without being shown."
-            )
-        if d in ("audit_stock", "audit_what"):
-            return _(
-                "A Stock Audit removes either the top share card of an unfrozen stock (never "
-                "its 1) or one of its split cards. A stock with nothing to remove may still be "
-                "chosen: then nothing happens."
-            )
-        if d == "freeze_stock":
-            return _(
-                "A frozen stock's price cannot be raised, it cannot be audited, and a split "
-                "played on it is discarded. Choosing a frozen stock thaws it instead."
-            )
-        if d in ("retrieve", "insider_discard"):
-            return _(
-                "Insider Trading lets you take up to three cards of its stock from the share "
-                "discard pile; the others see what you take. For each card taken you discard "
-                "one card from your hand."
-            )
-        if d == "downturn_discard":
-            return _(
-                "Market Downturn: every player discards one card. The cards are shown only "
-                "when everyone has chosen. A player who discards their last card ends the "
-                "round."
-            )
-        if d == "exercise":
-            return _(
-                "For each option token you give back, one card from your hand becomes a "
-                "certificate; the Limit rule does not apply now. Cards left in your hand are "
-                "discarded. Tokens must last the whole game: you get no new ones unless an "
-                "event gives them."
-            )
-        return _("The game is over.")
-
-    def describe_action(self, view: View, action: int) -> str:
-        """``action`` in words, in the position ``view`` shows."""
-        v = _ts(view)
-        _ = self._
-        if A.RAISE <= action < A.SAVE:
-            s, value = C.card_stock(action), C.card_value(action)
-            top = v.stocks[s].cards[-1]
-            price = value * (v.stocks[s].splits + 1)
-            text = _("Raise {stock} to {value} (+{step})").format(
-                stock=self.stock_names[s], value=value, step=value - top
-            )
-            if v.stocks[s].splits:
-                text += " " + _("(price {price})").format(price=price)
-            if value in C.CLOSING_VALUES:
-                text += " " + _("and end the round")
-            return text
-        if A.SAVE <= action < A.DISCARD:
-            card = action - A.SAVE
-            return _("Save {card} as a certificate ({shares}), then discard a card").format(
-                card=self.card_name(card), shares=self._share_words(self.shares[C.card_value(card)])
-            )
-        if A.DISCARD <= action < A.MARKET_A:
-            return _("Discard {card}").format(card=self.card_name(action - A.DISCARD))
-        if action == A.MARKET_A:
-            return _("Discard a card and play the market, A: draw two events, one takes effect")
-        if action == A.MARKET_B:
-            return _("Discard a card and play the market, B: draw one event and keep it")
-        if A.PLAY <= action < A.CHOOSE:
-            return _("Discard a card and play your saved {event}").format(
-                event=self.event_names[action - A.PLAY]
-            )
-        if A.CHOOSE <= action < A.AUDIT_STOCK:
-            return _("Let {event} take effect").format(event=self.event_names[action - A.CHOOSE])
-        if A.AUDIT_STOCK <= action < A.AUDIT_CARD:
-            s = action - A.AUDIT_STOCK
-            return _("Audit {stock} (price {price})").format(
-                stock=self.stock_names[s], price=v.stocks[s].price
-            )
-        if action == A.AUDIT_CARD:
-            return _("Remove the top share card")
-        if action == A.AUDIT_SPLIT:
-            return _("Remove one split")
-        if A.FREEZE_STOCK <= action < A.RETRIEVE:
-            s = action - A.FREEZE_STOCK
-            if v.stocks[s].frozen:
-                return _("Thaw {stock}").format(stock=self.stock_names[s])
-            return _("Freeze {stock} at price {price}").format(
-                stock=self.stock_names[s], price=v.stocks[s].price
-            )
-        if A.RETRIEVE <= action < A.RETRIEVE_DONE:
-            return _("Take {card} from the discard pile").format(
-                card=self.card_name(action - A.RETRIEVE)
-            )
-        if action == A.RETRIEVE_DONE:
-            return _("Take no more cards")
-        if A.EXERCISE <= action < A.EXERCISE_DONE:
-            card = action - A.EXERCISE
-            return _("Spend a token to save {card} ({shares})").format(
-                card=self.card_name(card), shares=self._share_words(self.shares[C.card_value(card)])
-            )
-        return _("Exercise no more options")
-
-    # ------------------------------------------------------------------ what happened
-
-    def _who(self, event: dict[str, Any]) -> str:
-        seat: int = event["seat"]
-        return self.names[seat]
-
-    def describe_event(self, event: dict[str, Any]) -> str | None:
-        """One visible log event in words, or ``None`` for events not worth a line."""
-        _ = self._
-        kind = event["type"]
-        if kind == "round_start":
-            return _("Round {round} begins; {dealer} deals.").format(
-                round=event["round"], dealer=self.names[event["dealer"]]
-            )
-        if kind == "draw":
-            if event["card"] is None:
-                return _("{who} draws a share card.").format(who=self._who(event))
-            return _("{who} draws {card}.").format(
-                who=self._who(event), card=self.card_name(event["card"])
-            )
-        if kind == "reshuffle":
-            return _("The share discard pile is shuffled into a new draw pile.")
-        if kind == "raise":
-            card = event["card"]
-            return _("{who} raises {stock} to {value}.").format(
-                who=self._who(event),
-                stock=self.stock_names[C.card_stock(card)],
-                value=C.card_value(card),
-            )
-        if kind == "save":
-            card = event["card"]
-            return _("{who} saves {card} as a certificate ({shares}).").format(
-                who=self._who(event),
-                card=self.card_name(card),
-                shares=self._share_words(self.shares[C.card_value(card)]),
-            )
-        if kind == "discard":
-            return _("{who} discards {card}.").format(
-                who=self._who(event), card=self.card_name(event["card"])
-            )
-        if kind == "market":
-            if event["option"] == "A":
-                return _("{who} plays the market: two events, one takes effect.").format(
-                    who=self._who(event)
-                )
-            return _("{who} plays the market: one event to keep.").format(who=self._who(event))
-        if kind == "drew_events":
-            got = event["events"]
-            if isinstance(got, list):
-                return _("{who} draws {events}.").format(
-                    who=self._who(event), events=self._event_list(got)
-                )
-            return self.ngettext(
-                "{who} draws {n} event card.", "{who} draws {n} event cards.", got
-            ).format(who=self._who(event), n=got)
-        if kind == "market_closed":
-            return _("{who} draws Market Closed: the round ends.").format(who=self._who(event))
-        if kind == "play":
-            return _("{who} plays a saved event: {event}.").format(
-                who=self._who(event), event=self.event_names[event["event"]]
-            )
-        if kind == "choose":
-            return _("{who} lets {event} take effect.").format(
-                who=self._who(event), event=self.event_names[event["event"]]
-            )
-        if kind == "event_discard":
-            if event["event"] is None:
-                return _("{who} discards the other event face down.").format(who=self._who(event))
-            return _("{who} discards {event} face down.").format(
-                who=self._who(event), event=self.event_names[event["event"]]
-            )
-        if kind == "split":
-            stock = self.stock_names[event["stock"]]
-            if event["discarded"]:
-                return _("{stock} is frozen: the split is discarded.").format(stock=stock)
-            if event["removed"] is None:
-                return _("{stock} splits.").format(stock=stock)
-            return _("{stock} splits; its {value} goes to the discard pile.").format(
-                stock=stock, value=C.card_value(event["removed"])
-            )
-        if kind == "crash":
-            stock = self.stock_names[event["stock"]]
-            parts = [_("{stock} crashes.").format(stock=stock)]
-            if event["freeze_removed"]:
-                parts.append(_("Its freeze is removed."))
-            if event["removed"]:
-                parts.append(
-                    _("Cards removed: {values}.").format(
-                        values=_(", ").join(str(C.card_value(c)) for c in event["removed"])
-                    )
-                )
-            if event["split_removed"]:
-                parts.append(_("One split is removed."))
-            text = parts[0]
-            for part in parts[1:]:
-                text = _("{sentence} {next}").format(sentence=text, next=part)
-            return text
-        if kind == "retrieve":
-            return _("{who} takes {card} from the share discard pile.").format(
-                who=self._who(event), card=self.card_name(event["card"])
-            )
-        if kind == "audit":
-            stock = self.stock_names[event["stock"]]
-            removed = event["removed"]
-            if removed == "nothing":
-                return _("{who} audits {stock}: there is nothing to remove.").format(
-                    who=self._who(event), stock=stock
-                )
-            if removed == "split":
-                return _("{who} audits {stock}: one split is removed.").format(
-                    who=self._who(event), stock=stock
-                )
-            value = str(removed).rsplit(" ", 1)[-1]
-            return _("{who} audits {stock}: its {value} is removed.").format(
-                who=self._who(event), stock=stock, value=value
-            )
-        if kind == "freeze":
-            stock = self.stock_names[event["stock"]]
-            if event["frozen"]:
-                return _("{who} freezes {stock}.").format(who=self._who(event), stock=stock)
-            return _("{who} thaws {stock}.").format(who=self._who(event), stock=stock)
-        if kind == "tokens":
-            if event["change"] > 0:
-                return _("{who} gains an option token.").format(who=self._who(event))
-            return _("{who} loses an option token.").format(who=self._who(event))
-        if kind == "downturn_discard":
-            if event["card"] is None:
-                return _("{who} chooses a card to discard.").format(who=self._who(event))
-            return _("{who} sets {card} aside to discard.").format(
-                who=self._who(event), card=self.card_name(event["card"])
-            )
-        if kind == "downturn_reveal":
-            return _("Market Downturn: the discarded cards are {cards}.").format(
-                cards=_(", ").join(self.card_name(c) for c in event["cards"]) or "–"
-            )
-        if kind == "exercise":
-            if event["card"] is None:
-                return _("{who} exercises an option.").format(who=self._who(event))
-            return _("{who} exercises an option on {card}.").format(
-                who=self._who(event), card=self.card_name(event["card"])
-            )
-        if kind == "exercise_reveal":
-            used = [
-                _("{who}: {cards}").format(
-                    who=self.names[q], cards=_(", ").join(self.card_name(c) for c in cards)
-                )
-                for q, cards in enumerate(event["cards"])
-                if cards
-            ]
-            if not used:
-                return _("Nobody exercises options.")
-            return _("Options exercised: {list}.").format(list=_("; ").join(used))
-        if kind == "round_end":
-            return _("Round {round} ends: {reason}.").format(
-                round=event["round"], reason=self.reasons[event["reason"]]
-            )
-        if kind == "round_score":
-            self.rounds_seen[event["round"]] = event
-            points = _(", ").join(
-                _("{who} {points}").format(who=self.names[q], points=p)
-                for q, p in enumerate(event["scores"])
-            )
-            return _("Round {round} scores: {points}.").format(round=event["round"], points=points)
-        if kind == "game_over":
-            return _("The game is over.")
-        return None
-
     # ------------------------------------------------------------------ summaries
 
     def round_summary(self, view: View, event: dict[str, Any]) -> RenderableType | None:
         """The points of one round by player and stock (``None`` for other events)."""
-        if event.get("type") != "round_score":
+        result = self.words.round_result(view, event)
+        if result is None:
             return None
-        v = _ts(view)
         _ = self._
-        r = event["round"]
-        self.rounds_seen[r] = event
-        prices = event.get("prices")
-        held = event.get("shares")
         table = Table(box=None, expand=False)
         table.add_column(_("Player"), no_wrap=True)
-        if prices is not None:
+        if result.prices is not None:
             for s in range(C.NUM_STOCKS):
                 header = self.stock(s)
-                header.append("\n" + _("price {price}").format(price=prices[s]), style="dim")
+                header.append("\n" + _("price {price}").format(price=result.prices[s]), style="dim")
                 table.add_column(header, justify="right")
         table.add_column(_("Round"), justify="right")
         table.add_column(_("Total"), justify="right")
-        totals = [sum(rs[q] for rs in v.round_scores[:r]) for q in range(len(self.names))]
-        for q, name in enumerate(self.names):
+        for q, name in enumerate(self.words.names):
             row: list[RenderableType] = [name]
-            if prices is not None and held is not None:
+            if result.prices is not None and result.shares is not None:
                 for s in range(C.NUM_STOCKS):
-                    n = held[q][s]
+                    n = result.shares[q][s]
+                    price = result.prices[s]
                     cell = (
                         _("{shares}×{price}={points}").format(
-                            shares=n, price=prices[s], points=n * prices[s]
+                            shares=n, price=price, points=n * price
                         )
                         if n
                         else ""
                     )
                     row.append(cell)
-            row.append(Text(str(event["scores"][q]), style="bold"))
-            row.append(Text(str(totals[q]), style="bold green"))
+            row.append(Text(str(result.points[q]), style="bold"))
+            row.append(Text(str(result.totals[q]), style="bold green"))
             table.add_row(*row)
         parts: list[RenderableType] = []
-        if r <= len(v.round_end_reasons):
+        if result.reason is not None:
             parts.append(
                 Text(
                     _("Round {round} ended: {reason}.").format(
-                        round=r, reason=self.reasons[v.round_end_reasons[r - 1]]
+                        round=result.round, reason=result.reason
                     )
                 )
             )
         parts.append(table)
-        title = _("Scores of round {round}").format(round=r)
+        title = _("Scores of round {round}").format(round=result.round)
         return Panel(Group(*parts), title=Text(title, style="bold"), border_style="green")
-
-    def _winners(self, v: TakeStockView) -> list[int]:
-        best = max(v.scores)
-        top = [q for q, s in enumerate(v.scores) if s == best]
-        if len(top) > 1 and getattr(self.game.options, "final_tie", "shared") == "most_tokens":
-            most = max(v.tokens[q] for q in top)
-            top = [q for q in top if v.tokens[q] == most]
-        return top
 
     def final_summary(self, view: View) -> RenderableType:
         """The final scores by player: points from each stock over the game, and by round."""
-        v = _ts(view)
+        result = self.words.final_result(view)
         _ = self._
-        rounds = len(v.round_scores)
-        complete = all(r in self.rounds_seen for r in range(1, rounds + 1))
-        winners = self._winners(v)
+        names = self.words.names
         parts: list[RenderableType] = []
 
         def name_cell(q: int) -> Text:
-            won = q in winners
-            return Text(("★ " if won else "  ") + self.names[q], style="bold" if won else "")
+            won = q in result.winners
+            return Text(("★ " if won else "  ") + names[q], style="bold" if won else "")
 
-        if complete:
+        if result.by_stock is not None:
             by_stock = Table(title=_("Points from each stock"), title_justify="left", box=None)
             by_stock.add_column(_("Player"), no_wrap=True)
             for s in range(C.NUM_STOCKS):
                 by_stock.add_column(self.stock(s), justify="right")
             by_stock.add_column(_("Total"), justify="right")
-            for q in range(len(self.names)):
-                pts = [
-                    sum(e["shares"][q][s] * e["prices"][s] for e in self.rounds_seen.values())
-                    for s in range(C.NUM_STOCKS)
-                ]
+            for q, points in enumerate(result.by_stock):
                 by_stock.add_row(
-                    name_cell(q), *map(str, pts), Text(str(v.scores[q]), style="bold green")
+                    name_cell(q),
+                    *map(str, points),
+                    Text(str(result.scores[q]), style="bold green"),
                 )
             parts.append(by_stock)
         by_round = Table(title=_("Points by round"), title_justify="left", box=None)
         by_round.add_column(_("Player"), no_wrap=True)
-        for r in range(1, rounds + 1):
+        for r in range(1, len(result.by_round) + 1):
             by_round.add_column(_("Round {round}").format(round=r), justify="right")
         by_round.add_column(_("Total"), justify="right")
-        for q in range(len(self.names)):
+        for q in range(len(names)):
             by_round.add_row(
                 name_cell(q),
-                *(str(rs[q]) for rs in v.round_scores),
-                Text(str(v.scores[q]), style="bold green"),
+                *(str(rs[q]) for rs in result.by_round),
+                Text(str(result.scores[q]), style="bold green"),
             )
         parts.append(by_round)
-        names = _(", ").join(self.names[q] for q in winners)
-        verdict = self.ngettext("Winner: {names}", "Winners (shared): {names}", len(winners))
-        parts.append(Text(verdict.format(names=names), style="bold"))
+        parts.append(Text(result.verdict, style="bold"))
         return Panel(
             Group(*parts), title=Text(_("Final scores"), style="bold"), border_style="green"
         )

@@ -1,6 +1,6 @@
 // The page's own words: the "web" catalog, fetched as JSON from /api/messages/{lang},
 // and the small DOM helpers every module uses. Every fixed word of the page is written
-// _("...") so that Babel's JavaScript extractor finds it (python -m closingbell.tui.catalogs web).
+// _("...") so that Babel's JavaScript extractor finds it (python -m closingbell.text.catalogs web).
 
 const KEY = "closingbell.lang";
 let table = {};

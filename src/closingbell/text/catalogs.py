@@ -1,12 +1,14 @@
 """Keeping the message catalogs in step with the source (a tool for maintainers and tests).
 
-Every ``_("...")`` (and ``ngettext``) call in ``closingbell/tui/*.py`` is a message. A
-game's screen module keeps its messages in the domain of the game's name (``take_stock.py``
+Every ``_("...")`` (and ``ngettext``) call in ``closingbell/text/*.py`` (the words) and
+``closingbell/tui/*.py`` (the terminal's layout) is a message. A module named after a game
+keeps its messages in that game's domain (``text/take_stock.py`` and ``tui/take_stock.py``
 to ``take_stock.po``); every other module's go to ``common``; the browser page's
 (``_("...")`` in ``closingbell/server/static/*.js``) go to ``web``. Run
-``python -m closingbell.tui.catalogs [DOMAIN ...]`` after changing messages: it adds new messages to
-every language's catalogs (English ones filled with the source text, others left empty
-for a translator) and drops messages no longer used, keeping every translation made.
+``python -m closingbell.text.catalogs [DOMAIN ...]`` after changing messages: it adds new
+messages to every language's catalogs (English ones filled with the source text, others
+left empty for a translator) and drops messages no longer used, keeping every translation
+made.
 """
 
 from __future__ import annotations
@@ -21,18 +23,15 @@ from babel.messages.pofile import read_po, write_po
 
 import closingbell
 from closingbell.core.registry import available_games
-from closingbell.tui.i18n import LANGS, LOCALE_DIR
+from closingbell.text.i18n import COMMON, LANGS, WEB, catalog_path
 
-TUI_DIR = Path(__file__).resolve().parent
-"""The sources whose messages the catalogs hold."""
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The ``closingbell`` package."""
 
-COMMON = "common"
-"""The domain of messages shared by the whole terminal front end."""
+SOURCE_DIRS = (PACKAGE_DIR / "text", PACKAGE_DIR / "tui")
+"""The Python sources whose messages the catalogs hold: the words and the terminal."""
 
-WEB = "web"
-"""The domain of the browser page's own words (``_("...")`` in its JavaScript)."""
-
-WEB_DIR = TUI_DIR.parent / "server" / "static"
+WEB_DIR = PACKAGE_DIR / "server" / "static"
 """The browser page's JavaScript modules."""
 
 
@@ -49,17 +48,19 @@ class Message:
 
 
 def domain_of(source: Path) -> str:
-    """The catalog a source file's messages go to: a game's screen has its own."""
+    """The catalog a source file's messages go to: a module named after a game has its own."""
     return source.stem if source.stem in available_games() else COMMON
 
 
 def sources() -> list[Path]:
-    """The terminal front end's Python files."""
-    return sorted(p for p in TUI_DIR.glob("*.py") if p.name != "catalogs.py")
+    """The Python files with messages: the words (``text``) and the terminal (``tui``)."""
+    return [
+        p for folder in SOURCE_DIRS for p in sorted(folder.glob("*.py")) if p.name != "catalogs.py"
+    ]
 
 
 def extract() -> Iterator[Message]:
-    """Every message of the terminal front end, with its domain, in source order."""
+    """Every message of the Python sources, with its domain, in source order."""
     for path in sources():
         domain = domain_of(path)
         for line, msgid, _comments, _context in extract_from_file(
@@ -67,9 +68,9 @@ def extract() -> Iterator[Message]:
         ):
             if isinstance(msgid, tuple):
                 singular, plural = msgid[0], msgid[1]
-                yield Message((singular, plural), domain, f"{path.name}:{line}")
+                yield Message((singular, plural), domain, f"{_where(path)}:{line}")
             else:
-                yield Message(msgid, domain, f"{path.name}:{line}")
+                yield Message(msgid, domain, f"{_where(path)}:{line}")
 
 
 def web_sources() -> list[Path]:
@@ -84,12 +85,12 @@ def extract_web() -> Iterator[Message]:
             "javascript", str(path), keywords={"_": None}
         ):
             if isinstance(msgid, str):
-                yield Message(msgid, WEB, f"{path.name}:{line}")
+                yield Message(msgid, WEB, f"{_where(path)}:{line}")
 
 
-def catalog_path(lang: str, domain: str) -> Path:
-    """The ``.po`` file of ``domain`` in ``lang``."""
-    return LOCALE_DIR / LANGS[lang] / "LC_MESSAGES" / f"{domain}.po"
+def _where(path: Path) -> str:
+    """A source file named from the package: ``text/take_stock.py``."""
+    return path.relative_to(PACKAGE_DIR).as_posix()
 
 
 def update(only_domains: set[str] | None = None) -> None:
@@ -129,7 +130,7 @@ def update(only_domains: set[str] | None = None) -> None:
                     string = m.id
                 else:
                     string = ("", "") if isinstance(m.id, tuple) else ""
-                file, line = m.where.split(":")
+                file, line = m.where.rsplit(":", 1)
                 new.add(m.id, string, locations=[(file, int(line))])
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as f:

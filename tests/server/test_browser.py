@@ -31,6 +31,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from closingbell.server.app import create_app
+from tests.server.a11y import assert_accessible
 from tests.server.conftest import STORAGE
 from tests.server.helpers import client_for, create, database, run_sql
 
@@ -419,7 +420,9 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert bo.locator("#mine .hand .card").count() > 0
         # Cards have names for screen readers: "Oil 7, two shares".
         name = ana.get_attribute("#mine .hand .card", "aria-label")
-        assert re.fullmatch(r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two shares|three shares)", name)
+        assert re.fullmatch(
+            r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two shares|three shares)", name
+        )
         assert ana.get_attribute(".market .row-head", "aria-label").startswith("Corn: price 1")
         seen: dict[str, bool] = {"shot": not sqlite, "round": not sqlite}
 
@@ -447,6 +450,12 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
             assert page.locator("#log li").count() > sum(counts.values())
         if sqlite:
             _shot(ana, "take-stock-final-en-desktop")
+        # The record file downloads as `closingbell replay` reads it.
+        with ana.expect_download() as download:
+            ana.click("#record-overlay")
+        assert download.value.suggested_filename.endswith(".cbrec")
+        record = Path(download.value.path()).read_text(encoding="utf-8")
+        assert record.startswith("closingbell record 1\n") and "take_stock" in record
         # Every round stays in the Rounds tab.
         ana.click("#overlay-close")
         ana.click("#tab-rounds")
@@ -705,6 +714,20 @@ def test_the_lobby_seats_the_creator_and_builds_the_rules_form(browser: Any, qui
         )
         assert not any("[" in v or '"' in v for v in values), values
         assert page.get_attribute("#opt-rounds", "type") == "number"
+        assert (
+            page.get_attribute("#opt-rounds", "min"),
+            page.get_attribute("#opt-rounds", "max"),
+        ) == (
+            "1",
+            "12",
+        )
+        assert page.inner_text("label[for='opt-rounds']") == "Rounds"
+        assert page.locator("#opt-frozen_scoring option").count() == 2
+        assert page.locator("input.tuple[id^='opt-shares_table']").count() == 11
+        dealers = page.locator("#opt-first_dealer option").all_inner_texts()
+        assert dealers == ["Drawn at random", "Seat 1", "Seat 2", "Seat 3"]
+        page.select_option("#players", "4")
+        assert page.locator("#opt-first_dealer option").count() == 5
         assert "disconnected" in page.inner_text("#clock-help")
         # Without a name, the creator is asked for one and nothing is created.
         page.fill("#creator-name", "")
@@ -732,6 +755,12 @@ def test_the_lobby_and_its_tables_in_chinese(browser: Any, quick: str) -> None:
         assert page.evaluate(CJK_RENDERS)
         _no_overflow(page)
         _shot(page, "lobby-zh-phone")
+        assert _english_left(page, {"closingbell", "English", *NAMES}) == set()
+        # The rules options in Chinese, from the options' own metadata.
+        page.click("#options summary")
+        assert page.inner_text("label[for='opt-rounds']") == "回合數"
+        assert "留空" in page.inner_text("#opt-first_dealer-help")
+        _no_overflow(page)
         assert _english_left(page, {"closingbell", "English", *NAMES}) == set()
     finally:
         context.close()
@@ -918,6 +947,59 @@ def test_your_turn_changes_the_title_and_the_sound_is_off_until_turned_on(
         context.close()
 
 
+@pytest.mark.parametrize(
+    ("lang", "size", "game"),
+    [
+        ("en", "desktop", "take_stock"),
+        ("en", "phone", "card_stock_market"),
+        ("zh-Hant", "desktop", "card_stock_market"),
+        ("zh-Hant", "phone", "take_stock"),
+    ],
+)
+def test_the_table_has_no_serious_accessibility_fault(
+    browser: Any, quick: str, lang: str, size: str, game: str
+) -> None:
+    """axe-core on a table mid-game (with a card's choices open), its final screen and its
+    replay: no serious or critical violation (the lobby's check is in test_a11y.py)."""
+    table = _api(
+        quick,
+        "/api/tables",
+        {
+            "game": game,
+            "seats": ["open", "medium"],
+            "options": {"rounds": 1} if game == "take_stock" else {},
+        },
+    )["table"]
+    token = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana"})["token"]
+    context = _context(browser, DESKTOP if size == "desktop" else PHONE, lang)
+    _seat_in(context, table["id"], 0, token)
+    where = f"{game}, {lang}, {size}"
+    try:
+        page = context.new_page()
+        page.goto(f"{quick}/t/{table['id']}")
+        page.wait_for_selector(".market")
+        rng = random.Random(10)
+        _play([page], lambda: _version(page) >= 6, rng)
+        _wait_until(page, "document.querySelector('#table-col .playable:not([disabled])') !== null")
+        assert_accessible(page, f"a table mid-game ({where})")
+        card = page.locator("#mine .hand .playable:not([disabled])")
+        if card.count():
+            card.first.click()
+            assert_accessible(page, f"a table with a card's choices ({where})")
+            if page.locator("#decision .cancel").count():
+                page.click("#decision .cancel")
+        _play([page], lambda: _status(page) == "finished", rng)
+        page.wait_for_selector("#overlay[open] #final")
+        assert_accessible(page, f"the final screen ({where})")
+        page.click("#overlay-close")
+        page.click("#replay-side")
+        page.wait_for_selector("#replay-slider")
+        page.click("#replay-next")
+        assert_accessible(page, f"the replay ({where})")
+    finally:
+        context.close()
+
+
 # ---------------------------------------------------------------------- sizes and pages
 
 
@@ -952,6 +1034,8 @@ def test_no_page_scrolls_sideways_from_360_to_1366_pixels(browser: Any, quick: s
             for address, ready in pages:
                 page.goto(address)
                 page.wait_for_selector(ready)
+                if ready == "#create-table":
+                    page.click("#options summary")
                 for width in (360, 390, 768, 1366):
                     page.set_viewport_size({"width": width, "height": 800})
                     page.wait_for_timeout(30)

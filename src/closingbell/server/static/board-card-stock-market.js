@@ -133,7 +133,7 @@ function turnInfo(ctx, view) {
 
 function mine(ctx, view) {
   const seat = view.seat;
-  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand" },
+  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand", tabindex: "0" },
     view.hand.map((c) => playingCard(ctx, c, ctx.pick(`hand:${c}`) || {})));
   fan(hand);
   const body = el("div", { class: "seat-body" },
@@ -235,5 +235,5 @@ export function finalBreakdown(ctx, result) {
         bySuit.map((v) => el("td", {}, v ? money(v) : "–")),
         el("td", { class: "strong" }, money(result.scores[p])));
     })));
-  return [el("div", { class: "scroll-x" }, table)];
+  return [el("div", { class: "scroll-x", tabindex: "0" }, table)];
 }

@@ -194,7 +194,7 @@ function tray(ctx, view) {
 
 function mine(ctx, view) {
   const seat = view.seat;
-  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand" },
+  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand", tabindex: "0" },
     view.hand.map((c) => shareCard(ctx, c, ctx.pick(`hand:${c}`) || {})));
   fan(hand);
   const saved = view.saved_events.length
@@ -321,7 +321,7 @@ export function roundResult(e, ctx, allRounds) {
       el("td", { class: "strong" }, num(score)), el("td", { class: "strong" }, num(totals[p]))))));
   return el("div", { class: "round-result" },
     ends ? el("p", {}, _("Round {round} ended: {reason}.", { round: e.round, reason: REASONS()[ends.reason] })) : null,
-    el("div", { class: "scroll-x" }, table));
+    el("div", { class: "scroll-x", tabindex: "0" }, table));
 }
 
 /** The final breakdown: each player's points from each stock over the game, and by round. */
@@ -347,5 +347,5 @@ export function finalBreakdown(ctx, result) {
       el("th", { scope: "row" }, ctx.names[p]),
       all.map((r) => el("td", {}, num(r.scores[p]))),
       el("td", { class: "strong" }, num(result.scores[p]))))));
-  return [el("div", { class: "scroll-x" }, byStock), el("div", { class: "scroll-x" }, byRound)];
+  return [el("div", { class: "scroll-x", tabindex: "0" }, byStock), el("div", { class: "scroll-x", tabindex: "0" }, byRound)];
 }

@@ -254,11 +254,14 @@ export function cardBack(kind, count, label, opts = {}) {
  */
 function cardNode(opts, cls, label) {
   const interactive = Boolean(opts.onPick);
+  const name = opts.ariaLabel || label;
+  // A card without a name (one back of a counted row) is drawing only: its group names it.
   const node = el(interactive ? "button" : "div", {
     class: `${cls}${opts.cls ? ` ${opts.cls}` : ""}`,
     type: interactive ? "button" : null,
-    role: interactive ? null : "img",
-    "aria-label": opts.ariaLabel || label,
+    role: interactive || !name ? null : "img",
+    "aria-label": name || null,
+    "aria-hidden": interactive || name ? null : "true",
     title: opts.title || null,
   });
   if (interactive) {

@@ -54,9 +54,9 @@ function optionField(option, players) {
     read = () => input.checked;
   } else if (kind === "choice" && option.choices) {
     input = el("select", { id, "aria-describedby": described },
-      option.choices.map((c) => el("option", { value: JSON.stringify(c.value) }, c.label)));
-    input.value = JSON.stringify(option.default);
-    read = () => JSON.parse(input.value);
+      option.choices.map((c, i) => el("option", { value: String(i) }, c.label)));
+    input.value = String(Math.max(0, option.choices.findIndex((c) => c.value === option.default)));
+    read = () => option.choices[Number(input.value)].value;
   } else if (kind === "seat") {
     input = el("select", { id, "aria-describedby": described },
       option.nullable !== false ? el("option", { value: "null" }, _("Drawn at random")) : null,
@@ -95,9 +95,11 @@ function optionField(option, players) {
 }
 
 function field(label, id, input, help, helpId, read, option, group) {
-  const node = group
-    ? el("fieldset", { class: "option" }, el("legend", {}, label), input, help ? el("small", { id: helpId }, help) : null)
-    : el("div", { class: "option" }, el("label", { for: id }, label), input, help ? el("small", { id: helpId }, help) : null);
+  const note = help ? el("small", { id: helpId }, help) : null;
+  let node;
+  if (group) node = el("fieldset", { class: "option" }, el("legend", {}, label), input, note);
+  else if (input.type === "checkbox") node = el("div", { class: "option check" }, input, el("label", { for: id }, label), note);
+  else node = el("div", { class: "option" }, el("label", { for: id }, label), input, note);
   return { node, read, option };
 }
 

@@ -61,9 +61,10 @@ function build() {
   replayBar = el("div", { id: "replay-controls", class: "replay-controls", hidden: true });
   tableCol = el("div", { id: "table-col", class: "table-col", tabindex: "-1" },
     replayBar, othersBox, centerBox, mineBox, decision);
-  logList = el("ol", { id: "log", class: "log" });
-  replayLog = el("ol", { id: "replay-log", class: "log", hidden: true });
-  roundsPanel = el("div", { id: "rounds", class: "rounds-panel" });
+  // The scrolling parts take the keyboard's focus, so that they can be scrolled with it.
+  logList = el("ol", { id: "log", class: "log", tabindex: "0", "aria-label": _("Log") });
+  replayLog = el("ol", { id: "replay-log", class: "log", hidden: true, tabindex: "0", "aria-label": _("Log") });
+  roundsPanel = el("div", { id: "rounds", class: "rounds-panel", tabindex: "0" });
   tabLog = el("button", { type: "button", role: "tab", id: "tab-log", "aria-selected": "true", "aria-controls": "panel-log" }, _("Log"));
   tabRounds = el("button", { type: "button", role: "tab", id: "tab-rounds", "aria-selected": "false", "aria-controls": "panel-rounds", tabindex: "-1" }, _("Rounds"));
   panelLog = el("div", { role: "tabpanel", id: "panel-log", "aria-labelledby": "tab-log" }, logList, replayLog);
@@ -446,7 +447,7 @@ function endButtons(where) {
   if (me() !== null && stored()) {
     out.push(el("button", { type: "button", class: "primary play-again", id: `play-again-${where}`, onclick: playAgain }, _("Play again")));
   }
-  out.push(el("a", { class: "button record-link", id: `record-${where}`, href: `/api/tables/${encodeURIComponent(tableId)}/record.cbrec`, download: `${tableId}.cbrec` }, _("Download record")));
+  out.push(el("a", { class: "button record-link", id: `record-${where}`, href: `/api/tables/${encodeURIComponent(tableId)}/record.cbrec`, download: true }, _("Download record")));
   out.push(el("button", { type: "button", class: "replay-button", id: `replay-${where}`, onclick: startReplay }, _("Step through the replay")));
   return out;
 }

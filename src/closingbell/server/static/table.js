@@ -38,6 +38,10 @@ let wasMyTurn = null;
 let finalShown = false;
 let roundsSeen = null;
 const standIns = new Set(JSON.parse(localStorage.getItem(standInKey) || "[]"));
+let usingKeyboard = false;
+let focusInTable = false;
+document.addEventListener("keydown", () => { usingKeyboard = true; }, true);
+document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true);
 
 // ------------------------------------------------------------------ the page's parts
 
@@ -251,6 +255,8 @@ function cancel() {
 
 function play(action) {
   if (!last || busy) return;
+  // The buttons are about to be disabled, which takes the focus away: remember where it was.
+  focusInTable = tableCol.contains(document.activeElement);
   busy = true;
   selected = null;
   document.body.classList.add("busy");
@@ -328,12 +334,22 @@ function redraw() {
     decision.hidden = true;
     return;
   }
+  // Keyboard players keep their place: the focus stays on the table as it is drawn anew.
+  const focused = document.activeElement;
+  const hadFocus = (focused && tableCol.contains(focused)) || focusInTable;
+  focusInTable = false;
+  const focusedTarget = hadFocus && focused.dataset ? focused.dataset.target : null;
   const ctx = makeCtx(last.view, busy ? [] : last.legal, last.seats);
   const parts = board.render(last.view, ctx);
   othersBox.replaceChildren(parts.others);
   centerBox.replaceChildren(parts.center);
   mineBox.replaceChildren(...(parts.mine ? [parts.mine] : []));
   drawDecision(last.view, ctx);
+  if (hadFocus && usingKeyboard && !tableCol.contains(document.activeElement)) {
+    const again = focusedTarget && tableCol.querySelector(`[data-target="${CSS.escape(focusedTarget)}"]`);
+    const next = again || tableCol.querySelector(".playable:not([disabled]), #decision button:not([disabled])");
+    (next || tableCol).focus({ preventScroll: !next });
+  }
 }
 
 function winnersSentence(result) {

@@ -345,7 +345,8 @@ function redraw() {
   centerBox.replaceChildren(parts.center);
   mineBox.replaceChildren(...(parts.mine ? [parts.mine] : []));
   drawDecision(last.view, ctx);
-  if (hadFocus && usingKeyboard && !tableCol.contains(document.activeElement)) {
+  const now = document.activeElement;
+  if (hadFocus && usingKeyboard && (now === tableCol || !tableCol.contains(now))) {
     const again = focusedTarget && tableCol.querySelector(`[data-target="${CSS.escape(focusedTarget)}"]`);
     const next = again || tableCol.querySelector(".playable:not([disabled]), #decision button:not([disabled])");
     (next || tableCol).focus({ preventScroll: !next });

@@ -1056,6 +1056,38 @@ def test_no_page_scrolls_sideways_from_360_to_1366_pixels(browser: Any, quick: s
             context.close()
 
 
+SHIFTS = """window.__shift = 0; new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+}).observe({type: 'layout-shift', buffered: true});"""
+
+
+def test_the_table_does_not_jump_while_it_loads(browser: Any, quick: str) -> None:
+    """The cumulative layout shift of a table's page, a spectator's and a player's, on a phone
+    and a desktop, stays under 0.1 (the threshold Lighthouse and Web Vitals call good)."""
+    table = _api(
+        quick, "/api/tables", {"game": "take_stock", "seats": ["open", "medium", "medium"]}
+    )["table"]
+    token = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana"})["token"]
+    for size in (PHONE, DESKTOP):
+        for seated in (False, True):
+            context = _context(browser, size)
+            context.add_init_script(SHIFTS)
+            if seated:
+                _seat_in(context, table["id"], 0, token)
+            try:
+                page = context.new_page()
+                page.context.new_cdp_session(page).send(
+                    "Emulation.setCPUThrottlingRate", {"rate": 4}
+                )
+                page.goto(f"{quick}/t/{table['id']}")
+                page.wait_for_selector(".market .row")
+                page.wait_for_timeout(500)
+                shift = page.evaluate("window.__shift")
+                assert shift < 0.1, (size, seated, shift)
+            finally:
+                context.close()
+
+
 def test_the_favicon_and_no_missing_file(browser: Any, quick: str) -> None:
     done = _api(quick, "/api/tables", {"game": "card_stock_market", "seats": ["random", "random"]})[
         "table"

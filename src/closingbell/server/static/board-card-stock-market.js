@@ -68,7 +68,7 @@ function suitPile(ctx, view, s) {
   const label = [
     _("{suit}: price {price}", { suit: name, price: money(m.price) }),
     m.bankrupt ? _("bankrupt") : null,
-    _("a number card may move it up {rise} or down {fall}", { rise: m.max_rise, fall: m.max_fall }),
+    _("a number card may move it up {rise} or down {fall}", { rise: money(m.max_rise), fall: money(m.max_fall) }),
     count(m.pile.length, _("{n} card in its pile", { n: 1 }), _("{n} cards in its pile", { n: m.pile.length })),
   ].filter(Boolean).join(_(", "));
   const depth = el("div", { class: "depth" });

@@ -51,12 +51,13 @@ let panelRounds, sidePanel, tools, side, overlay;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
-  statusLine = el("p", { id: "status", class: "status-main" });
+  statusLine = el("span", { id: "status" });
   statusDetail = el("p", { id: "status-detail", class: "status-detail" });
-  watching = el("p", { id: "watching", class: "watching", hidden: true });
+  watching = el("span", { id: "watching", class: "chip watching", hidden: true });
   previewLine = el("p", { id: "preview", class: "preview" });
   banner = el("div", { id: "banner", class: "banner" },
-    el("div", { role: "status", "aria-live": "polite" }, statusLine, statusDetail, watching), previewLine);
+    el("div", { role: "status", "aria-live": "polite" },
+      el("p", { class: "status-main" }, statusLine, " ", watching), statusDetail), previewLine);
   joinBox = el("div", { id: "join", hidden: true });
   othersBox = el("div", { id: "others" });
   centerBox = el("div", { id: "center" });
@@ -384,7 +385,8 @@ function drawBanner() {
   document.body.classList.toggle("your-turn", yourTurn);
   const spectator = last && last.seat === null && !stored();
   watching.hidden = !spectator || !last || last.status === "waiting";
-  watching.textContent = _("You are watching this table: you see what everyone sees, and no hand.");
+  watching.textContent = _("You are watching");
+  watching.title = _("You are watching this table: you see what everyone sees, and no hand.");
   document.title = yourTurn ? `● ${_("Your turn")} · ${title}` : `${title} · closingbell`;
   if (yourTurn && wasMyTurn === false) chime();
   wasMyTurn = yourTurn;
@@ -639,6 +641,7 @@ function drawState(message) {
   drawJoin();
   drawTools();
   drawRounds();
+  main.classList.remove("loading");
   if (incremental && !replaying) {
     motion.play(tableCol, snap, board.moves(message.events, { me: message.seat }), (kind) => cardBack(kind));
   }
@@ -701,6 +704,7 @@ function connect() {
     }
   };
   socket.onclose = (event) => {
+    main.classList.remove("loading");
     if (event.code === 4404) { statusLine.textContent = errorText("unknown_table"); return; }
     if (event.code === 4503) { statusLine.textContent = errorText("table_unavailable"); return; }
     statusDetail.textContent = _("Connection lost; reconnecting…");
@@ -765,6 +769,8 @@ async function start() {
     panelLog.removeAttribute("aria-labelledby");
     panelLog.setAttribute("aria-label", _("Log"));
   }
+  // Hidden until the first state is drawn, so that nothing jumps while the table is laid out.
+  main.classList.add("loading");
   main.replaceChildren(
     el("a", { class: "skip", href: "#table-col" }, _("Skip to the table")),
     banner, joinBox,

@@ -154,6 +154,9 @@ function piles(ctx, view) {
     el("div", { class: "pile", "data-zone": "events" },
       cardBack("event", view.event_pile, count(view.event_pile, _("Event pile: {n} card before Market Closed", { n: 1 }), _("Event pile: {n} cards before Market Closed", { n: view.event_pile }))),
       el("span", { class: "pile-label" }, _("Event pile"))),
+    el("div", { class: "pile", "data-zone": "event-discard" },
+      cardBack("event", view.event_discard, count(view.event_discard, _("Event discard pile: {n} card, face down", { n: 1 }), _("Event discard pile: {n} cards, face down", { n: view.event_discard }))),
+      el("span", { class: "pile-label" }, _("Event discards"))),
     el("div", { class: "pile supply" },
       el("span", { class: "token big", role: "img", "aria-label": _("Option tokens in the box: {n}", { n: view.option_supply }) }),
       el("span", { class: "pile-label" }, _("Tokens in the box"), " ", el("b", {}, num(view.option_supply)))),
@@ -297,6 +300,7 @@ export function moves(events, ctx) {
     else if (e.type === "crash") e.removed.forEach((c) => out.push({ card: c, from: `row-${e.stock}`, to: "discard" }));
     else if (e.type === "downturn_reveal") e.cards.forEach((c) => out.push({ card: c, from: "table", to: "discard" }));
     else if (e.type === "market") out.push({ card: null, from: "events", to: from(e.seat), back: "event" });
+    else if (e.type === "event_discard") out.push({ card: null, from: from(e.seat), to: "event-discard", back: "event" });
   }
   return out.filter((m) => m.card !== undefined);
 }

@@ -101,11 +101,11 @@ export function eventStock(kind) {
 /** What an event does, in a few words of the page's language. */
 export function eventEffect(kind) {
   return {
-    split: _("The multiplier goes up by one; the top card of the row is removed."),
-    crash: _("Half the row's cards, one split and any freeze are removed."),
-    insider: _("Take up to three of its cards from the discard pile; discard one card for each."),
-    audit: _("Remove the top card or one split of a stock that is not frozen."),
-    freeze: _("Freeze a stock (no raises, no audits), or thaw a frozen one."),
+    split: _("Multiplier +1; the row's top card is removed."),
+    crash: _("Half its row, one split and any freeze are removed."),
+    insider: _("Take up to three of its cards from the discards, discarding one for each."),
+    audit: _("Remove a stock's top card or one of its splits."),
+    freeze: _("Freeze a stock, or thaw a frozen one."),
     nochange: _("Nothing happens."),
     upturn: _("Every player draws a share card."),
     downturn: _("Every player discards a card, chosen in secret."),

@@ -142,19 +142,40 @@ def _api(base: str, path: str, body: Any = None) -> Any:
         return json.load(answer)
 
 
+PAGE_ERRORS: list[str] = []
+"""Uncaught errors of the page's scripts in the current test (see ``_context``)."""
+
+
+@pytest.fixture(autouse=True)
+def _no_script_errors() -> Iterator[None]:
+    """Every browser test also checks that the page's scripts raised nothing."""
+    PAGE_ERRORS.clear()
+    yield
+    assert PAGE_ERRORS == []
+
+
 def _context(browser: Any, size: dict[str, int], lang: str = "en", motion: bool = False) -> Any:
-    """A browser context of ``size`` in ``lang``, with movement off unless ``motion``."""
+    """A browser context of ``size`` in ``lang``, with movement off unless ``motion``; its
+    pages' uncaught errors go to ``PAGE_ERRORS``."""
     context = browser.new_context(
         viewport=size, reduced_motion="no-preference" if motion else "reduce"
     )
-    context.add_init_script(f"localStorage.setItem('closingbell.lang', '{lang}')")
+    _store(context, "closingbell.lang", lang)
+    context.on("weberror", lambda e: PAGE_ERRORS.append(str(e.error)))
     return context
+
+
+def _store(context: Any, key: str, value: str) -> None:
+    """Put ``key`` in the ``localStorage`` of every page of ``context`` before it runs (not in
+    documents without storage, such as a download's)."""
+    context.add_init_script(
+        f"try {{ localStorage.setItem({json.dumps(key)}, {json.dumps(value)}); }} catch {{}}"
+    )
 
 
 def _seat_in(context: Any, table: str, seat: int, token: str) -> None:
     """Give ``context`` a seat joined through the API (as the page keeps it)."""
-    value = json.dumps({"seat": seat, "token": token})
-    context.add_init_script(f"localStorage.setItem('closingbell.seat.{table}', '{value}')")
+    _store(context, f"closingbell.seat.{table}", json.dumps({"seat": seat, "token": token}))
 
 
 def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
@@ -1039,7 +1060,7 @@ def test_no_page_scrolls_sideways_from_360_to_1366_pixels(browser: Any, quick: s
                 page.wait_for_selector(ready)
                 if ready == "#create-table":
                     page.click("#options summary")
-                for width in (360, 390, 768, 1366):
+                for width in (360, 390, 768, 1366, 1920):
                     page.set_viewport_size({"width": width, "height": 800})
                     page.wait_for_timeout(30)
                     _no_overflow(page)
@@ -1047,7 +1068,7 @@ def test_no_page_scrolls_sideways_from_360_to_1366_pixels(browser: Any, quick: s
                     page.click("#overlay-close")
                     page.click("#replay-side")
                     page.wait_for_selector("#replay-slider")
-                    for width in (360, 390, 768, 1366):
+                    for width in (360, 390, 768, 1366, 1920):
                         page.set_viewport_size({"width": width, "height": 800})
                         page.wait_for_timeout(30)
                         _no_overflow(page)

@@ -6,12 +6,15 @@ then what to do with it when the page asks, or a button for a choice that is not
 
 Whole games run on SQLite and PostgreSQL, spread over desktop (1366 × 768) and phone
 (390 × 844) sizes and both languages; the smaller checks share one SQLite server. The suite
-writes screenshots of the screens it visits to ``docs/screenshots/`` (named in docs/web.md).
+writes screenshots of the screens it visits to ``build/screenshots/``, or to the folder named
+by ``CLOSINGBELL_SCREENSHOTS``: ``CLOSINGBELL_SCREENSHOTS=docs/screenshots`` refreshes the
+pictures that docs/web.md shows (the games are random, so every run draws them anew).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import socket
@@ -39,7 +42,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / os.environ.get("CLOSINGBELL_SCREENSHOTS", "build/screenshots")
+"""Where the screens visited are pictured (a relative path is taken from the checkout)."""
 CHOICES = "#table-col .playable:not([disabled]), #decision .button-choice:not([disabled])"
 """What a player may click when it is their turn: cards, rows and piles, and buttons."""
 

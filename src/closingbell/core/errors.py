@@ -23,6 +23,18 @@ class StateFormatError(ClosingbellError, ValueError):
     """A serialized state or view that cannot be read back."""
 
 
+class PositionError(StateFormatError):
+    """A position's text (see ``docs/positions.md``) that is malformed or impossible."""
+
+    def __init__(self, field: str | None, reason: str) -> None:
+        where = f"position field {field!r}" if field is not None else "position"
+        super().__init__(f"{where}: {reason}")
+        self.field = field
+        """The field at fault (``None`` when the text as a whole is wrong)."""
+        self.reason = reason
+        """What is wrong, without the field's name."""
+
+
 class RecordError(ClosingbellError, ValueError):
     """A game record that is malformed or holds an action that cannot be replayed."""
 

@@ -39,6 +39,7 @@ from closingbell.server.protocol import (
     Ping,
     Pong,
     TableInfo,
+    error_body,
 )
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
@@ -164,7 +165,7 @@ def _replays(request: Request) -> ReplayCache:
 
 
 def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code.value, "message": message}}, status_code=status)
+    return JSONResponse(error_body(code, message), status_code=status)
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from closingbell.server.protocol import ErrorCode
+from closingbell.server.protocol import ErrorCode, error_body
 from closingbell.server.replays import dumps
 
 log = logging.getLogger(__name__)
@@ -192,7 +192,7 @@ class _Addresses:
 
 def _answer(status: int, code: ErrorCode, message: str) -> bytes:
     """A whole HTTP answer with the typed error body; the connection closes after it."""
-    body = dumps({"error": {"code": code.value, "message": message}})
+    body = dumps(error_body(code, message))
     reasons = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
     head = (
         f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
-from closingbell.server.protocol import ErrorCode
+from closingbell.server.protocol import ErrorCode, error_body
+from closingbell.server.ratelimit import TokenBucket
 from closingbell.server.replays import dumps
 from closingbell.server.tables import Settings
 
@@ -67,7 +68,7 @@ SECURITY_HEADERS = (
 
 
 class AddressBuckets:
-    """A token bucket per client address, in a bounded table.
+    """A token bucket per client address (:class:`~.ratelimit.TokenBucket`), bounded.
 
     Once more than ``kept`` addresses are known, those whose bucket has filled up again (they
     have not asked for a while) are forgotten: they would start afresh with a full bucket.
@@ -87,35 +88,22 @@ class AddressBuckets:
         self.kept = kept
         """Addresses known before full buckets are forgotten."""
         self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}
-        """Each address's tokens and when they were counted."""
+        self._buckets: dict[str, TokenBucket] = {}
 
     def take(self, address: str) -> float:
         """Spend a token of ``address``: 0 if it had one, else seconds until it has one."""
         now = self._clock()
-        tokens = self._tokens(address, now)
-        if tokens >= 1:
-            self._buckets[address] = (tokens - 1, now)
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.kept:
+                self._buckets = {a: b for a, b in self._buckets.items() if not b.full(now)}
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.capacity, self._clock)
+        if bucket.take(now):
             return 0.0
-        self._buckets[address] = (tokens, now)
-        return (1 - tokens) / self.rate if self.rate > 0 else math.inf
+        return (1 - bucket.tokens) / self.rate if self.rate > 0 else math.inf
 
     def __len__(self) -> int:
         return len(self._buckets)
-
-    def _tokens(self, address: str, now: float) -> float:
-        known = self._buckets.get(address)
-        if known is None:
-            if len(self._buckets) >= self.kept:
-                self._buckets = {
-                    a: b for a, b in self._buckets.items() if self._refill(b, now) < self.capacity
-                }
-            return self.capacity
-        return self._refill(known, now)
-
-    def _refill(self, bucket: tuple[float, float], now: float) -> float:
-        tokens, then = bucket
-        return min(self.capacity, tokens + (now - then) * self.rate)
 
 
 class RequestLimits:
@@ -223,7 +211,7 @@ async def _refuse(
     headers: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
     """Answer with the typed error body and close the connection (the body stays unread)."""
-    body = dumps({"error": {"code": code.value, "message": message}})
+    body = dumps(error_body(code, message))
     await send(
         {
             "type": "http.response.start",

@@ -213,6 +213,11 @@ class ErrorBody(BaseModel):
     """What was wrong."""
 
 
+def error_body(code: ErrorCode, message: str) -> dict[str, Any]:
+    """The body of every refused HTTP request: ``{"error": {"code": ..., "message": ...}}``."""
+    return {"error": {"code": code.value, "message": message}}
+
+
 # ---------------------------------------------------------------- WebSocket: client
 
 

@@ -15,6 +15,7 @@ from closingbell.core.errors import (
     OptionError,
     PositionError,
     RecordError,
+    RulesVersionError,
     StateFormatError,
     UnknownGameError,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "OptionError",
     "PositionError",
     "RecordError",
+    "RulesVersionError",
     "State",
     "StateFormatError",
     "UnknownGameError",

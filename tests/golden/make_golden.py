@@ -10,7 +10,9 @@ generator seeded from the game's file name picks one of the legal actions unifor
 record, result included, is written as ``<name>.cbrec`` next to this script.
 ``test_golden.py`` replays every file to its recorded result, so the files guard against
 any change of the rules. Regenerate them only after an intended rules change, and bump
-the game's ``GameInfo.version`` with it (old records then say which rules they need).
+the game's ``GameInfo.version`` with it (old records then say which rules they need);
+move the records of the old version to ``older/`` first, where ``test_golden.py`` keeps
+replaying them under the options that version played by.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ GAMES: dict[str, tuple[str, int, dict[str, Any]]] = {
             "frozen_scoring": "zero",
             "option_shortage": "nobody",
             "keep_saved_events": False,
+            "crash_counts_one": False,
             "dealer_tie": "random",
             "final_tie": "most_tokens",
         },
@@ -77,6 +80,8 @@ GAMES: dict[str, tuple[str, int, dict[str, Any]]] = {
             "bankrupt_buying": "forbidden",
             "ace_at_setup": False,
             "debt_repayment": "end_of_turn",
+            "phase_order": "trade_first",
+            "strip": "graded",
         },
     ),
 }

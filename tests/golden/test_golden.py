@@ -15,6 +15,7 @@ import pytest
 import closingbell
 from closingbell import RecordError
 from closingbell.core.records import EXTENSION, GameRecord, replay, round_results
+from closingbell.core.registry import game_class
 from tests.golden import make_golden
 
 HERE = Path(__file__).resolve().parent
@@ -70,3 +71,22 @@ def test_golden_replay_notices_other_rules() -> None:
     other = dataclasses.replace(record, options={**record.options, "shares_table": [3] * 11})
     with pytest.raises(RecordError, match="the result does not match the replay"):
         replay(other)
+
+
+OLDER = sorted((HERE / "older").glob(f"*{EXTENSION}"))
+"""Records written by older rules versions, kept when a version was bumped."""
+
+
+def test_older_records_are_kept() -> None:
+    assert {GameRecord.read(p).version for p in OLDER} == {1}
+
+
+@pytest.mark.parametrize("path", OLDER, ids=[p.stem for p in OLDER])
+def test_an_older_record_replays_to_its_result_under_its_own_rules(path: Path) -> None:
+    record = GameRecord.read(path)
+    assert record.version < game_class(record.game).info.version
+    assert record.result is not None
+    state = replay(record)
+    state.check_invariants()
+    assert state.scores() == list(record.result.scores)
+    assert state.winners() == list(record.result.winners)

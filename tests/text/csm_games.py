@@ -60,13 +60,15 @@ def playthrough(players: int, seed: int, **options: Any) -> Playthrough:
 
 
 def levy_game() -> Playthrough:
-    """A two-player game with a bank of no money of its own: it levies and is repaid."""
+    """A two-player game with a bank of no money of its own: it levies, a debt is shown at a
+    decision, and it is repaid."""
     options = {"bank_money": 0, "starting_money": 100}
     for seed in range(40):
         play = playthrough(2, seed, **options)
         assert play.final is not None
         kinds = {e["type"] for e in play.final.visible_events(None)}
-        if {"levy", "repay"} <= kinds:
+        # A debt that lasts until a decision, so that a screen shows it.
+        if {"levy", "repay"} <= kinds and any(any(v.debts) for v in play.views):
             return play
     pytest.fail("no random game with a levy and a repayment")
 

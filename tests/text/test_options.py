@@ -35,12 +35,11 @@ def test_every_option_has_a_label_help_and_a_label_for_each_choice(game: str, la
         assert said.label and said.help.endswith((".", "。")), where
         assert "_" not in said.label + said.help, where
         described = info.check.describe()
-        if described["kind"] == "choice":
-            assert set(said.choices) == set(described["values"]), where
-            assert all(said.choices.values()), where
-            assert len(set(said.choices.values())) == len(said.choices), where
-        else:
-            assert not said.choices, where
+        # A choice's values, or a list's named presets, each have a label.
+        named = described.get("values", described.get("presets", ()))
+        assert set(said.choices) == set(named), where
+        assert all(said.choices.values()), where
+        assert len(set(said.choices.values())) == len(said.choices), where
         if lang != "en":
             assert CJK.search(said.label) and CJK.search(said.help), where
             assert said.label != english[info.name].label, where
@@ -56,4 +55,8 @@ def test_options_for_people_follow_the_checks(game: str) -> None:
         if row["kind"] == "choice":
             assert row["default"] in [c["value"] for c in row["choices"]]
             assert all(c["label"] != c["value"] for c in row["choices"])
+        for preset in row.get("presets", ()):
+            assert {"value", "label", "numbers"} == set(preset)
+            assert preset["label"] != preset["value"]
+            assert len(preset["numbers"]) == row["length"]
     assert next(r for r in rows if r["name"] == "first_dealer")["nullable"] is True

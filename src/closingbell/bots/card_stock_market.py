@@ -184,6 +184,8 @@ class CardStockMarketHeuristic(HeuristicBot):
             same_suit=opts.same_suit_trades,
             levy=opts.levy,
             immediate=opts.debt_repayment == "immediate",
+            trade_first=opts.phase_order == "trade_first",
+            same_price=opts.same_price_change,
         )
         """The rules options the plans follow."""
 
@@ -200,7 +202,17 @@ class CardStockMarketHeuristic(HeuristicBot):
 class _Rules:
     """The rules options a plan must follow."""
 
-    __slots__ = ("fall", "free", "immediate", "levy", "limited", "rise", "same_suit")
+    __slots__ = (
+        "fall",
+        "free",
+        "immediate",
+        "levy",
+        "limited",
+        "rise",
+        "same_price",
+        "same_suit",
+        "trade_first",
+    )
 
     def __init__(
         self,
@@ -212,6 +224,8 @@ class _Rules:
         same_suit: bool,
         levy: int,
         immediate: bool,
+        trade_first: bool,
+        same_price: bool,
     ) -> None:
         self.rise = rise
         self.fall = fall
@@ -220,6 +234,8 @@ class _Rules:
         self.same_suit = same_suit
         self.levy = levy
         self.immediate = immediate
+        self.trade_first = trade_first
+        self.same_price = same_price
 
 
 class _Planner:
@@ -431,7 +447,9 @@ class _Planner:
         """
         out: list[_Move] = []
         rules = self.rules
-        trades = node.trades < 2 and (node.phase != _MARKET or node.trades == 0)
+        trades = node.trades < 2 and (
+            node.phase != _MARKET or (node.trades == 0 and not rules.trade_first)
+        )
         market = node.changes < 2 and (node.phase != _TRADE or node.changes == 0)
         value = node.value
         baseline = self.baseline
@@ -469,15 +487,19 @@ class _Planner:
                 for r in set(ranks):
                     rest = _without(ranks, r)
                     if r <= 10:
-                        if f or -rules.fall[s] <= r - p <= rules.rise[s]:
+                        moved = r != p or rules.same_price
+                        if f or (-rules.fall[s] <= r - p <= rules.rise[s] and moved):
                             after = self._value((s, r, False, hm, hs, rest, cash))
                             out.append((here + after + baseline, _CHANGE, s, r))
                     else:
                         if r > p and (not rules.limited or r - p <= rules.rise[s]):
                             after = self._value((s, r, True, hm, hs, rest, cash))
                             out.append((here + after + baseline, _CHANGE, s, r))
-                        after = self._value((s, 0, True, 0, 0.0, rest, cash))
-                        out.append((here + after + baseline, _BANKRUPT, s, r))
+                        # At $0 a bankruptcy must wipe out shares (the opponents' are
+                        # weighted here, so one of an unweighted seat's is missed).
+                        if p or rules.same_price or hm or hs:
+                            after = self._value((s, 0, True, 0, 0.0, rest, cash))
+                            out.append((here + after + baseline, _BANKRUPT, s, r))
         return out
 
     def play(self, node: _Node, move: _Move) -> _Node:

@@ -96,6 +96,7 @@ class _Board:
         self.sh = sh = bot.shares
         self.zero_frozen = bot.zero_frozen
         self.take_first = bot.take_first
+        self.crash_counts_one = bot.crash_counts_one
         me = view.seat
         assert me is not None
         self.me = me
@@ -418,7 +419,8 @@ class _Board:
     def crash_gain(self, s: int) -> float:
         """A crash of stock ``s``."""
         row = self.rows[s]
-        keep = len(row) - len(row) // 2
+        counted = len(row) if self.crash_counts_one else len(row) - 1
+        keep = len(row) - counted // 2
         return self.with_stock(s, row[keep - 1], max(0, self.splits[s] - 1), False)
 
     def audit_options(self, s: int) -> tuple[float, float]:
@@ -558,6 +560,8 @@ class TakeStockHeuristic(HeuristicBot):
         """Whether a freeze card counts towards the Limit rule."""
         self.take_first = options.insider_order == "take_first"
         """Whether Insider Trading's cards join the hand before its discards."""
+        self.crash_counts_one = options.crash_counts_one
+        """Whether a crash's half counts the row's 1."""
 
     def evaluate(self, view: View) -> float:
         """The seat's expected end-of-round standing against its opponents, by the model."""

@@ -19,6 +19,10 @@ class OptionError(ClosingbellError, ValueError):
     """A rules option that is unknown or has a value the game does not accept."""
 
 
+class RulesVersionError(ClosingbellError, ValueError):
+    """A game saved under a rules version this closingbell does not read."""
+
+
 class StateFormatError(ClosingbellError, ValueError):
     """A serialized state or view that cannot be read back."""
 

@@ -15,12 +15,12 @@ import numbers
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from closingbell.core import serial
 from closingbell.core.checks import shown
-from closingbell.core.errors import IllegalActionError, StateFormatError
+from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
 from closingbell.core.options import RulesOptions
 from closingbell.core.view import View
@@ -42,6 +42,15 @@ class GameInfo:
     """Action ids run from 0 to this number minus one."""
     version: int
     """Bumped whenever a rules change would make old records replay differently."""
+    older_versions: Mapping[int, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+    """The older rules versions that are still read, each with the options it played by
+    without having them, as values of today's options (see :meth:`Game.for_version`).
+
+    A version is listed here when its rules are today's rules with some options set; a
+    version whose rules cannot be expressed that way is not listed and its games are
+    refused. Each entry names every option added since that version, so that a later
+    change of a default does not change how its games replay.
+    """
 
 
 class Game(ABC):
@@ -90,6 +99,51 @@ class Game(ABC):
     def options_dict(self) -> dict[str, Any]:
         """Return the options as a JSON-ready dict."""
         return self.options.to_dict()
+
+    @classmethod
+    def versions(cls) -> list[int]:
+        """Every rules version whose games this closingbell reads, oldest first."""
+        return sorted({cls.info.version, *cls.info.older_versions})
+
+    @classmethod
+    def options_for_version(cls, version: object, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options that replay a game of rules ``version`` under today's rules.
+
+        ``options`` are those the game was saved with. For today's version they are
+        returned as given; for an older version listed in ``info.older_versions`` the
+        options that version did not have are added with the values it played by, unless
+        ``options`` names them itself. The options are not checked here (the game's
+        constructor does that). Raises :class:`RulesVersionError` for any other version.
+        """
+        info = cls.info
+        is_int = isinstance(version, int) and not isinstance(version, bool)
+        if is_int and version == info.version:
+            return dict(options)
+        older = info.older_versions.get(version) if is_int else None  # type: ignore[call-overload]
+        if older is None:
+            older_ones = [v for v in cls.versions() if v != info.version]
+            also = (
+                f" and reads version{'s' if len(older_ones) > 1 else ''} "
+                + ", ".join(map(str, older_ones))
+                if older_ones
+                else ""
+            )
+            raise RulesVersionError(
+                f"{info.name} rules version {shown(version)} is unknown: this closingbell "
+                f"plays version {info.version}{also}"
+            )
+        return {**older, **options}
+
+    @classmethod
+    def for_version(cls, version: object, options: Mapping[str, Any]) -> Self:
+        """The game, under today's rules, that replays a game of rules ``version`` exactly.
+
+        A game saved by an older version (a record, a state file, a web server's table)
+        is read with the options that version played by (:meth:`options_for_version`).
+        Raises :class:`RulesVersionError` for a version this closingbell does not read and
+        ``OptionError`` for bad options.
+        """
+        return cls(**cls.options_for_version(version, options))
 
     def __repr__(self) -> str:
         return f"load_game({self.info.name!r}, **{self.options_dict()!r})"

@@ -140,7 +140,11 @@ class Seat(Check):
 
 @dataclasses.dataclass(frozen=True)
 class IntTuple(Check):
-    """A sequence of ``length`` integers, each from ``low`` to ``high``."""
+    """A sequence of ``length`` integers, each from ``low`` to ``high``, or a preset's name.
+
+    A preset is a named sequence (a game's alternative tables, say); its name is accepted
+    as the value and kept as its numbers, so a stored option is always the numbers.
+    """
 
     kind: ClassVar[OptionKind] = "int_tuple"
     length: int
@@ -149,9 +153,15 @@ class IntTuple(Check):
     """The smallest value of each."""
     high: int
     """The largest value of each."""
+    presets: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """The named sequences accepted by name, in the order a front end offers them."""
 
     def __call__(self, name: str, value: Any) -> Any:
         """Check ``value`` for the option ``name``; return the value to keep."""
+        if isinstance(value, str):
+            for preset, numbers in self.presets:
+                if value == preset:
+                    return numbers
         ok = (
             isinstance(value, Sequence) and not isinstance(value, str) and len(value) == self.length
         )
@@ -161,21 +171,29 @@ class IntTuple(Check):
                 for v in value
             )
         if not ok:
+            named = ", or one of " + ", ".join(repr(p) for p, _ in self.presets)
             raise OptionError(
                 f"option {name!r} must be a list of {self.length} integers from {self.low} "
-                f"to {self.high}, not {value!r}"
+                f"to {self.high}{named if self.presets else ''}, not {value!r}"
             )
         return tuple(value)
 
     def describe(self) -> dict[str, Any]:
-        """``kind``, ``nullable``, ``length``, and ``min`` and ``max`` of each number."""
-        return {
+        """``kind``, ``nullable``, ``length``, ``min``, ``max`` and any ``presets``.
+
+        ``presets`` maps each preset's name to its numbers, in order; it is left out when
+        there are none.
+        """
+        out: dict[str, Any] = {
             "kind": self.kind,
             "nullable": False,
             "length": self.length,
             "min": self.low,
             "max": self.high,
         }
+        if self.presets:
+            out["presets"] = {p: list(numbers) for p, numbers in self.presets}
+        return out
 
 
 def option(default: Any, doc: str, check: Check) -> Any:
@@ -203,9 +221,18 @@ def seat(allow_none: bool = False) -> Seat:
     return Seat(allow_none)
 
 
-def int_tuple(length: int, low: int, high: int) -> IntTuple:
-    """A check that accepts a sequence of ``length`` integers, each from ``low`` to ``high``."""
-    return IntTuple(length, low, high)
+def int_tuple(
+    length: int, low: int, high: int, presets: Mapping[str, Sequence[int]] | None = None
+) -> IntTuple:
+    """A check that accepts a sequence of ``length`` integers, each from ``low`` to ``high``.
+
+    ``presets`` names sequences that are also accepted by name (and kept as numbers).
+    """
+    named = tuple((p, tuple(numbers)) for p, numbers in (presets or {}).items())
+    for p, numbers in named:
+        if len(numbers) != length or not all(low <= v <= high for v in numbers):
+            raise ValueError(f"preset {p!r} is not {length} integers from {low} to {high}")
+    return IntTuple(length, low, high, named)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from closingbell.core.checks import shown
-from closingbell.core.errors import RecordError, UnknownGameError
+from closingbell.core.errors import RecordError, RulesVersionError, UnknownGameError
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
 from closingbell.core.rng import check_seed
@@ -217,8 +216,8 @@ class GameRecord:
     def loads(cls, text: str) -> GameRecord:
         """Read a record from the text of a record file, checking its header.
 
-        The header is checked against the registered game (known game, same rules
-        version, valid options and seed, one name per seat, seats of the action lines
+        The header is checked against the registered game (known game, a rules version
+        it reads, valid options and seed, one name per seat, seats of the action lines
         in range); the actions themselves are checked by :func:`replay`. Text longer
         than :data:`MAX_RECORD_BYTES` characters is refused.
         """
@@ -245,8 +244,10 @@ class GameRecord:
     def check(self) -> Game:
         """Check the header against the registered game and return that game.
 
-        Raises :class:`RecordError` (with the line, when the record was read from a file)
-        for an unknown game, another rules version, bad options or seed, a wrong number
+        A record of an older rules version that is still read gives a game that plays by
+        that version's rules (``Game.for_version``). Raises :class:`RecordError` (with
+        the line, when the record was read from a file) for an unknown game, a rules
+        version this closingbell does not read, bad options or seed, a wrong number
         of seats, an action line's seat out of range, or a result of the wrong shape.
         """
         lines = self.lines
@@ -254,14 +255,12 @@ class GameRecord:
             cls = game_class(self.game)
         except UnknownGameError as exc:
             raise RecordError(str(exc), lines.get("game")) from None
-        if self.version != cls.info.version:
-            raise RecordError(
-                f"the record is for {self.game} rules version {shown(self.version)}, but this "
-                f"closingbell plays version {cls.info.version}",
-                lines.get("version"),
-            )
         try:
-            game = cls(**self.options)
+            options = cls.options_for_version(self.version, self.options)
+        except RulesVersionError as exc:
+            raise RecordError(str(exc), lines.get("version")) from None
+        try:
+            game = cls(**options)
         except (ValueError, TypeError) as exc:
             raise RecordError(f"bad options: {exc}", lines.get("options")) from None
         try:

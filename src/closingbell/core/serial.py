@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from closingbell.core.checks import MAX_INT, shown
-from closingbell.core.errors import StateFormatError
+from closingbell.core.errors import RulesVersionError, StateFormatError
 from closingbell.core.events import Entry
 from closingbell.core.rng import SEED_BITS
 
@@ -112,16 +112,31 @@ _SHAPE_WORDS = {
 
 
 def check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
-    """Check a serialized state's format name, version and options against ``game``."""
+    """Check a serialized state's format name, version and options against ``game``.
+
+    A state saved under an older rules version that is still read is accepted when the
+    options it played by (``Game.options_for_version``) are ``game``'s options.
+    """
     title = game.info.title
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise StateFormatError(f"not a {title} state (missing or wrong 'format')")
-    if data.get("version") != game.info.version:
-        raise StateFormatError(
-            f"state version {shown(data.get('version'))} does not match the game's "
-            f"version {game.info.version}"
-        )
-    if data.get("options") != game.options_dict():
+    version = data.get("version")
+    options = data.get("options")
+    if version != game.info.version or isinstance(version, bool):
+        try:
+            if not isinstance(options, dict):
+                raise ValueError("'options' is not an object")
+            played = type(game).for_version(version, options).options_dict()
+        except RulesVersionError as exc:
+            raise StateFormatError(f"the state cannot be read: {exc}") from None
+        except (TypeError, ValueError):
+            played = None
+        if played != game.options_dict():
+            raise StateFormatError(
+                f"the state's options, under its rules version {shown(version)}, differ "
+                "from this game's options"
+            )
+    elif options != game.options_dict():
         raise StateFormatError("the state's options differ from this game's options")
     return data
 

@@ -1,11 +1,12 @@
 """Where games are kept: SQLAlchemy 2 with asyncio drivers, the schema made by Alembic.
 
-A game is stored as what reproduces it, never as a snapshot: its game name, rules
-options, seed, seats (kind, name, bot, and the SHA-256 of the seat token, never the token)
-and its list of actions, one row per action. Appending an action and bumping the table's
-version happen in one transaction, guarded by the version the table had, so a row is
-never lost nor written twice; on start the server rebuilds every table by replaying its
-actions through the rules engine.
+A game is stored as what reproduces it, never as a snapshot: its game name, the rules
+version it was made under, its rules options, seed, seats (kind, name, bot, and the
+SHA-256 of the seat token, never the token) and its list of actions, one row per action.
+Appending an action and bumping the table's version happen in one transaction, guarded by
+the version the table had, so a row is never lost nor written twice; on start the server
+rebuilds every table by replaying its actions through the rules engine, under the rules
+version the table was made with.
 
 Why async drivers (aiosqlite, asyncpg) rather than a synchronous engine in a thread: the
 server is one asyncio process whose every table waits on its own writes; an async engine
@@ -42,6 +43,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from closingbell.core.registry import game_class
 from closingbell.core.serial import load_json
 
 try:
@@ -64,8 +66,11 @@ tables_table = sa.Table(
     sa.Column("version", sa.Integer(), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("rules_version", sa.Integer(), nullable=False),
 )
-"""One row per table: the game, its options (JSON), seed, clock, status and version."""
+"""One row per table: the game, its options (JSON), seed, clock, status, version (the
+number of actions stored) and rules version (the game's ``GameInfo.version`` when the
+table was made)."""
 
 seats_table = sa.Table(
     "seats",
@@ -197,6 +202,9 @@ class TableRow:
     """``waiting``, ``playing`` or ``finished``."""
     version: int = 0
     """The number of actions stored."""
+    rules_version: int | None = None
+    """The game's rules version when the table was made (``None`` in a new row: the
+    game's current version, filled in when it is stored)."""
     seats: list[SeatRow] = field(default_factory=list)
     """Every seat, in order."""
     actions: list[int] = field(default_factory=list)
@@ -366,8 +374,10 @@ class Store:
             os.close(fd)
 
     async def create(self, row: TableRow) -> None:
-        """Store a new table and its seats."""
+        """Store a new table and its seats (the current rules version unless the row says)."""
         now = _now()
+        if row.rules_version is None:
+            row.rules_version = game_class(row.game).info.version
         async with self._writing() as conn:
             await conn.execute(
                 tables_table.insert().values(
@@ -380,6 +390,7 @@ class Store:
                     version=row.version,
                     created_at=now,
                     updated_at=now,
+                    rules_version=row.rules_version,
                 )
             )
             if not row.seats:
@@ -574,7 +585,7 @@ def _read_table(r: Any) -> TableRow:
         row.problem = f"its options are not readable: {exc}"
         return row
     row.options = options
-    for name in ("seed", "version"):
+    for name in ("seed", "version", "rules_version"):
         value = getattr(r, name)
         if not isinstance(value, int) or isinstance(value, bool):
             row.problem = f"its {name} {value!r} is not an integer"

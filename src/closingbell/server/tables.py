@@ -37,7 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from closingbell.bots import Bot, make_bot
 from closingbell.core.errors import IllegalActionError, NotationError, OptionError, UnknownGameError
 from closingbell.core.game import Game, State
-from closingbell.core.registry import game_class, load_game
+from closingbell.core.registry import game_class
 from closingbell.core.view import View
 from closingbell.server.memory import TableMemory
 from closingbell.server.protocol import (
@@ -782,7 +782,8 @@ class Hub:
             raise ValueError(f"its status {row.status!r} is not one of the server's")
         if row.clock is not None and not 0 < row.clock <= 86400:
             raise ValueError(f"its clock {row.clock} is out of range")
-        game = load_game(row.game, **row.options)
+        # A table made under an older rules version goes on under the rules it began with.
+        game = game_class(row.game).for_version(row.rules_version, row.options)
         kinds = [s.kind for s in row.seats]
         if [s.seat for s in row.seats] != list(range(game.players)):
             raise ValueError(
@@ -849,6 +850,7 @@ class Hub:
             seed=seed,
             clock=request.clock,
             status="playing" if full else "waiting",
+            rules_version=game.info.version,
             seats=seats,
         )
         try:
@@ -885,13 +887,13 @@ def _stored_info(row: TableRow) -> TableInfo:
     """A table as stored, for the lobby; raises ``ValueError`` for a row it cannot show."""
     if row.problem is not None:
         raise ValueError(row.problem)
-    info = game_class(row.game).info
+    cls = game_class(row.game)
     return TableInfo(
         id=row.id,
         game=row.game,
-        title=info.title,
+        title=cls.info.title,
         players=len(row.seats),
-        options=row.options,
+        options=cls.options_for_version(row.rules_version, row.options),
         clock=row.clock,
         status=row.status,  # type: ignore[arg-type]
         version=row.version,

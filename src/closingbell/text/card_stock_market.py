@@ -141,17 +141,24 @@ class CardStockMarketNarrator:
         changes = C.MAX_CHANGES - v.changes
         if v.decision == "trading" and v.changes:
             changes = 0
-        if v.decision == "market" and v.trades:
+        if v.decision == "market" and (v.trades or self._rules.trade_first):
             trades = 0
         discards = C.MAX_DISCARDS if v.decision == "turn" else 0
         return trades, changes, discards
 
-    def number_range(self, view: View, suit: int) -> tuple[int, int]:
-        """The number cards that may be played on ``suit`` now (lowest, highest)."""
+    def number_spans(self, view: View, suit: int) -> list[tuple[int, int]]:
+        """The number cards that may be played on ``suit`` now, as runs (lowest, highest).
+
+        A face card on top may be covered by any number card; otherwise the strip bounds
+        the run, and the price itself is left out unless ``same_price_change`` allows it.
+        """
         m = self._view(view).suits[suit]
         if C.rank_of(m.pile[-1]) > 10:
-            return 1, 10
-        return max(1, m.price - m.max_fall), min(10, m.price + m.max_rise)
+            return [(1, 10)]
+        low, high = max(1, m.price - m.max_fall), min(10, m.price + m.max_rise)
+        if self._rules.same_price_change or not low <= m.price <= high:
+            return [(low, high)] if low <= high else []
+        return [(a, b) for a, b in ((low, m.price - 1), (m.price + 1, high)) if a <= b]
 
     def raises(self, view: View, suit: int) -> list[str]:
         """The face cards (their letters) that may raise ``suit`` now."""
@@ -204,11 +211,19 @@ class CardStockMarketNarrator:
         v = self._view(view)
         _ = self.tr.gettext
         rules = self._rules
-        turn = _(
-            "A turn has two optional parts: trading (up to two buys or sales) and changing "
-            "the market (up to two cards played to the market piles). They may come in "
-            "either order, but the actions of each part come together."
-        )
+        if rules.trade_first:
+            turn = _(
+                "A turn has two optional parts: trading (up to two buys or sales) and "
+                "changing the market (up to two cards played to the market piles). Trading "
+                "comes first: once the market has changed, there is no more buying or "
+                "selling that turn."
+            )
+        else:
+            turn = _(
+                "A turn has two optional parts: trading (up to two buys or sales) and "
+                "changing the market (up to two cards played to the market piles). They may "
+                "come in either order, but the actions of each part come together."
+            )
         buy = _(
             "A buy puts a card from your hand in front of you as a certificate worth as "
             "many shares as its pips (a jack, queen or king counts {face}); you pay the "
@@ -243,6 +258,11 @@ class CardStockMarketNarrator:
             "that suit is discarded without payment."
         )
         face_limit = _("A face card's raise must also stay within the strip's largest rise.")
+        no_standstill = _(
+            "A market change must change something: a number card may not be played at the "
+            "price its suit already has, and a suit already at $0 may be bankrupted again "
+            "only while someone holds its shares."
+        )
         discard = _(
             "Instead of trading and changing the market, you may discard up to {count} cards."
         ).format(count=C.MAX_DISCARDS)
@@ -270,6 +290,8 @@ class CardStockMarketNarrator:
             sentences = [numbers, faces]
             if rules.face_raise_limited:
                 sentences.append(face_limit)
+            if not rules.same_price_change:
+                sentences.append(no_standstill)
         else:
             sentences = [discard, draw]
         return "\n".join(sentences)
@@ -384,7 +406,7 @@ class CardStockMarketNarrator:
                         count=lost
                     )
                 )
-        if v.changes + 1 >= C.MAX_CHANGES and v.trades:
+        if v.changes + 1 >= C.MAX_CHANGES and (v.trades or self._rules.trade_first):
             notes.append(_("ends your turn"))
         return self._with_notes(text, notes)
 
@@ -552,6 +574,10 @@ def option_words(lang: str) -> dict[str, OptionWords]:
                 "The largest rise and the largest fall one card may make, in dollars, for "
                 "clubs, diamonds, hearts and spades in turn (eight numbers)."
             ),
+            {
+                "uniform": _("Uniform: $3 up and down for every suit"),
+                "graded": _("Graded: limits that differ by suit and direction"),
+            },
         ),
         "starting_money": OptionWords(
             _("Starting cash"), _("Each player's cash when the game begins, in dollars.")
@@ -573,6 +599,21 @@ def option_words(lang: str) -> dict[str, OptionWords]:
             _(
                 "When on, a jack, queen or king played as a raise may not lift the price by "
                 "more than the strip's largest rise for its suit."
+            ),
+        ),
+        "phase_order": OptionWords(
+            _("Order of trading and market changes"),
+            _("Whether a player may still buy or sell after changing the market in a turn."),
+            {
+                "either": _("Either order, each part's actions together"),
+                "trade_first": _("Trading first: none after a market change"),
+            },
+        ),
+        "same_price_change": OptionWords(
+            _("Market changes that change nothing"),
+            _(
+                "When on, a number card may be played at the price its suit already has, "
+                "and a bankrupt suit nobody holds may be bankrupted again."
             ),
         ),
         "bankrupt_buying": OptionWords(

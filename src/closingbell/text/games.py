@@ -44,7 +44,9 @@ def options_for_people(game_name: str, lang: str) -> list[dict[str, Any]]:
     Each is a JSON-ready dict: ``name``, ``default`` and ``doc`` (English, for
     programmers), the check's data (``kind``; ``min``, ``max``, ``length``, ``nullable``
     by kind, as :meth:`closingbell.core.options.Check.describe` gives them), and the words
-    in ``lang``: ``label``, ``help``, and for a choice, ``choices`` as ``[{value, label}]``.
+    in ``lang``: ``label``, ``help``, for a choice, ``choices`` as ``[{value, label}]``, and
+    for a list of numbers with named presets, ``presets`` as ``[{value, label, numbers}]``
+    (a preset's name is accepted as the option's value and stored as its numbers).
     Raises ``KeyError`` for a game or an option with no words.
     """
     info = game_class(game_name).info
@@ -64,5 +66,11 @@ def options_for_people(game_name: str, lang: str) -> list[dict[str, Any]]:
         values = row.pop("values", None)
         if values is not None:
             row["choices"] = [{"value": v, "label": said.choices[v]} for v in values]
+        presets = row.pop("presets", None)
+        if presets is not None:
+            row["presets"] = [
+                {"value": name, "label": said.choices[name], "numbers": numbers}
+                for name, numbers in presets.items()
+            ]
         out.append(row)
     return out

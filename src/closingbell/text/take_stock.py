@@ -638,6 +638,13 @@ def option_words(lang: str) -> dict[str, OptionWords]:
                 "next_draw": _("When a card is next needed (Chinese edition)"),
             },
         ),
+        "crash_counts_one": OptionWords(
+            _("A crash counts the 1"),
+            _(
+                "When on, a crash removes half of a row's cards counting its 1 (which always "
+                "stays); when off, half of the cards above the 1."
+            ),
+        ),
         "keep_saved_events": OptionWords(
             _("Keep saved events"),
             _(

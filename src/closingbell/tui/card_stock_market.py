@@ -110,8 +110,11 @@ class CardStockMarketScreen:
             if m.bankrupt:
                 price.append(" ")
                 price.append(_("bankrupt"), style="bold red")
-            low, high = self.words.number_range(v, s)
-            numbers = _("any") if C.rank_of(m.pile[-1]) > 10 else f"{low}-{high}"
+            spans = self.words.number_spans(v, s)
+            if C.rank_of(m.pile[-1]) > 10:
+                numbers = _("any")
+            else:
+                numbers = ", ".join(f"{a}-{b}" if a < b else str(a) for a, b in spans) or "-"
             raises = self.words.raises(v, s)
             table.add_row(
                 Text(f"{C.SUIT_SYMBOLS[s]} {self.words.suit(s)}", style=style),

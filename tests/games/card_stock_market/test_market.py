@@ -108,7 +108,14 @@ def test_any_number_card_covers_a_face_card() -> None:
 
 
 def test_a_face_card_may_follow_a_face_card() -> None:
-    st = craft(make_game(3), piles={"S": ["5S", "QS"]}, bankrupt=["S"], hands={0: SPADES})
+    # Seat 1 holds spades bought at $0, so a second bankruptcy still changes something.
+    st = craft(
+        make_game(3),
+        piles={"S": ["5S", "QS"]},
+        bankrupt=["S"],
+        hands={0: SPADES},
+        certs={1: ["4S"]},
+    )
     texts = legal_texts(st)
     assert {"market JS", "market QS", "market KS", "bankrupt JS", "bankrupt KS"} <= set(texts)
 

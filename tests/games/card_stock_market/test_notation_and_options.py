@@ -69,7 +69,7 @@ def test_registered_and_defaults_follow_the_rulebook() -> None:
     assert isinstance(opts, CardStockMarketOptions)
     assert opts.starting_money == 200 and opts.bank_money == 1240 and opts.levy == 100
     assert opts.strip[7] == 3  # the spades' fall, the one figure the rulebook gives
-    assert len(describe_options(CardStockMarketOptions)) == 10
+    assert len(describe_options(CardStockMarketOptions)) == 12
 
 
 @pytest.mark.parametrize(

@@ -52,10 +52,10 @@ def test_trading_first_then_the_market() -> None:
 def test_the_market_first_then_trading() -> None:
     st = _state()
     play(st, "market 7D")
-    assert "buy QD" in legal_texts(st) and "market 5H" in legal_texts(st)
+    assert "buy QD" in legal_texts(st) and "market 2S" in legal_texts(st)
     play(st, "sell 9C")
     assert_refused(
-        st, "market 5H", "the market changes must be made together, before the transactions"
+        st, "market 2S", "the market changes must be made together, before the transactions"
     )
     assert st.prices[1] == 7
     play(st, "buy AH")

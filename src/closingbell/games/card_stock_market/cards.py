@@ -69,6 +69,27 @@ project's assumption (the one known figure repeated), documented in
 DEFAULT_STRIP: tuple[int, ...] = tuple(x for pair in STRIP for x in pair)
 """:data:`STRIP` flattened as the ``strip`` option takes it: rise, fall, rise, fall ..."""
 
+GRADED_STRIP: tuple[tuple[int, int], ...] = (
+    (2, 2),  # Clubs: the steady company, small moves both ways
+    (4, 2),  # Diamonds: the grower, quick to rise and slow to fall
+    (4, 4),  # Hearts: the gamble, large moves both ways
+    (2, 3),  # Spades: the faller, the rulebook's fall of 3 with a smaller rise
+)
+"""A strip whose limits differ by suit and by direction: the project's own invention.
+
+The rulebook's one figure (a *decrease* limit *for spades*) implies such a strip; its
+real figures are unknown, so this table only gives players a strip worth reading. Each
+suit has a character, spades keep the known fall of $3, and the limits average a little
+under $3, so prices move about as far per card as with :data:`STRIP`. The ``strip``
+option takes it by name (``strip="graded"``); see ``docs/rules/card-stock-market.md``.
+"""
+
+STRIPS: dict[str, tuple[int, ...]] = {
+    "uniform": DEFAULT_STRIP,
+    "graded": tuple(x for pair in GRADED_STRIP for x in pair),
+}
+"""The named strips the ``strip`` option accepts, each as the eight numbers it stands for."""
+
 
 def kind(suit: int, rank: int) -> int:
     """The kind of the card of ``suit`` with ``rank`` (1 ace to 13 king)."""

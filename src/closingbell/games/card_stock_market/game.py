@@ -25,7 +25,10 @@ class CardStockMarket(Game):
         min_players=2,
         max_players=6,
         num_distinct_actions=A.NUM_ACTIONS,
-        version=1,
+        version=2,
+        # Version 1 allowed a market change that changed nothing, before the options
+        # below existed (docs/rules/card-stock-market.md, "Rules versions").
+        older_versions={1: {"same_price_change": True, "phase_order": "either"}},
     )
     options: CardStockMarketOptions
     state_class = CardStockMarketState
@@ -47,6 +50,10 @@ class CardStockMarket(Game):
         """Whether one turn may buy and sell the same suit."""
         self.face_raise_limited: bool = opts.face_raise_limited
         """Whether a face card's raise must respect the strip."""
+        self.trade_first: bool = opts.phase_order == "trade_first"
+        """Whether trading is over once the market has changed in a turn."""
+        self.same_price_change: bool = opts.same_price_change
+        """Whether a market change may leave the market as it was."""
 
     def new_game(self, seed: int) -> CardStockMarketState:
         """Set up a new game whose every shuffle follows from ``seed``."""

@@ -25,6 +25,7 @@ from closingbell.games.card_stock_market.cards import (
     MAX_PAYMENT,
     MAX_PRICE,
     START_MONEY,
+    STRIPS,
 )
 
 
@@ -36,8 +37,10 @@ class CardStockMarketOptions(RulesOptions):
     strip: tuple[int, ...] = option(
         DEFAULT_STRIP,
         "The information strip: largest rise and largest fall per card for clubs, diamonds, "
-        "hearts and spades (eight numbers; only the spades' fall of 3 is known).",
-        int_tuple(8, 0, MAX_PRICE),
+        "hearts and spades, as eight numbers or by name: 'uniform' ($3 everywhere, the "
+        "default) or 'graded' (the project's table differing by suit and direction). Only "
+        "the spades' fall of 3 is known; a name is kept as its eight numbers.",
+        int_tuple(8, 0, MAX_PRICE, STRIPS),
     )
     starting_money: int = option(
         START_MONEY, "Each player's opening balance in dollars.", integer(0, 1_000_000)
@@ -60,10 +63,24 @@ class CardStockMarketOptions(RulesOptions):
         "Whether a face card played as a raise must stay within the strip's largest rise.",
         boolean(),
     )
+    phase_order: str = option(
+        "either",
+        "The order of a turn's two phases: 'either' (trading and market changes in either "
+        "order, each phase's actions together) or 'trade_first' (no buying or selling once "
+        "the market has changed that turn).",
+        choice("either", "trade_first"),
+    )
+    same_price_change: bool = option(
+        False,
+        "Whether a market change may leave the market as it was: a number card equal to the "
+        "price, or a bankruptcy of a suit at $0 of which nobody holds shares (false: such a "
+        "play is refused, since a market change is played to change the value).",
+        boolean(),
+    )
     bankrupt_buying: str = option(
         "free",
         "Buying a bankrupt suit (price $0) before a number card covers its face card: "
-        "'free' (allowed, at $0) or 'forbidden'.",
+        "'free' (allowed, at $0: up to 12 shares for nothing) or 'forbidden'.",
         choice("free", "forbidden"),
     )
     ace_at_setup: bool = option(

@@ -8,7 +8,10 @@ A turn is a sequence of decisions. The first (``turn``) offers everything: a buy
 starts the trading phase, a market change the market phase, a discard the discarding
 that replaces both, and ``done`` passes. Trading offers a second transaction and, if the
 market has not been changed yet, the market; the market phase likewise. A phase is over
-once the other one has started; the turn ends by itself when nothing is left to do.
+once the other one has started (with ``phase_order="trade_first"`` trading is also over
+as soon as the market phase starts); the turn ends by itself when nothing is left to do.
+Unless ``same_price_change`` is set, a market change must change something: a number
+card must move the price, and a bankruptcy of a suit already at $0 must wipe out shares.
 """
 
 from __future__ import annotations
@@ -159,7 +162,7 @@ def legal_actions(st: CardStockMarketState) -> list[int]:
     trades = st.trades
     changes = st.changes
     prices = st.prices
-    if trades < 2 and (phase != MARKET or trades == 0):
+    if trades < 2 and (phase != MARKET or (trades == 0 and not game.trade_first)):
         held = st.held[p]
         cash = st.cash[p]
         free = game.bankrupt_free
@@ -183,16 +186,20 @@ def legal_actions(st: CardStockMarketState) -> list[int]:
         rise = game.rise
         fall = game.fall
         limited = game.face_raise_limited
+        same = game.same_price_change
         faces: list[int] = []
         for c in kinds:
             s = SUIT_OF[c]
             r = RANK_OF[c]
             price = prices[s]
             if r <= 10:
-                if RANK_OF[piles[s][-1]] > 10 or -fall[s] <= r - price <= rise[s]:
+                if RANK_OF[piles[s][-1]] > 10 or (
+                    -fall[s] <= r - price <= rise[s] and (r != price or same)
+                ):
                     append(MARKET_A + c)
             else:
-                faces.append(_BANKRUPT_OF[c])
+                if price or same or _anyone_holds(st, s):
+                    faces.append(_BANKRUPT_OF[c])
                 if r > price and (not limited or r - price <= rise[s]):
                     append(MARKET_A + c)
         out += faces
@@ -200,6 +207,11 @@ def legal_actions(st: CardStockMarketState) -> list[int]:
         out += [DISCARD_A + c for c in kinds]
     append(DONE)
     return out
+
+
+def _anyone_holds(st: CardStockMarketState, s: int) -> bool:
+    """Whether any seat holds shares of suit ``s``."""
+    return any(h[s] for h in st.held)
 
 
 def explain_illegal(st: CardStockMarketState, action: object) -> str:
@@ -214,7 +226,7 @@ def explain_illegal(st: CardStockMarketState, action: object) -> str:
     game = st.game
     phase = st.phase
     hand = st.hands[p]
-    trading_over = st.trades >= 2 or (phase == MARKET and st.trades > 0)
+    trading_over = st.trades >= 2 or (phase == MARKET and (st.trades > 0 or game.trade_first))
     market_over = st.changes >= 2 or (phase == TRADE and st.changes > 0)
     if action < MARKET_A:
         if phase == DISCARD:
@@ -222,6 +234,12 @@ def explain_illegal(st: CardStockMarketState, action: object) -> str:
         if trading_over:
             if st.trades >= 2:
                 return "two transactions have been made this turn"
+            if st.trades == 0:
+                return (
+                    "with phase_order 'trade_first' the transactions come before the market "
+                    "changes: once the market has changed, there is no buying or selling "
+                    "this turn"
+                )
             return "the transactions must be made together, before the market changes"
         card = action - (SELL if action >= SELL else BUY)
         s = SUIT_OF[card]
@@ -254,6 +272,12 @@ def explain_illegal(st: CardStockMarketState, action: object) -> str:
             return "the market changes must be made together, before the transactions"
         if action >= BANKRUPT:
             card = A.bankrupt_card(action)
+            if card in hand:
+                return (
+                    f"{C.SUITS[SUIT_OF[card]]} is already bankrupt at $0 and nobody holds its "
+                    "shares: bankrupting it again would change nothing (a market change must "
+                    "change the market unless option same_price_change is set)"
+                )
             return f"{C.card_name(card)} is not in seat {p}'s hand"
         card = action - MARKET_A
         name = C.card_name(card)
@@ -274,6 +298,11 @@ def explain_illegal(st: CardStockMarketState, action: object) -> str:
             return (
                 f"{suit} may rise by at most ${game.rise[s]} a card; {name} would raise "
                 f"it from ${price} to ${r}"
+            )
+        if r == price:
+            return (
+                f"{suit} stands at ${price} already: {name} would not change its value, and "
+                "a market change must change it unless option same_price_change is set"
             )
         return (
             f"{suit} may fall by at most ${game.fall[s]} a card; {name} would lower it "
@@ -316,7 +345,7 @@ def apply_action(st: CardStockMarketState, a: int) -> None:
             _bankrupt(st, p, A.bankrupt_card(a))
         st.changes += 1
         st.phase = MARKET
-        if st.changes == 2 and st.trades:
+        if st.changes == 2 and (st.trades or st.game.trade_first):
             _end_turn(st)
         return
     card = a - DISCARD_A
@@ -649,10 +678,17 @@ def _check_turn(st: CardStockMarketState) -> None:
         )
     elif st.phase == TRADE:
         need(st.trades > 0 and st.discards == 0, "'trades': the turn is trading")
+        need(
+            not (st.changes and st.game.trade_first),
+            "'trades': with phase_order 'trade_first' no transaction follows a market change",
+        )
         need(not (st.trades == 2 and st.changes), "'trades': a finished turn has ended")
     else:
         need(st.changes > 0 and st.discards == 0, "'changes': the turn changes the market")
-        need(not (st.changes == 2 and st.trades), "'changes': a finished turn has ended")
+        need(
+            not (st.changes == 2 and (st.trades or st.game.trade_first)),
+            "'changes': a finished turn has ended",
+        )
     used = st.trades - st.sales + st.changes + st.discards
     for q in range(st.n):
         want = HAND_SIZE - used if q == st.turn else HAND_SIZE

@@ -55,6 +55,12 @@ class TakeStockOptions(RulesOptions):
         "drawn; 'next_draw' (Chinese edition) reshuffles when a card is next needed.",
         choice("last_card", "next_draw"),
     )
+    crash_counts_one: bool = option(
+        True,
+        "Whether a crash's half counts the row's 1 (true: a row of 1 and 5 crashes to 1, as "
+        "the Chinese edition's figures read) or only the cards above it (false: it stays).",
+        boolean(),
+    )
     keep_saved_events: bool = option(
         True,
         "Whether saved events are kept into the next round when Market Closed did not end it.",

@@ -642,7 +642,10 @@ def _crash(st: TakeStockState, s: int) -> None:
         _to_event_discard(st, C.FREEZE, public)
     row = st.rows[s]
     removed = []
-    for _ in range(len(row) // 2):
+    # Half the row, rounded down: the 1 counts but is never removed (crash_counts_one),
+    # or half of the cards above the 1.
+    counted = len(row) if st.game.options.crash_counts_one else len(row) - 1
+    for _ in range(counted // 2):
         card = C.card_id(s, row.pop())
         st.discard.append(card)
         removed.append(card)

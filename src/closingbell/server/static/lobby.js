@@ -73,8 +73,27 @@ function optionField(option, players) {
       box.value = option.default ? String(option.default[i]) : "";
       return box;
     });
-    input = el("span", { class: "tuple-row" }, boxes);
+    const row = el("span", { class: "tuple-row" }, boxes);
     read = () => boxes.map((b) => Number(b.value));
+    const presets = option.presets || [];
+    if (!presets.length) return field(label, id, row, help, helpId, read, option, true);
+    // Named tables (a game's alternatives): choosing one fills the boxes, and editing a
+    // box shows which table, if any, the numbers now make.
+    const custom = el("option", { value: "" }, _("Your own numbers"));
+    const picker = el("select", { id: `${id}-preset`, "aria-label": _("{option}: table", { option: label }), "aria-describedby": described },
+      presets.map((p, i) => el("option", { value: String(i) }, p.label)), custom);
+    const match = () => {
+      const now = read();
+      const i = presets.findIndex((p) => p.numbers.every((v, k) => v === now[k]));
+      picker.value = i < 0 ? "" : String(i);
+    };
+    picker.addEventListener("change", () => {
+      if (picker.value === "") return;
+      presets[Number(picker.value)].numbers.forEach((v, k) => { boxes[k].value = String(v); });
+    });
+    boxes.forEach((b) => b.addEventListener("input", match));
+    match();
+    input = el("span", { class: "tuple-presets" }, picker, row);
     return field(label, id, input, help, helpId, read, option, true);
   } else if (kind === "integer") {
     input = el("input", { type: "number", id, min: option.min, max: option.max, step: 1, "aria-describedby": described,

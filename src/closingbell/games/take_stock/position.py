@@ -475,8 +475,10 @@ def _give_rest(lists: list[_List], deck: _Deck, what: str) -> None:
     """
     explicit = [lst for lst in lists if lst.rest and lst.given]
     if len(explicit) > 1:
-        names = " and ".join(sorted({lst.field for lst in explicit}))
-        raise PositionError(explicit[1].field, f"only one list may end with '...' ({names} do)")
+        names = ", ".join(lst.field for lst in explicit)
+        raise PositionError(
+            explicit[1].field, f"only one list may end with '...' to take the cards left ({names})"
+        )
     takers = explicit or [lst for lst in lists[:2] if not lst.given]
     if takers:
         taker = takers[0]
@@ -489,7 +491,8 @@ def _give_rest(lists: list[_List], deck: _Deck, what: str) -> None:
         more = " ..." if len(deck.order) > 6 else ""
         raise PositionError(
             lists[0].field,
-            f"{len(deck.order)} {what} cards are not placed ({names}{more}); name them or end "
+            f"{len(deck.order)} {what} card{'s are' if len(deck.order) > 1 else ' is'} not "
+            f"placed ({names}{more}); name them or end "
             "a list with '...'",
         )
 
@@ -559,7 +562,9 @@ class _Reader:
             st.round = len(scores[0]) + (0 if over else 1)
             if not 1 <= st.round <= rounds:
                 raise PositionError(
-                    "scores", f"{len(scores[0])} rounds scored: the game plays {rounds}"
+                    "scores",
+                    f"{len(scores[0])} rounds scored and the game plays {rounds}: "
+                    "write 'decide: game_over' for a game that is over",
                 )
         else:
             st.round = rounds if over else 1
@@ -587,15 +592,10 @@ class _Reader:
                 turn = dec.seat
             elif dec.waiting:
                 turn = dec.waiting[0]
-        if dealer is None:
-            if turn is not None:
-                dealer = (turn - 1) % n
-            elif self.opts.first_dealer is not None:
-                dealer = self.opts.first_dealer
-            else:
-                dealer = derive_rng(st.seed, "first-dealer").randrange(n)
         if turn is None:
-            turn = (dealer + 1) % n
+            turn = 0 if dealer is None else (dealer + 1) % n
+        if dealer is None:
+            dealer = (turn - 1) % n
         st.dealer = dealer
         st.turn = turn
         if dec.phase in _IN_TURN and dec.seat is not None and dec.seat != turn:
@@ -780,6 +780,20 @@ class _Reader:
                         f"seat {q}'s hand is empty in the middle of a round (an "
                         "empty hand ends it)",
                     )
+        if phase == ACTION and len(st.hands[st.turn]) < 2:
+            raise PositionError(
+                "hands",
+                f"seat {st.turn} holds {len(st.hands[st.turn])} card: the player choosing a "
+                "turn action has just drawn, so holds two or more",
+            )
+        if phase == DOWNTURN:
+            for q in range(n):
+                if len(st.hidden[q]) > 1:
+                    raise PositionError(
+                        "aside",
+                        f"seat {q} sets aside {len(st.hidden[q])} cards: a Downturn "
+                        "takes one from each seat",
+                    )
         if self.has("shown"):
             st.known = []
             for q, part in enumerate(self.seats("shown")):
@@ -846,6 +860,14 @@ class _Reader:
                     f"seat {dec.seat} decides, but the first seat waiting is {st.queue[0]}",
                 )
             st.cur = st.queue[0]
+            if phase == EXERCISE:
+                for q in st.queue:
+                    if not st.hands[q] or st.tokens[q] <= len(st.hidden[q]):
+                        raise PositionError(
+                            "decide",
+                            f"seat {q} waits to exercise options but has no card left to "
+                            "exercise or no token left to spend",
+                        )
         else:
             st.cur = st.turn
         if phase == DISCARD and dec.follow == FOLLOW_SAVE and not st.certs[st.turn]:
@@ -1010,11 +1032,15 @@ class _Reader:
         if ended:
             st.end_reason = reasons[-1]
             high = any(row[-1] in C.CLOSING_VALUES for row in st.rows)
-            if high != (st.end_reason == "high_card"):
+            if high and st.end_reason != "high_card":
                 raise PositionError(
                     "ended",
-                    "a row ends with an 11 or a 12 exactly when that ended the round "
+                    f"a row ends with an 11 or a 12, so placing it ended the round "
                     f"('high_card'), not {st.end_reason!r}",
+                )
+            if not high and st.end_reason == "high_card":
+                raise PositionError(
+                    "ended", "'high_card' leaves an 11 or a 12 on top of a row, and no row has one"
                 )
         else:
             st.end_reason = None

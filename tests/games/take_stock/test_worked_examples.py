@@ -6,6 +6,11 @@ they leave out takes its default (seat 0 to act, four tokens each, unnamed cards
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
+
 from closingbell.games.take_stock import cards as C
 
 from .craft import card, event, legal_names, play, position
@@ -122,3 +127,30 @@ def test_round_end_example_dave_draws_market_closed() -> None:
     after = position(ROUND_END)
     for name in ("rows", "splits", "hands", "certs", "tokens", "queue", "end_reason"):
         assert getattr(st, name) == getattr(after, name), name
+
+
+def _lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+
+@pytest.mark.parametrize(
+    "example", [SPLIT, CRASH, LIMIT, ROUND_END], ids=["split", "crash", "limit", "round-end"]
+)
+def test_the_rules_document_shows_each_example_as_this_position(example: str) -> None:
+    doc = Path(__file__).parents[3] / "docs" / "rules" / "take-stock.md"
+    blocks = re.findall(r"```text\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert _lines(example) in [_lines(b) for b in blocks]
+
+
+def test_the_positions_document_examples_are_read() -> None:
+    doc = Path(__file__).parents[3] / "docs" / "positions.md"
+    section = doc.read_text(encoding="utf-8").split("## Take Stock")[1]
+    blocks = re.findall(r"```text\n(.*?)```", section, re.S)
+    assert len(blocks) == 4
+    for block in blocks:
+        if "; " in block:  # a canonical text, broken over lines for reading
+            text = " ".join(block.split())
+            players = text.split("hands: ")[1].split(";")[0].count("/") + 1
+            assert position(text, players).to_position() == text
+        else:
+            position(block).check_invariants()

@@ -203,12 +203,17 @@ def test_a_sampled_state_round_trips(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("seed", [0, 7, 2**63 - 1])
-def test_a_position_that_names_only_the_seed_is_the_deal(players: int, seed: int) -> None:
-    # Seat 0 opens a position by default, so the deal to compare with is dealt by the last seat.
-    game = closingbell.load_game("take_stock", players=players, first_dealer=players - 1)
-    assert isinstance(game, TakeStock)
-    dealt = game.new_game(seed)
-    made = game.state_from_position(f"seed: {seed}")
+@pytest.mark.parametrize("first_dealer", [None, 0])
+def test_a_position_that_names_only_the_seed_is_the_deal(
+    players: int, seed: int, first_dealer: int | None
+) -> None:
+    """The first_dealer option's seat deals; without it the last seat does, so seat 0 opens."""
+    reading = closingbell.load_game("take_stock", players=players, first_dealer=first_dealer)
+    dealer = players - 1 if first_dealer is None else first_dealer
+    dealing = closingbell.load_game("take_stock", players=players, first_dealer=dealer)
+    assert isinstance(reading, TakeStock) and isinstance(dealing, TakeStock)
+    dealt = dealing.new_game(seed)
+    made = reading.state_from_position(f"seed: {seed}")
     assert made.to_position() == dealt.to_position()
     assert_same_position(dealt, made)
 

@@ -595,6 +595,8 @@ class _Reader:
                 turn = dec.seat
             elif dec.waiting:
                 turn = dec.waiting[0]
+        if turn is None and dealer is None and self.opts.first_dealer is not None:
+            dealer = self.opts.first_dealer
         if turn is None:
             turn = 0 if dealer is None else (dealer + 1) % n
         if dealer is None:

@@ -51,6 +51,15 @@ if TYPE_CHECKING:
     from closingbell.games.card_stock_market.game import CardStockMarket
 
 FIELDS: tuple[str, ...] = (
+    "seed",
+    "turn_number",
+    "dealer",
+    "turn",
+    "decide",
+    "bought",
+    "sold",
+    "changed",
+    "discarded",
     "market",
     "bankrupt",
     "prices",
@@ -63,19 +72,13 @@ FIELDS: tuple[str, ...] = (
     "draw",
     "discard",
     "jokers",
-    "dealer",
-    "turn",
-    "decide",
-    "bought",
-    "sold",
-    "changed",
-    "discarded",
-    "seed",
 )
 """Every field of a Card Stock Market position, in the order :func:`write_position` writes them."""
 
 OPEN = "..."
 """Ends a list that the reader fills with the cards no field names."""
+UNNAMED = "?"
+"""One card of a list that the reader chooses among the cards no field names."""
 
 UNLIMITED = "unlimited"
 """The ``bank`` of a game whose bank never runs short (option ``bank_money`` null)."""
@@ -85,7 +88,8 @@ JOKERS_ASIDE = "aside"
 JOKERS_DRAW = "draw"
 """``jokers``: the draw pile has been made anew, both jokers in it."""
 JOKERS_DRAWN = "drawn"
-"""``jokers: drawn 2``: seat 2 drew a joker, which ended the game."""
+"""``jokers``: the seat of ``turn`` drew a joker, which ended the game; the other is in the
+draw pile."""
 
 _LOWEST_SETUP_RANK = {True: 1, False: 2}
 _SEED_RE = re.compile(r"\d{1,19}")
@@ -108,10 +112,10 @@ _STATE_FIELD_TO_FIELD = {
     "joker_by": "jokers",
     "reshuffled": "jokers",
     "dealer": "dealer",
-    "turn": "decide",
+    "turn": "turn",
     "cur": "decide",
     "phase": "decide",
-    "turns": "turn",
+    "turns": "turn_number",
     "trades": "bought",
     "sales": "sold",
     "bought": "bought",
@@ -142,12 +146,20 @@ def write_position(state: CardStockMarketState) -> str:
     """The canonical one-line position of ``state``: every field, in the order of ``FIELDS``."""
     st = state
     n = st.n
-    if st.joker_by >= 0:
-        jokers = f"{JOKERS_DRAWN} {st.joker_by}"
-    else:
-        jokers = JOKERS_DRAW if st.reshuffled else JOKERS_ASIDE
+    jokers = JOKERS_ASIDE
+    if st.reshuffled:
+        jokers = JOKERS_DRAWN if st.joker_by >= 0 else JOKERS_DRAW
     decide = PHASE_NAMES[OVER] if st.cur is None else f"{st.cur} {PHASE_NAMES[st.phase]}"
     fields = [
+        ("seed", str(st.seed)),
+        ("turn_number", str(st.turns)),
+        ("dealer", str(st.dealer)),
+        ("turn", str(st.turn)),
+        ("decide", decide),
+        ("bought", _suit_letters(st.bought, st.trades - st.sales)),
+        ("sold", _suit_letters(st.sold, st.sales)),
+        ("changed", str(st.changes)),
+        ("discarded", str(st.discards)),
         ("market", write_items(_names([c for pile in st.piles for c in pile]))),
         ("bankrupt", write_items(C.SUIT_LETTERS[s] for s in range(C.NUM_SUITS) if st.busted[s])),
         ("prices", " ".join(str(p) for p in st.prices)),
@@ -160,14 +172,6 @@ def write_position(state: CardStockMarketState) -> str:
         ("draw", write_items(_names(st.draw[::-1]))),
         ("discard", write_items(_names(st.discard[::-1]))),
         ("jokers", jokers),
-        ("dealer", str(st.dealer)),
-        ("turn", str(st.turns)),
-        ("decide", decide),
-        ("bought", _suit_letters(st.bought, st.trades - st.sales)),
-        ("sold", _suit_letters(st.sold, st.sales)),
-        ("changed", str(st.changes)),
-        ("discarded", str(st.discards)),
-        ("seed", str(st.seed)),
     ]
     assert len(fields) == len(FIELDS) and n == len(st.hands)
     return write_fields(fields)
@@ -195,18 +199,31 @@ def _card(field: str, token: str) -> int:
     return kind
 
 
-def _card_list(field: str, value: str, *, can_open: bool) -> tuple[list[int], bool]:
-    """The cards of a list, and whether it ends with ``...`` (open)."""
+_HOLE = -1
+"""Where a list has ``?``: one card the reader chooses among the unnamed ones."""
+
+
+def _card_list(
+    field: str, value: str, *, can_open: bool, holes: bool = True
+) -> tuple[list[int], bool]:
+    """The cards of a list (``_HOLE`` for each ``?``), and whether it ends with ``...``."""
     tokens = items(value)
     opened = bool(tokens) and tokens[-1] == OPEN
     if opened:
         if not can_open:
-            raise PositionError(field, f"{OPEN!r} is only for short positions' card lists")
+            raise PositionError(field, f"{OPEN!r} may not end this list")
         tokens = tokens[:-1]
+    out = []
     for token in tokens:
         if token in (OPEN, EMPTY):
             raise PositionError(field, f"{token!r} may only stand alone or end a list")
-    return [_card(field, t) for t in tokens], opened
+        if token == UNNAMED:
+            if not holes:
+                raise PositionError(field, f"{UNNAMED!r} may not stand for a card of this list")
+            out.append(_HOLE)
+        else:
+            out.append(_card(field, token))
+    return out, opened
 
 
 def _suits(field: str, value: str) -> list[int]:
@@ -295,31 +312,34 @@ class _Reader:
     def turn_and_decision(self) -> None:
         st = self.st
         n = self.n
-        st.turns = self.number("turn", 1, 1, MAX_INT)
+        st.turns = self.number("turn_number", 1, 1, MAX_INT)
         dealer_text = self.get("dealer")
         dealer = None if dealer_text is None else integer("dealer", dealer_text, 0, n - 1)
+        turn_text = self.get("turn")
+        turn = None if turn_text is None else integer("turn", turn_text, 0, n - 1)
         jokers = self.get("jokers")
-        drawn_by = -1
         if jokers is not None:
-            words = jokers.split()
-            if words in ([JOKERS_ASIDE], [JOKERS_DRAW]):
-                self.jokers = words[0]
-            elif len(words) == 2 and words[0] == JOKERS_DRAWN:
-                self.jokers = JOKERS_DRAWN
-                drawn_by = integer("jokers", words[1], 0, n - 1)
-            else:
+            if jokers not in (JOKERS_ASIDE, JOKERS_DRAW, JOKERS_DRAWN):
                 raise PositionError(
                     "jokers",
-                    f"{jokers!r} is not 'aside', 'draw' or 'drawn' and a seat (like 'drawn 2')",
+                    f"{jokers!r} is not {JOKERS_ASIDE!r} (before the reshuffle), {JOKERS_DRAW!r} "
+                    f"(after it) or {JOKERS_DRAWN!r} (the game is over)",
                 )
+            self.jokers = jokers
         decide = self.get("decide")
         if decide is None:
             seat = 0 if dealer is None else (dealer + st.turns) % n
+            if turn is not None:
+                seat = turn
             phase = START
         else:
             words = decide.split()
             if words == [PHASE_NAMES[OVER]]:
-                seat, phase = -1, OVER
+                if turn is None:
+                    raise PositionError(
+                        "turn", "the game is over: say whose turn ended it (who drew the joker)"
+                    )
+                seat, phase = turn, OVER
             elif len(words) == 2 and words[1] in PHASE_NAMES[:OVER]:
                 seat = integer("decide", words[0], 0, n - 1)
                 phase = PHASE_NAMES.index(words[1])
@@ -329,12 +349,18 @@ class _Reader:
                     "decide",
                     f"{decide!r} is neither a seat and a decision ({names}) nor 'game_over'",
                 )
+        if turn is not None and turn != seat:
+            raise PositionError(
+                "turn", f"seat {seat} must decide, so it is seat {seat}'s turn, not seat {turn}'s"
+            )
         if phase == OVER:
-            if self.jokers != JOKERS_DRAWN:
+            if self.jokers is None:
+                self.jokers = JOKERS_DRAWN
+            elif self.jokers != JOKERS_DRAWN:
                 raise PositionError(
-                    "jokers", "the game is over: say which seat drew the joker (like 'drawn 2')"
+                    "jokers",
+                    f"a joker ends the game: once it is over the jokers are {JOKERS_DRAWN!r}",
                 )
-            seat = drawn_by
         elif self.jokers == JOKERS_DRAWN:
             raise PositionError(
                 "jokers", "a drawn joker ends the game at once: the decision must be 'game_over'"
@@ -344,14 +370,14 @@ class _Reader:
         elif (dealer + st.turns) % n != seat:
             raise PositionError(
                 "dealer",
-                f"with seat {dealer} dealing, turn {st.turns} is seat "
+                f"with seat {dealer} dealing, turn number {st.turns} is seat "
                 f"{(dealer + st.turns) % n}'s, not seat {seat}'s",
             )
         st.dealer = dealer
         st.turn = seat
         st.cur = None if phase == OVER else seat
         st.phase = phase
-        st.joker_by = drawn_by
+        st.joker_by = seat if phase == OVER else -1
 
     def this_turn(self) -> None:
         """What the turn player has done this turn (the last turn, once the game is over)."""
@@ -437,7 +463,9 @@ class _Reader:
 
     def market(self) -> None:
         st = self.st
-        self.named_market, _ = _card_list("market", self.get("market") or EMPTY, can_open=False)
+        self.named_market, _ = _card_list(
+            "market", self.get("market") or EMPTY, can_open=False, holes=False
+        )
         piles: list[list[int]] = [[] for _ in range(C.NUM_SUITS)]
         for c in self.named_market:
             if c == C.JOKER:
@@ -557,12 +585,14 @@ class _Reader:
             open_hands.append(opened)
         certs_value = self.get("certs")
         cert_parts = per_seat("certs", certs_value, n) if certs_value is not None else [EMPTY] * n
-        certs = [_card_list("certs", part, can_open=False)[0] for part in cert_parts]
+        certs = [_card_list("certs", part, can_open=False, holes=False)[0] for part in cert_parts]
         draw, draw_open = _card_list("draw", self.get_or("draw", OPEN), can_open=True)
         discard, discard_open = _card_list("discard", self.get_or("discard", OPEN), can_open=True)
         for name, lists in (("hands", hands), ("certs", certs), ("discard", [discard])):
             for cards in lists:
                 for c in cards:
+                    if c == _HOLE:
+                        continue
                     if c == C.JOKER:
                         raise PositionError(
                             name,
@@ -571,7 +601,8 @@ class _Reader:
                         )
                     self.count(name, c)
         for c in draw:
-            self.count("draw", c)
+            if c != _HOLE:
+                self.count("draw", c)
         for five in self.defaults_for_market:
             self.counts[five] += 1
             if self.counts[five] > C.COPIES:
@@ -600,25 +631,37 @@ class _Reader:
             )
         st.reshuffled = jokers != JOKERS_ASIDE
         st.jokers_out = 0 if st.reshuffled else C.COPIES
-        # Unnamed cards: a shuffle derived from the seed fills the open hands, then the draw
-        # pile if it is open, else the discard pile.
+        # Unnamed cards, in a shuffle derived from the seed: the hands' ``?`` and open ends
+        # first, then the ``?`` of the draw and discard piles, then what is left goes to the
+        # draw pile if it is open, else to the discard pile if it is open.
         unnamed = [c for c in range(C.NUM_KINDS) for _ in range(C.COPIES - self.counts[c])]
         derive_rng(st.seed, "position").shuffle(unnamed)
+        unnamed.reverse()  # taken from the end
+
+        def fill(field: str, cards: list[int], size: int) -> list[int]:
+            """``cards`` with every ``?`` chosen, then filled up to ``size`` cards."""
+            out = []
+            for c in [*cards, *[_HOLE] * (size - len(cards))]:
+                if c == _HOLE:
+                    if not unnamed:
+                        raise PositionError(
+                            field, "every card is named elsewhere: none is left for a '?' or '...'"
+                        )
+                    c = unnamed.pop()
+                out.append(c)
+            return out
+
         for q in range(n):
             size = self.hand_size(q)
-            if open_hands[q]:
-                need = size - len(hands[q])
-                if need < 0:
-                    raise PositionError(
-                        "hands", f"seat {q} must hold {size} cards, and {len(hands[q])} are named"
-                    )
-                if need > len(unnamed):
-                    raise PositionError(
-                        "hands", f"too few cards are left unnamed to fill seat {q}'s hand"
-                    )
-                hands[q] += unnamed[:need]
-                del unnamed[:need]
+            if open_hands[q] and len(hands[q]) > size:
+                raise PositionError(
+                    "hands", f"seat {q} must hold {size} cards, and {len(hands[q])} are named"
+                )
+            hands[q] = fill("hands", hands[q], size if open_hands[q] else 0)
             self.check_hand_size(q, len(hands[q]))
+        draw = fill("draw", draw, 0)
+        discard = fill("discard", discard, 0)
+        unnamed.reverse()
         if draw_open:
             draw += unnamed
             draw += [C.JOKER] * (want_jokers - named_jokers)

@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 from closingbell import PositionError
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.state import PHASE_NAMES, CardStockMarketState
 
 from .craft import make_game
 from .hidden import perturb_card_stock_market
@@ -105,11 +105,13 @@ def test_every_state_of_random_play_round_trips(players: int, options: dict[str,
     game = make_game(players, **options)
     rng = random.Random(players * 100 + len(options))
     crossed = 0
+    seen: set[str] = set()
     for seed in range(2):
         s = game.new_game(seed)
         step = 0
         while True:
             t = round_trip(game, s)
+            seen.add(s.decision)
             near_reshuffle = not s.reshuffled and len(s.draw) <= 6
             if step % 25 == 0 or (near_reshuffle and rng.random() < 0.3):
                 crossed += _play_on(game, s.clone(), t, random.Random(step))
@@ -118,6 +120,39 @@ def test_every_state_of_random_play_round_trips(players: int, options: dict[str,
             s.apply(rng.choice(s.legal_actions()))
             step += 1
     assert crossed, "no continuation crossed the reshuffle"
+    assert seen == set(PHASE_NAMES)
+
+
+@pytest.mark.parametrize("repayment", ["immediate", "end_of_turn"])
+def test_states_with_levies_and_debts_round_trip(repayment: str) -> None:
+    game = make_game(4, bank_money=0, starting_money=100, debt_repayment=repayment)
+    rng = random.Random(3)
+    levied = owed = both = 0
+    for seed in range(3):
+        s = game.new_game(seed)
+        while True:
+            t = round_trip(game, s)
+            levied += s.levies > 0
+            owed += any(s.debt)
+            both += any(d and c for d, c in zip(s.debt, s.cash, strict=True))
+            if s.is_terminal():
+                break
+            if owed and rng.random() < 0.05:
+                _play_on(game, s.clone(), t, random.Random(seed))
+            legal = s.legal_actions()
+            # Buy, push prices up with face cards, sell: the bank soon runs dry.
+            raises = [a for a in legal if 104 <= a < 156 and (a - 104) % 13 >= 10]
+            sells = [a for a in legal if 52 <= a < 104]
+            buys = [a for a in legal if a < 52]
+            if raises:
+                action = rng.choice(raises)
+            elif s.changes and sells:
+                action = rng.choice(sells)
+            else:
+                action = rng.choice(buys or [a for a in legal if not 52 <= a < 104])
+            s.apply(action)
+    assert levied and owed
+    assert both or repayment == "immediate"
 
 
 def test_a_short_position_fills_in_the_rest() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.state import PHASE_NAMES, CardStockMarketState
 
-from .craft import make_game
+from .craft import assert_refused, make_game, play
 from .hidden import perturb_card_stock_market
 
 # The fields the notation covers, as the state holds them.
@@ -575,3 +577,51 @@ def test_mangled_positions_are_both_refused_and_accepted() -> None:
         ]
         outcomes[_read_mangled(game, st, drops, edits)] += 1
     assert outcomes[True] > 30 and outcomes[False] > 30, outcomes
+
+
+# ---------------------------------------------------------------------- the docs' examples
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def _examples(path: Path, heading: str) -> list[str]:
+    """The ``text`` code blocks of the section of ``path`` that starts with ``heading``."""
+    text = "\n" + path.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end >= 0 else len(text)]
+    return re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+
+
+def test_the_positions_doc_examples_read_and_the_full_one_round_trips() -> None:
+    game = make_game(3)
+    examples = _examples(DOCS / "positions.md", "## Card Stock Market")
+    assert len(examples) >= 7
+    full = [e.strip() for e in examples if "\n" not in e.strip()]
+    assert len(full) == 1 and game.state_from_position(full[0]).to_position() == full[0]
+    for example in examples:
+        game.state_from_position(example).check_invariants()
+
+
+def test_the_rules_doc_figures_as_positions() -> None:
+    game = make_game(3)
+    buying, strip, face = _examples(
+        DOCS / "rules" / "card-stock-market.md", "## Worked examples as positions"
+    )
+    st = game.state_from_position(buying)
+    play(st, "buy 7D")
+    assert st.cash[0] == 200 - 28 and st.bank == 1240 + 28 and st.held[0][1] == 7
+    assert "decide: 0 trading; bought: D;" in st.to_position()
+    st = game.state_from_position(strip)
+    assert_refused(
+        st, "market 4S", "Spades may fall by at most $3 a card; 4S would lower it from $9 to $4"
+    )
+    play(st, "market 6S")
+    assert st.prices[3] == 6
+    st = game.state_from_position(face)
+    play(st, "market QS")
+    assert st.prices[3] == 12
+    st = game.state_from_position(face)
+    play(st, "bankrupt QS")
+    assert st.held[1] == [0, 0, 0, 0] and st.discard[-1] == C.parse_card("10S")
+    assert "bankrupt: S; prices: 5 5 5 0;" in st.to_position()

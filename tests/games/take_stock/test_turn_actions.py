@@ -155,6 +155,13 @@ def test_market_a_draws_two_and_the_other_goes_face_down() -> None:
     assert seen_by_1 == [{"type": "event_discard", "seat": 0, "event": None}]
     seen_by_0 = [e for e in st.visible_events(0) if e["type"] == "event_discard"]
     assert seen_by_0 == [{"type": "event_discard", "seat": 0, "event": event("Audit")}]
+    drew = {
+        seat: [e for e in st.visible_events(seat) if e["type"] == "drew_events"]
+        for seat in (0, 1, None)
+    }
+    pair = [event("No Change"), event("Audit")]
+    assert drew[0] == [{"type": "drew_events", "seat": 0, "count": 2, "events": pair}]
+    assert drew[1] == drew[None] == [{"type": "drew_events", "seat": 0, "count": 2, "events": None}]
 
 
 def test_market_a_with_two_alike_offers_one_choice_and_may_ask_more() -> None:
@@ -184,7 +191,9 @@ def test_market_b_keeps_the_card_hidden() -> None:
     assert st.view(1).saved_events == ()
     assert st.view(1).saved_counts == (1, 0, 0)
     drawn = [e for e in st.visible_events(2) if e["type"] == "drew_events"]
-    assert drawn == [{"type": "drew_events", "seat": 0, "events": 1}]
+    assert drawn == [{"type": "drew_events", "seat": 0, "count": 1, "events": None}]
+    own = [e for e in st.visible_events(0) if e["type"] == "drew_events"]
+    assert own == [{"type": "drew_events", "seat": 0, "count": 1, "events": [event("Split Oil")]}]
 
 
 @pytest.mark.parametrize(

@@ -450,6 +450,8 @@ def test_views_and_sampling_work_on_positions_after_the_reshuffle() -> None:
                         sample = game.sample_state(view, rng)
                         assert sample.view(seat) == view
                         sample.check_invariants()
+                    # A sampled state (with its fresh 63-bit seed) is a position too.
+                    round_trip(game, sample)
                     changed = perturb_card_stock_market(t, seat, rng)
                     assert changed.view(seat) == view
                     checked += 1

@@ -125,6 +125,18 @@ def test_every_state_of_random_play_round_trips(players: int, options: dict[str,
     assert seen == set(PHASE_NAMES)
 
 
+def test_fields_may_come_in_any_order_on_lines_of_their_own() -> None:
+    game = make_game(4)
+    rng = random.Random(8)
+    for seed in range(10):
+        st = _played(game, seed, rng.randrange(400))
+        text = st.to_position()
+        fields = text.split("; ")
+        rng.shuffle(fields)
+        lines = ["# a position, one field a line", *fields, ""]
+        assert game.state_from_position("\n".join(lines)).to_position() == text
+
+
 @pytest.mark.parametrize("repayment", ["immediate", "end_of_turn"])
 def test_states_with_levies_and_debts_round_trip(repayment: str) -> None:
     game = make_game(4, bank_money=0, starting_money=100, debt_repayment=repayment)
@@ -359,6 +371,14 @@ def test_whose_turn_follows_from_what_is_given(
 ) -> None:
     st = make_game(3).state_from_position(text)
     assert (st.current_player, st.turn, st.dealer, st.turns) == (seat, seat, dealer, number)
+
+
+def test_the_first_dealer_option_is_the_default_dealer() -> None:
+    game = make_game(3, first_dealer=1)
+    st = game.state_from_position("")
+    assert st.dealer == 1 and st.current_player == 2
+    st = game.state_from_position("turn: 0")
+    assert st.dealer == 2 and st.current_player == 0
 
 
 def test_unnamed_cards_fill_the_open_places() -> None:

@@ -316,6 +316,8 @@ class _Reader:
         dealer = None if dealer_text is None else integer("dealer", dealer_text, 0, n - 1)
         turn_text = self.get("turn")
         turn = None if turn_text is None else integer("turn", turn_text, 0, n - 1)
+        if dealer is None and turn is None and self.get("decide") is None:
+            dealer = self.opts.first_dealer  # the option's dealer, when it names one
         jokers = self.get("jokers")
         if jokers is not None:
             if jokers not in (JOKERS_ASIDE, JOKERS_DRAW, JOKERS_DRAWN):

@@ -112,5 +112,5 @@ def read_seed(field: str, token: str) -> int:
         raise PositionError(field, f"{shown(token)} is not a seed (a whole number from 0)")
     number = int(text)
     if number >= 2**SEED_BITS:
-        raise PositionError(field, f"a seed is below 2**{SEED_BITS}")
+        raise PositionError(field, f"{number} is not a seed (seeds are below 2**{SEED_BITS})")
     return number

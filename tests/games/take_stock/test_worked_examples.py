@@ -144,7 +144,7 @@ def test_the_rules_document_shows_each_example_as_this_position(example: str) ->
 
 def test_the_positions_document_examples_are_read() -> None:
     doc = Path(__file__).parents[3] / "docs" / "positions.md"
-    section = doc.read_text(encoding="utf-8").split("## Take Stock")[1]
+    section = doc.read_text(encoding="utf-8").split("\n## Take Stock")[1].split("\n## ")[0]
     blocks = re.findall(r"```text\n(.*?)```", section, re.S)
     assert len(blocks) == 4
     for block in blocks:

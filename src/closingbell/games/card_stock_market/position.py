@@ -32,11 +32,12 @@ from closingbell.core.position import (
     items,
     per_seat,
     read_fields,
+    read_seed,
     write_fields,
     write_items,
     write_per_seat,
 )
-from closingbell.core.rng import SEED_BITS, derive_rng
+from closingbell.core.rng import derive_rng
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.state import (
     DISCARD,
@@ -91,7 +92,6 @@ JOKERS_DRAWN = "drawn"
 """``jokers``: the seat of ``turn`` drew a joker, which ended the game; the other is in the
 draw pile."""
 
-_SEED_RE = re.compile(r"\d{1,19}")
 
 # The state's fields, as check_invariants names them, and the notation's field at fault.
 _STATE_FIELD_TO_FIELD = {
@@ -298,13 +298,7 @@ class _Reader:
 
     def seed(self) -> int:
         value = self.get("seed")
-        if value is None:
-            return 0
-        if not _SEED_RE.fullmatch(value) or int(value) >= 2**SEED_BITS:
-            raise PositionError(
-                "seed", f"{value!r} is not a seed (a whole number from 0 to 2**{SEED_BITS} - 1)"
-            )
-        return int(value)
+        return 0 if value is None else read_seed("seed", value)
 
     # ------------------------------------------------------------------ whose turn
 

@@ -304,7 +304,12 @@ class CardStockMarketState(State):
         """Raise ``AssertionError`` if cards, money or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
 
+    def to_position(self) -> str:
+        """The position's text (see ``docs/positions.md``): every field, in order, one line."""
+        return _position.write_position(self)
+
 
 # Imported last: these modules use the names above.
+from closingbell.games.card_stock_market import position as _position  # noqa: E402
 from closingbell.games.card_stock_market import rules as _rules  # noqa: E402
 from closingbell.games.card_stock_market import views as _views  # noqa: E402

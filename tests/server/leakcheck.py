@@ -289,13 +289,19 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
     return len(visible)
 
 
-def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int) -> int:
-    """Check one message (``raw`` as received); return how many events have been sent."""
-    # The seed would reveal every shuffle; another seat's token would let one act for it.
+def check_raw(game: Game, raw: str) -> None:
+    """Neither the seed nor the position (nor a hidden field of it) is in ``raw``."""
+    # The seed would reveal every shuffle, the position every hidden card.
     require(str(game.seed) not in raw, "the seed was sent")
     if game.position is not None:
         for part in position_parts(game.position):
             require(part not in raw, f"the position's text {part[:40]!r} was sent")
+
+
+def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int) -> int:
+    """Check one message (``raw`` as received); return how many events have been sent."""
+    # Another seat's token would let one act for it.
+    check_raw(game, raw)
     for other, token in game.tokens.items():
         require(other == stream.seat or token not in raw, f"seat {other}'s token was sent")
     require(isinstance(message, dict), f"a message that is not an object: {message!r}")

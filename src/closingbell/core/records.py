@@ -39,7 +39,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from closingbell.core.checks import shown
-from closingbell.core.errors import PositionError, RecordError, UnknownGameError
+from closingbell.core.errors import (
+    IllegalActionError,
+    PositionError,
+    RecordError,
+    UnknownGameError,
+)
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
 from closingbell.core.rng import check_seed
@@ -196,15 +201,21 @@ class GameRecord:
                     f"the state's seed is {seed}, but the position's seed is {fresh.seed}"
                 )
         actions: list[RecordedAction] = []
-        for action in state.history:
+        start = "its seed" if position is None else "the position"
+        for index, action in enumerate(state.history):
             seat = fresh.current_player
             if seat is None:
                 raise RecordError("the state's history goes on after the game is over")
             actions.append(RecordedAction(seat, fresh.action_to_string(action)))
-            fresh.apply(action)
+            try:
+                fresh.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(
+                    f"the state's history does not lead from {start} back to it: "
+                    f"action {index + 1}: {exc}"
+                ) from None
         # Compared as JSON: a state read back from JSON may hold lists where tuples were.
         if fresh.to_json() != state.to_json():
-            start = "its seed" if position is None else "the position"
             raise RecordError(f"the state's history does not lead from {start} back to it")
         return cls(
             game=game.info.name,

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from closingbell.core.checks import shown
 from closingbell.core.errors import PositionError
+from closingbell.core.rng import SEED_BITS
 
 MAX_POSITION_CHARS = 1 << 14
 """The longest position text read: 16 KiB, many times what the largest position needs."""
@@ -102,3 +103,14 @@ def integer(field: str, token: str, low: int, high: int) -> int:
 def write_per_seat(parts: Iterable[str]) -> str:
     """A field that differs by seat: its parts in seat order, separated by ``/``."""
     return f" {SEAT_SEPARATOR} ".join(parts)
+
+
+def read_seed(field: str, token: str) -> int:
+    """A game seed: a whole number from 0 to ``2**63 - 1`` (longer than :func:`integer` reads)."""
+    text = token.strip()
+    if not re.fullmatch(r"\d{1,19}", text):
+        raise PositionError(field, f"{shown(token)} is not a seed (a whole number from 0)")
+    number = int(text)
+    if number >= 2**SEED_BITS:
+        raise PositionError(field, f"a seed is below 2**{SEED_BITS}")
+    return number

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from closingbell import PositionError
+from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.state import CardStockMarketState
 
 from .craft import make_game
+from .hidden import perturb_card_stock_market
 
 # The fields the notation covers, as the state holds them.
 COVERED = (
@@ -123,3 +128,415 @@ def test_a_short_position_fills_in_the_rest() -> None:
     with pytest.raises(PositionError) as err:
         game.state_from_position("market: 9S 4S")
     assert err.value.field == "market"
+
+
+# ---------------------------------------------------------------------- refused positions
+
+H8 = "7D QD 2S 3S 10C AH KH 4C"
+"""Eight cards for a hand."""
+H7 = "QD 2S 3S 10C AH KH 4C"
+"""Seven cards for a hand."""
+OVER = f"decide: game_over; turn: 0; discarded: 1; hands: {H7} / ... / ...; draw: Joker ..."
+"""A game that ended when seat 0 drew a joker after discarding one card."""
+
+REFUSED: list[tuple[str, dict[str, Any], str | None, str]] = [
+    # The grammar.
+    ("market 9S", {}, None, "is not a field written 'name: value'"),
+    ("colour: red", {}, "colour", "no such field"),
+    ("seed: 1; seed: 2", {}, "seed", "the field is given twice"),
+    ("seed: -1", {}, "seed", "is not a seed"),
+    (f"seed: {2**63}", {}, "seed", "is not a seed"),
+    # Whose turn, and the decision.
+    ("turn_number: 0", {}, "turn_number", "0 is not from 1 to"),
+    ("dealer: 3", {}, "dealer", "3 is not from 0 to 2"),
+    ("dealer: 0; decide: 0 turn", {}, "dealer", "turn number 1 is seat 1's, not seat 0's"),
+    ("decide: 0 buy", {}, "decide", "is neither a seat and a decision"),
+    ("decide: 3 turn", {}, "decide", "3 is not from 0 to 2"),
+    ("decide: 1 turn; turn: 0", {}, "turn", "seat 1 must decide, so it is seat 1's turn"),
+    ("decide: game_over; jokers: drawn", {}, "turn", "the game is over: say whose turn"),
+    ("jokers: drawn", {}, "jokers", "a drawn joker ends the game at once"),
+    ("jokers: maybe", {}, "jokers", "is not 'aside'"),
+    (OVER + "; jokers: draw", {}, "jokers", "once it is over the jokers are 'drawn'"),
+    # What was done this turn.
+    ("decide: 0 trading; bought: D D; sold: H", {}, "sold", "3 transactions"),
+    ("decide: 0 trading; bought: X", {}, "bought", "'X' is not a suit letter"),
+    ("decide: 0 market; changed: 3", {}, "changed", "3 is not from 0 to 2"),
+    ("decide: 0 turn; bought: D", {}, "bought", "nothing is done yet"),
+    ("decide: 0 trading", {}, "bought", "follows a purchase or a sale"),
+    ("decide: 0 market", {}, "changed", "follows a market change"),
+    ("decide: 0 discarding", {}, "discarded", "follows a discard"),
+    ("decide: 0 discarding; discarded: 4", {}, "discarded", "ends the turn at once"),
+    ("decide: 0 trading; bought: D; discarded: 1", {}, "discarded", "neither trades nor"),
+    ("decide: 0 trading; bought: D C; changed: 1", {}, "changed", "end the turn at once"),
+    ("decide: 0 market; changed: 2; sold: D", {}, "changed", "end the turn at once"),
+    (
+        "decide: 0 trading; bought: H; sold: H",
+        {"same_suit_trades": False},
+        "sold",
+        "Hearts was both bought and sold this turn",
+    ),
+    (
+        f"decide: game_over; turn: 0; hands: {H7} / ... / ...; draw: Joker ...",
+        {},
+        "decide",
+        "the last turn played a card",
+    ),
+    # The market.
+    ("market: 9S 4S", {}, "market", "so 4S cannot follow 9S in its pile"),
+    ("market: 5S 9S", {}, "market", "so 9S cannot follow 5S in its pile"),
+    ("market: 5S 7S", {"strip": [3, 3, 3, 3, 3, 3, 1, 3]}, "market", "rise by at most $1"),
+    ("market: QS", {}, "market", "the Spades pile starts with QS"),
+    ("market: AS", {"ace_at_setup": False}, "market", "a number card from 2 to 10"),
+    ("market: Joker", {}, "market", "a joker is never played to the market"),
+    ("market: 7X", {}, "market", "'7X' is not a card"),
+    ("market: 5S ...", {}, "market", "may not end this list"),
+    ("market: ?", {}, "market", "may not stand for a card"),
+    ("market: 9S; bankrupt: S", {}, "bankrupt", "only a face card on top bankrupts"),
+    ("bankrupt: Q", {}, "bankrupt", "'Q' is not a suit letter"),
+    ("market: 5S KS", {"face_raise_limited": True}, "bankrupt", "cannot be a raise there"),
+    ("prices: 5 5 5", {}, "prices", "four prices"),
+    ("market: 9S; prices: 5 5 5 8", {}, "prices", "Spades stands at $9 (its top card is 9S)"),
+    ("market: 5S JS; prices: 5 5 5 0", {}, "prices", "Spades stands at $11"),
+    ("market: 5S JS; bankrupt: S; prices: 5 5 5 11", {}, "prices", "stands at $0 (bankrupt)"),
+    ("prices: 5 5 5 14", {}, "prices", "14 is not from 0 to 13"),
+    # The cards.
+    ("hands: 7D 7D 7D QD 2S 3S 10C AH / ... / ...", {}, "hands", "a third 7D"),
+    ("market: 7D; hands: 7D 7D ... / ... / ...", {}, "hands", "a third 7D"),
+    ("certs: 5H / 5H / 5H", {}, "certs", "a third 5H"),
+    ("draw: 5H 5H 5H ...", {}, "draw", "a third 5H"),
+    ("hands: Joker ... / ... / ...", {}, "hands", "a joker is set aside until the reshuffle"),
+    ("certs: Joker / - / -", {}, "certs", "a joker is set aside"),
+    ("discard: Joker ...", {}, "discard", "a joker is set aside"),
+    ("hands: 7D QD / ... / ...", {}, "hands", "seat 0 must hold 8 cards (its turn has just"),
+    ("hands: ... / 7D QD / ...", {}, "hands", "seat 1 must hold 8 cards (every turn ends"),
+    (
+        f"decide: 0 trading; bought: D; hands: {H8} / ... / ...",
+        {},
+        "hands",
+        "seat 0 must hold 7 cards (8 less the 1 played from its hand this turn), not 8",
+    ),
+    (
+        f"decide: 0 trading; sold: D; hands: {H7} / ... / ...; discard: 7D ...",
+        {},
+        "hands",
+        "seat 0 must hold 8 cards (its turn has just begun), not 7",
+    ),
+    (f"hands: {H8} 9S ... / ... / ...", {}, "hands", "seat 0 must hold 8 cards, and 9 are named"),
+    ("hands: 5C 5C ... / ... / ...", {}, "market", "Clubs has no pile named, and both 5C"),
+    ("draw: -", {}, "draw", "the draw pile is empty"),
+    ("jokers: draw; draw: 5D 6D", {}, "draw", "it names 0 of the jokers, but with 'jokers: draw'"),
+    ("jokers: aside; draw: Joker ...", {}, "draw", "it names 1 of the jokers"),
+    ("draw: Joker Joker Joker ...", {}, "draw", "a third Joker"),
+    ("draw: 5D; discard: -", {}, "discard", "cards are not placed"),
+    ("draw: 5D ? 6D; discard: 7D ? ?", {}, "discard", "cards are not placed"),
+    ("certs: 10S 3S / - / -", {}, "certs", "seat 0 holds 13 shares of Spades"),
+    ("certs: - / JS QS KS / -", {}, "certs", "seat 1 holds 15 shares of Spades"),
+    (
+        "market: 5H QH; bankrupt: H; certs: 5H / - / -",
+        {"bankrupt_buying": "forbidden"},
+        "certs",
+        "seat 0 holds Hearts, which is bankrupt",
+    ),
+    (OVER + "; certs: 5H / - / -", {}, "certs", "all stock has been sold"),
+    (
+        f"decide: game_over; turn: 0; discarded: 1; hands: {H8} / ... / ...; draw: Joker ...",
+        {},
+        "hands",
+        "seat 0 drew the joker while drawing back up to 8",
+    ),
+    (
+        "decide: 0 discarding; discarded: 2; hands: QD 2S 3S 10C AH KH / ... / ...; discard: -",
+        {},
+        "discard",
+        "2 cards went to the discard pile this turn, but it holds 0",
+    ),
+    # Money.
+    ("cash: 200 / 200", {}, "cash", "3 seats need 3 parts"),
+    ("cash: -5 / 200 / 200", {}, "cash", "-5 is not from 0"),
+    ("cash: 2000 / 200 / 200", {}, "cash", "the seats hold $2,400, more than the game's $1,840"),
+    ("bank: 100", {}, "bank", "cash $600 and the bank's $100 make $700, not the game's $1,840"),
+    ("bank: unlimited", {}, "bank", "this game's bank holds money"),
+    ("bank: 5", {"bank_money": None}, "bank", "this game's bank is unlimited"),
+    ("debts: 5 / 0 / 0", {"bank_money": None}, "debts", "an unlimited bank never levies"),
+    ("levies: 1", {"bank_money": None}, "levies", "an unlimited bank never levies"),
+    (
+        "cash: 0 / 200 / 200; debts: 250 / 0 / 0; levies: 2",
+        {},
+        "debts",
+        "seat 0 owes $250, more than 2 levies of $100 could leave unpaid",
+    ),
+    ("cash: 10 / 200 / 200; debts: 5 / 0 / 0", {}, "debts", "money received repays a debt first"),
+    (
+        "cash: 200 / 10 / 200; debts: 0 / 5 / 0",
+        {"debt_repayment": "end_of_turn"},
+        "debts",
+        "only the seat whose turn it is can hold both",
+    ),
+    ("debts: x / 0 / 0", {}, "debts", "'x' is not a whole number"),
+    ("levies: many", {}, "levies", "'many' is not a whole number"),
+]
+
+
+@pytest.mark.parametrize(("text", "options", "field", "reason"), REFUSED)
+def test_an_impossible_position_is_refused_with_its_field_and_reason(
+    text: str, options: dict[str, Any], field: str | None, reason: str
+) -> None:
+    game = make_game(3, **options)
+    with pytest.raises(PositionError) as caught:
+        game.state_from_position(text)
+    assert caught.value.field == field, str(caught.value)
+    assert reason in caught.value.reason, str(caught.value)
+
+
+# ---------------------------------------------------------------------- short positions
+
+
+def test_an_empty_position_is_a_fresh_table() -> None:
+    st = make_game(3).state_from_position("")
+    assert st.seed == 0 and st.turns == 1 and st.dealer == 2 and st.current_player == 0
+    assert st.decision == "turn" and st.trades == st.changes == st.discards == 0
+    assert st.piles == [[C.kind(s, 5)] for s in range(4)] and st.prices == [5, 5, 5, 5]
+    assert [len(h) for h in st.hands] == [8, 8, 8] and st.certs == [[], [], []]
+    assert st.cash == [200] * 3 and st.debt == [0] * 3 and st.bank == 1240 and st.levies == 0
+    assert len(st.draw) == 104 - 4 - 24 and st.discard == [] and st.jokers_out == 2
+    assert not st.reshuffled and not st.from_deal and st.history == [] and st.log == []
+    again = make_game(3).state_from_position("seed: 0")
+    assert again.to_position() == st.to_position()
+    other = make_game(3).state_from_position("seed: 1")
+    assert other.hands != st.hands  # the seed orders the unnamed cards
+
+
+@pytest.mark.parametrize(
+    ("text", "seat", "dealer", "number"),
+    [
+        ("", 0, 2, 1),
+        ("dealer: 0", 1, 0, 1),
+        ("turn: 2", 2, 1, 1),
+        ("decide: 1 turn", 1, 0, 1),
+        ("turn_number: 5; turn: 1", 1, 2, 5),
+        ("turn_number: 4; dealer: 0", 1, 0, 4),
+    ],
+)
+def test_whose_turn_follows_from_what_is_given(
+    text: str, seat: int, dealer: int, number: int
+) -> None:
+    st = make_game(3).state_from_position(text)
+    assert (st.current_player, st.turn, st.dealer, st.turns) == (seat, seat, dealer, number)
+
+
+def test_unnamed_cards_fill_the_open_places() -> None:
+    game = make_game(2)
+    # '?' is one unnamed card; '...' fills a hand to its size or takes the rest of the cards.
+    st = game.state_from_position("hands: 7D ? ? ... / ...; draw: ? 5D ? ...")
+    assert len(st.hands[0]) == 8 and C.parse_card("7D") in st.hands[0]
+    top = st.draw[::-1]
+    assert top[1] == C.parse_card("5D") and len(st.draw) == 104 - 4 - 16
+    # With the draw pile named in full, the rest goes under the discard pile.
+    st = game.state_from_position("draw: 5D 6D; discard: 8C ...")
+    assert st.draw == [C.parse_card("6D"), C.parse_card("5D")]
+    assert st.discard[-1] == C.parse_card("8C") and len(st.discard) == 104 - 4 - 16 - 2
+    # After the reshuffle, the jokers not named go to the bottom of an open draw pile.
+    st = game.state_from_position("jokers: draw")
+    assert st.reshuffled and st.draw[:2] == [C.JOKER, C.JOKER] and st.jokers_out == 0
+
+
+def test_money_defaults_keep_every_dollar() -> None:
+    st = make_game(3).state_from_position("cash: 100 / 300 / 0")
+    assert st.bank == 1240 + 200 * 3 - 400
+    st = make_game(3).state_from_position("cash: 0 / 200 / 200; debts: 250 / 0 / 0")
+    assert st.levies == 3  # the fewest levies that leave $250 unpaid
+    st = make_game(3, bank_money=None).state_from_position("cash: 500 / 0 / 0")
+    assert st.bank == 600 - 500 and "bank: unlimited" in st.to_position()
+
+
+def test_a_debtor_may_hold_cash_during_its_own_turn_under_end_of_turn_repayment() -> None:
+    game = make_game(3, debt_repayment="end_of_turn")
+    st = game.state_from_position("cash: 48 / 200 / 200; debts: 70 / 0 / 0")
+    assert st.cash[0] == 48 and st.debt[0] == 70
+    st.apply_string("done")
+    assert st.cash[0] == 0 and st.debt[0] == 22
+
+
+def test_every_accepted_short_position_writes_a_full_one_that_reads_back() -> None:
+    game = make_game(4, same_suit_trades=False)
+    texts = [
+        "",
+        "market: 2H JH 9S; bankrupt: H; certs: 5H / - / - / -",
+        "decide: 2 market; changed: 1; bought: -; hands: ... / ... / ? ? ? ? ? ? ? / ...",
+        "decide: 1 trading; bought: C; sold: D; hands: ... / ... / ... / ...; discard: 2D ...",
+        "jokers: draw; draw: 5D Joker ...",
+        f"decide: game_over; turn: 0; discarded: 1; hands: {H7} / ... / ... / ...; draw: Joker ...",
+    ]
+    for text in texts:
+        st = game.state_from_position(text)
+        st.check_invariants()
+        full = st.to_position()
+        assert game.state_from_position(full).to_position() == full
+
+
+# ---------------------------------------------------------------------- views and sampling
+
+
+def _played(game: CardStockMarket, seed: int, steps: int) -> CardStockMarketState:
+    st = game.new_game(seed)
+    rng = random.Random(seed * 7 + steps)
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_views_and_sampling_work_on_positions_after_the_reshuffle() -> None:
+    checked = over = 0
+    for players in (2, 4, 6):
+        game = make_game(players)
+        rng = random.Random(players)
+        for seed in range(3):
+            s = game.new_game(seed)
+            while not s.is_terminal():
+                s.apply(rng.choice(s.legal_actions()))
+                if not s.reshuffled or (rng.random() > 0.15 and not s.is_terminal()):
+                    continue
+                t = game.state_from_position(s.to_position())
+                for _ in range(rng.randrange(12)):  # the position's game goes on
+                    if t.is_terminal():
+                        break
+                    t.apply(rng.choice(t.legal_actions()))
+                over += t.is_terminal()
+                for seat in [*range(players), None]:
+                    view = t.view(seat)
+                    # The table knows which cards are hidden, not where: the new pile held
+                    # every card now hidden, and each seat drew all the cards it holds.
+                    assert view.reshuffle_hand_sizes == (0,) * players
+                    for _ in range(2):
+                        sample = game.sample_state(view, rng)
+                        assert sample.view(seat) == view
+                        sample.check_invariants()
+                    changed = perturb_card_stock_market(t, seat, rng)
+                    assert changed.view(seat) == view
+                    checked += 1
+    assert checked > 100 and over > 0
+
+
+def _swap_hidden(st: CardStockMarketState, seat: int, rng: random.Random) -> CardStockMarketState:
+    """A copy with one card of ``seat``'s hand swapped for another from the draw pile."""
+    new = st.clone()
+    hand = new.hands[seat]
+    choices = [(i, j) for i, a in enumerate(hand) for j, b in enumerate(new.draw) if a != b]
+    choices = [(i, j) for i, j in choices if new.draw[j] != C.JOKER]
+    i, j = rng.choice(choices)
+    hand[i], new.draw[j] = new.draw[j], hand[i]
+    hand.sort()
+    new.seed = rng.getrandbits(40)
+    rng.shuffle(new.draw)
+    return new
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_what_a_position_hides_from_a_seat_never_reaches_its_view(players: int) -> None:
+    game = make_game(players)
+    rng = random.Random(players)
+    noticed = 0
+    for seed in range(6):
+        s = _played(game, seed, rng.randrange(0, 400))
+        if s.is_terminal():
+            continue
+        for viewer in [*range(players), None]:
+            holder = rng.choice([q for q in range(players) if q != viewer])
+            t1 = game.state_from_position(s.to_position())
+            t2 = game.state_from_position(_swap_hidden(s, holder, rng).to_position())
+            assert t1.to_position() != t2.to_position()
+            assert t1.view(viewer) == t2.view(viewer)
+            noticed += t1.view(holder) != t2.view(holder)
+    assert noticed > 0
+
+
+# ---------------------------------------------------------------------- any text at all
+
+TOKENS = [
+    "7D",
+    "KS",
+    "Joker",
+    "...",
+    "?",
+    "-",
+    "/",
+    "0",
+    "1",
+    "2",
+    "13",
+    "200",
+    "99999",
+    "S",
+    "game_over",
+    "trading",
+    "aside",
+    "draw",
+    "drawn",
+    "unlimited",
+]
+
+
+def _read_mangled(
+    game: CardStockMarket,
+    st: CardStockMarketState,
+    drops: set[int],
+    edits: list[tuple[int, int, str]],
+) -> bool:
+    """Mangle ``st``'s position and read it: refused, or sound. Return whether it was read."""
+    fields = [part.split(": ", 1) for part in st.to_position().split("; ")]
+    for field, at, token in edits:
+        name, value = fields[field % len(fields)]
+        tokens = value.split(" ")
+        tokens[at % len(tokens)] = token
+        fields[field % len(fields)] = [name, " ".join(tokens)]
+    kept = [f"{name}: {value}" for i, (name, value) in enumerate(fields) if i not in drops]
+    try:
+        t = game.state_from_position("\n".join(kept))
+    except PositionError:
+        return False
+    t.check_invariants()
+    full = t.to_position()
+    assert game.state_from_position(full).to_position() == full
+    rng = random.Random(len(full))
+    for seat in [*range(game.players), None]:
+        assert game.sample_state(t.view(seat), rng).view(seat) == t.view(seat)
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    players=hs.integers(2, 6),
+    options=hs.sampled_from(OPTION_SETS),
+    seed=hs.integers(0, 1000),
+    steps=hs.integers(0, 400),
+    mangling=hs.tuples(
+        hs.sets(hs.integers(0, 30), max_size=4),
+        hs.lists(hs.tuples(hs.integers(0, 30), hs.integers(0, 200), hs.sampled_from(TOKENS))),
+    ),
+)
+def test_a_mangled_position_is_refused_or_sound(
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    steps: int,
+    mangling: tuple[set[int], list[tuple[int, int, str]]],
+) -> None:
+    game = make_game(players, **options)
+    _read_mangled(game, _played(game, seed, steps), *mangling)
+
+
+def test_mangled_positions_are_both_refused_and_accepted() -> None:
+    rng = random.Random(0)
+    outcomes: Counter[bool] = Counter()
+    for _ in range(300):
+        game = make_game(rng.randrange(2, 7), **rng.choice(OPTION_SETS))
+        st = _played(game, rng.randrange(1000), rng.randrange(400))
+        drops = {rng.randrange(21) for _ in range(rng.randrange(3))}
+        edits = [
+            (rng.randrange(21), rng.randrange(200), rng.choice(TOKENS))
+            for _ in range(rng.randrange(3))
+        ]
+        outcomes[_read_mangled(game, st, drops, edits)] += 1
+    assert outcomes[True] > 30 and outcomes[False] > 30, outcomes

@@ -617,17 +617,15 @@ class _Reader:
         if jokers is None:
             jokers = JOKERS_DRAW if named_jokers else JOKERS_ASIDE
         want_jokers = {JOKERS_ASIDE: 0, JOKERS_DRAW: C.COPIES, JOKERS_DRAWN: C.COPIES - 1}[jokers]
-        if named_jokers > want_jokers:
+        if named_jokers > want_jokers or (named_jokers < want_jokers and not draw_open):
+            where = {
+                JOKERS_ASIDE: "both wait outside the game",
+                JOKERS_DRAW: "both are in the draw pile",
+                JOKERS_DRAWN: "one was drawn and the other is in the draw pile",
+            }[jokers]
             raise PositionError(
                 "draw",
-                f"it names {named_jokers} jokers, and with 'jokers: "
-                f"{self.get('jokers') or jokers}' the draw pile holds {want_jokers}",
-            )
-        if named_jokers < want_jokers and not draw_open:
-            raise PositionError(
-                "draw",
-                f"it names {named_jokers} jokers, and with 'jokers: "
-                f"{self.get('jokers') or jokers}' the draw pile holds {want_jokers}",
+                f"it names {named_jokers} of the jokers, but with 'jokers: {jokers}' {where}",
             )
         st.reshuffled = jokers != JOKERS_ASIDE
         st.jokers_out = 0 if st.reshuffled else C.COPIES
@@ -711,11 +709,12 @@ class _Reader:
                     f"from {low} to {C.HAND_SIZE - 1} cards, not {size}",
                 )
         elif size != low:
-            raise PositionError(
-                "hands",
-                f"seat {q} must hold {low} cards ({C.HAND_SIZE} less the {self.used} played from "
-                f"its hand this turn), not {size}",
+            why = (
+                f"{C.HAND_SIZE} less the {self.used} played from its hand this turn"
+                if self.used
+                else "its turn has just begun"
             )
+            raise PositionError("hands", f"seat {q} must hold {low} cards ({why}), not {size}")
 
     def check_certs(self) -> None:
         st = self.st
@@ -761,7 +760,9 @@ class _Reader:
                 raise PositionError(
                     "debts", "debts come from levies, and an unlimited bank never levies"
                 )
-            st.levies = self.number("levies", 0, 0, 0)
+            st.levies = self.number("levies", 0, 0, MAX_INT)
+            if st.levies:
+                raise PositionError("levies", "an unlimited bank never levies")
             return
         total = opts.bank_money + n * opts.starting_money
         held = sum(st.cash)

@@ -396,7 +396,12 @@ class TakeStockState(State):
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
 
+    def to_position(self) -> str:
+        """The canonical one-line position of this state (``docs/positions.md``)."""
+        return _position.write_position(self)
+
 
 # Imported last: these modules use the names above.
+from closingbell.games.take_stock import position as _position  # noqa: E402
 from closingbell.games.take_stock import rules as _rules  # noqa: E402
 from closingbell.games.take_stock import views as _views  # noqa: E402

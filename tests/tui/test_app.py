@@ -287,7 +287,7 @@ def test_bad_setups_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert _run([], seats="you", save=str(tmp_path / "g"))[0] == 2
     assert "Take Stock needs 2 to 6 seats, not 1" in capsys.readouterr().err
     assert _run([], resume=str(tmp_path / "g"), seats="you,you")[0] == 2
-    assert "leave out --game, --seats and --seed" in capsys.readouterr().err
+    assert "leave out --game, --seats, --seed, --option and --position" in capsys.readouterr().err
     assert (
         _run([], seats="you,you", lang="zh-Hant", save=str(tmp_path / "g2"), game_name="nope")[0]
         == 2

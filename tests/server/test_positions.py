@@ -23,6 +23,7 @@ import closingbell
 from closingbell import PositionError, State
 from closingbell.core.position import MAX_POSITION_CHARS
 from closingbell.core.records import GameRecord, replay
+from closingbell.server import app as app_module
 from closingbell.server.store import Store, _alembic_config, hash_token, tables_table
 from tests.server.helpers import act, client_for, create, expect, hello, join, run_sql, wait_state
 from tests.server.test_lobby import error_of
@@ -380,3 +381,19 @@ def test_the_position_column_can_be_taken_out_and_put_back(database_url: str) ->
         assert replay(GameRecord.loads(record)).is_terminal()
         # Taken back to 0001, the practice table lost its position: it is a deal now.
         assert listed[from_position]["from_position"] is False
+
+
+# ---------------------------------------------------------------- the notation's document
+
+
+def test_the_lobby_links_to_how_to_write_a_position(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    answer = client.get("/help/positions")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "text/plain; charset=utf-8"
+    assert "## Using a position" in answer.text
+    monkeypatch.setattr(app_module, "POSITIONS_DOC", tmp_path / "missing.md")
+    missing = client.get("/help/positions")
+    assert missing.status_code == 404
+    assert "docs/positions.md" in missing.text

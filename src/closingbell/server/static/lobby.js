@@ -154,8 +154,9 @@ async function main() {
     el("div", { class: "option" },
       el("label", { for: "position" }, _("Position")), positionInput,
       el("small", { id: "position-help" },
-        _("Paste a position to practise it: take one seat and give the others to bots. The position names its own seed; its game and options are those chosen above."),
-        " ", el("a", { href: POSITION_HELP, target: "_blank", rel: "noopener" }, _("How to write a position")))),
+        _("Paste a position to practise it: take one seat and give the others to bots. The position names its own seed; its game and options are those chosen above.")),
+      el("small", { class: "doc-link" },
+        el("a", { href: POSITION_HELP, target: "_blank", rel: "noopener" }, _("How to write a position")))),
     positionError);
   let fields = [];
   const form = el("form", { id: "create", class: "panel create" },

@@ -289,6 +289,33 @@ def unredact_an_event(played: Played) -> tuple[Stream, int, dict[str, Any]]:
     return stream, i, message
 
 
+def unredact_drawn_events(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+    def redacted(stream: Stream, message: dict[str, Any]) -> bool:
+        return message["type"] == "state" and any(
+            e["type"] == "drew_events" and e["events"] is None for e in message["events"]
+        )
+
+    stream, i = first(played, redacted)
+    message = copy.deepcopy(stream.messages[i])
+    state = state_of(played, message)
+    at, event = next(
+        (j, e)
+        for j, e in enumerate(message["events"])
+        if e["type"] == "drew_events" and e["events"] is None
+    )
+    # The same entry as its owner reads it: the owner's how-many-th draw of event cards.
+    seen = state.visible_events(stream.seat)[: message["first_event"] + at]
+    nth = sum(e["type"] == "drew_events" and e["seat"] == event["seat"] for e in seen)
+    owners = [
+        e
+        for e in state.visible_events(event["seat"])
+        if e["type"] == "drew_events" and e["seat"] == event["seat"]
+    ]
+    assert owners[nth]["count"] == event["count"]
+    event["events"] = owners[nth]["events"]
+    return stream, i, message
+
+
 def legal_of_another(played: Played) -> tuple[Stream, int, dict[str, Any]]:
     def waiting_seat(stream: Stream, message: dict[str, Any]) -> bool:
         return (
@@ -334,6 +361,7 @@ def a_seats(stream: Stream, message: dict[str, Any]) -> bool:
 SEMANTIC_PLANTS = {
     "last_action tells another seat's secret choice": tell_the_secret_choice,
     "an event shows another seat's hidden card": unredact_an_event,
+    "an event names the event cards another seat drew": unredact_drawn_events,
     "legal actions go to a seat that does not decide": legal_of_another,
     "the view shows another seat's hand": with_change(
         a_state, lambda p, s, m: m["view"].update(hand=other_hand(p, s, m))

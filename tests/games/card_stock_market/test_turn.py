@@ -115,9 +115,10 @@ def test_drawing_back_up_to_eight_is_private() -> None:
     assert st.current_player == 0  # one more market change may follow
     play(st, "done")
     draws = [e for e in st.visible_events(1) if e["type"] == "draw"]
-    assert draws == [{"type": "draw", "seat": 0, "cards": 2}]
+    assert draws == [{"type": "draw", "seat": 0, "count": 2, "cards": None}]
+    assert [e for e in st.visible_events(None) if e["type"] == "draw"] == draws
     draws = [e for e in st.visible_events(0) if e["type"] == "draw"]
-    assert draws == [{"type": "draw", "seat": 0, "cards": [card("8C"), card("8D")]}]
+    assert draws == [{"type": "draw", "seat": 0, "count": 2, "cards": [card("8C"), card("8D")]}]
 
 
 @pytest.mark.parametrize(

@@ -288,9 +288,7 @@ class _List:
     given: bool = True
 
 
-def _read_list(
-    field_name: str, value: str, read: type[int] | None = None, *, events: bool = False
-) -> _List:
+def _read_list(field_name: str, value: str, *, events: bool = False) -> _List:
     tokens = items(value)
     rest = bool(tokens) and tokens[-1] == REST
     if rest:
@@ -454,6 +452,11 @@ class _Deck:
         self.where[card] = place
         self.order.remove(card)
 
+    def take(self, card: int) -> None:
+        """Take the unnamed ``card`` out of the order (to give it where it was dealt)."""
+        self.order.remove(card)
+        self.left[card] -= 1
+
     def deal(self, field_name: str) -> int:
         """The next unnamed card."""
         if not self.order:
@@ -475,8 +478,10 @@ def _give_rest(lists: list[_List], deck: _Deck, what: str) -> None:
     """
     explicit = [lst for lst in lists if lst.rest and lst.given]
     if len(explicit) > 1:
-        names = " and ".join(sorted({lst.field for lst in explicit}))
-        raise PositionError(explicit[1].field, f"only one list may end with '...' ({names} do)")
+        names = ", ".join(lst.field for lst in explicit)
+        raise PositionError(
+            explicit[1].field, f"only one list may end with '...' to take the cards left ({names})"
+        )
     takers = explicit or [lst for lst in lists[:2] if not lst.given]
     if takers:
         taker = takers[0]
@@ -489,7 +494,8 @@ def _give_rest(lists: list[_List], deck: _Deck, what: str) -> None:
         more = " ..." if len(deck.order) > 6 else ""
         raise PositionError(
             lists[0].field,
-            f"{len(deck.order)} {what} cards are not placed ({names}{more}); name them or end "
+            f"{len(deck.order)} {what} card{'s are' if len(deck.order) > 1 else ' is'} not "
+            f"placed ({names}{more}); name them or end "
             "a list with '...'",
         )
 
@@ -559,7 +565,9 @@ class _Reader:
             st.round = len(scores[0]) + (0 if over else 1)
             if not 1 <= st.round <= rounds:
                 raise PositionError(
-                    "scores", f"{len(scores[0])} rounds scored: the game plays {rounds}"
+                    "scores",
+                    f"{len(scores[0])} rounds scored and the game plays {rounds}: "
+                    "write 'decide: game_over' for a game that is over",
                 )
         else:
             st.round = rounds if over else 1
@@ -587,15 +595,12 @@ class _Reader:
                 turn = dec.seat
             elif dec.waiting:
                 turn = dec.waiting[0]
-        if dealer is None:
-            if turn is not None:
-                dealer = (turn - 1) % n
-            elif self.opts.first_dealer is not None:
-                dealer = self.opts.first_dealer
-            else:
-                dealer = derive_rng(st.seed, "first-dealer").randrange(n)
+        if turn is None and dealer is None and self.opts.first_dealer is not None:
+            dealer = self.opts.first_dealer
         if turn is None:
-            turn = (dealer + 1) % n
+            turn = 0 if dealer is None else (dealer + 1) % n
+        if dealer is None:
+            dealer = (turn - 1) % n
         st.dealer = dealer
         st.turn = turn
         if dec.phase in _IN_TURN and dec.seat is not None and dec.seat != turn:
@@ -682,88 +687,93 @@ class _Reader:
         return [_read_list(name, part, events=events) for part in self.seats(name)]
 
     def _read_shares(self, st: TakeStockState) -> None:
+        """Every share card's place: named ones where named, the others dealt."""
         n = self.n
-        phase = st.phase
-        deck_order = list(C.SHARE_CARDS)
-        derive_rng(st.seed, "shares", st.round).shuffle(deck_order)
         size = C.HAND_SIZES[n]
-        slices = [deck_order[p * size : (p + 1) * size] for p in range(n)]
-        pile = deck_order[n * size :][::-1]  # top first
-        counts = dict.fromkeys(C.SHARE_CARDS, 1)
-        deck = _Deck("share", counts, pile + [c for part in slices for c in part])
-        for s in range(C.NUM_STOCKS):
-            for v in st.rows[s][1:]:
-                deck.name(C.card_id(s, v), STOCK_FIELDS[s], f"in the {C.STOCKS[s]} row")
+        # The unnamed cards come in the order of a seeded deal of this round: a hand keeps
+        # what that deal gave its seat, topped up from the top of that deal's draw pile.
+        dealt = list(C.SHARE_CARDS)
+        derive_rng(st.seed, "shares", st.round).shuffle(dealt)
+        slices = [dealt[q * size : (q + 1) * size] for q in range(n)]
+        pile = dealt[n * size :][::-1]  # top first
+        deck = _Deck("share", dict.fromkeys(C.SHARE_CARDS, 1), pile + dealt[: n * size])
 
         hands = self._per_seat_lists("hands")
         if not self.has("hands"):
             for lst in hands:
-                lst.rest = phase != OVER
-        aside = self._per_seat_lists("aside")
+                lst.rest = st.phase != OVER
         certs = self._per_seat_lists("certs")
         draw = self._list("draw")
         discard = self._list("discard")
-        aside_cards = [_named_only(lst, "cards set aside") for lst in aside]
-        took = self.dec.took
+        st.hidden = [_named_only(lst, "cards set aside") for lst in self._per_seat_lists("aside")]
         named: list[tuple[list[int | None], str, str]] = []
+        for s in range(C.NUM_STOCKS):
+            row: list[int | None] = [C.card_id(s, v) for v in st.rows[s][1:]]
+            named.append((row, STOCK_FIELDS[s], f"in the {C.STOCKS[s]} row"))
         for q in range(n):
-            named.append((list(hands[q].cards), "hands", f"in seat {q}'s hand"))
-            named.append((list(aside_cards[q]), "aside", f"set aside by seat {q}"))
-            named.append((list(certs[q].cards), "certs", f"a certificate of seat {q}"))
-        named.append((list(took), "decide", "taken by Insider Trading"))
-        named.append((list(draw.cards), "draw", "in the draw pile"))
-        named.append((list(discard.cards), "discard", "in the discard pile"))
+            named.append((hands[q].cards, "hands", f"in seat {q}'s hand"))
+            named.append((list(st.hidden[q]), "aside", f"set aside by seat {q}"))
+            named.append((certs[q].cards, "certs", f"a certificate of seat {q}"))
+        named.append((list(self.dec.took), "decide", "taken by Insider Trading"))
+        named.append((draw.cards, "draw", "in the draw pile"))
+        named.append((discard.cards, "discard", "in the discard pile"))
         for cards, field_name, place in named:
             for c in cards:
+                if c is not None and c % C.VALUES == 0:
+                    raise PositionError(
+                        field_name,
+                        f"{share_token(c)} is a starter card: it never leaves the market",
+                    )
                 if c is not None:
-                    if c % C.VALUES == 0:
-                        raise PositionError(
-                            field_name,
-                            f"{share_token(c)} is a starter card: it never leaves the market",
-                        )
                     deck.name(c, field_name, place)
 
-        # The unnamed cards come in the order of a seeded deal of this round: a hand keeps
-        # what that deal gave its seat, topped up from the top of that deal's draw pile.
-        own = [[c for c in slices[q] if c in deck.order] for q in range(n)]
-        need = [0] * n
-        for q in range(n):
-            lst = hands[q]
-            unnamed = lst.cards.count(None)
-            need[q] = unnamed
-            if lst.rest:
-                usual = size + (1 if q == st.turn and phase in _IN_TURN else 0)
-                usual -= len(aside_cards[q])
-                need[q] = max(unnamed, usual - (len(lst.cards) - unnamed))
-        got: list[list[int]] = [[] for _ in range(n)]
-        for q in range(n):
-            mine = [c for c in own[q] if c in deck.order][: need[q]]
-            for c in mine:
-                deck.order.remove(c)
-                deck.left[c] -= 1
-            got[q] = mine
-        for q in range(n):
-            while len(got[q]) < need[q]:
-                got[q].append(deck.deal("hands"))
-        st.hands = []
-        for q in range(n):
-            named_cards = [c for c in hands[q].cards if c is not None]
-            st.hands.append(sorted(named_cards + got[q]))
-        st.certs = [_fill(lst, deck) for lst in certs]
-        draw_cards = _fill(draw, deck)
-        discard_cards = _fill(discard, deck)
-        draw.cards = list(draw_cards)
-        discard.cards = list(discard_cards)
-        cert_lists = [
-            _List("certs", list(c), lst.rest, lst.given)
-            for c, lst in zip(st.certs, certs, strict=True)
-        ]
-        _give_rest([draw, discard, *cert_lists], deck, "share")
-        st.certs = [[c for c in lst.cards if c is not None] for lst in cert_lists]
+        st.hands = self._deal_hands(st, hands, slices, deck)
+        for lst in [*certs, draw, discard]:
+            filled: list[int | None] = list(_fill(lst, deck))
+            lst.cards = filled
+        _give_rest([draw, discard, *certs], deck, "share")
+        st.certs = [[c for c in lst.cards if c is not None] for lst in certs]
         st.draw = [c for c in draw.cards if c is not None][::-1]
         st.discard = [c for c in discard.cards if c is not None][::-1]
-        st.hidden = aside_cards
         st.retrieved = []
+        self._check_hands(st)
+        st.known = self._read_shown(st)
+        st.reshuffles = (
+            integer("reshuffles", self.fields["reshuffles"], 0, MAX_RESHUFFLES)
+            if self.has("reshuffles")
+            else 0
+        )
+
+    def _deal_hands(
+        self, st: TakeStockState, hands: list[_List], slices: list[list[int]], deck: _Deck
+    ) -> list[list[int]]:
+        """Each hand: its named cards, and unnamed ones for its ``?`` and up to its ``...``."""
+        n = self.n
+        need = [0] * n
+        for q, lst in enumerate(hands):
+            need[q] = lst.cards.count(None)
+            if lst.rest:
+                usual = C.HAND_SIZES[n] - len(st.hidden[q])
+                if q == st.turn and st.phase in _IN_TURN:
+                    usual += 1  # the player whose turn it is has drawn
+                named = len(lst.cards) - need[q]
+                need[q] = max(need[q], usual - named)
+        got: list[list[int]] = []
+        for q in range(n):
+            own = [c for c in slices[q] if c in deck.order][: need[q]]
+            for c in own:
+                deck.take(c)
+            got.append(own)
+        out = []
+        for q, lst in enumerate(hands):
+            while len(got[q]) < need[q]:
+                got[q].append(deck.deal("hands"))
+            out.append(sorted([c for c in lst.cards if c is not None] + got[q]))
+        return out
+
+    def _check_hands(self, st: TakeStockState) -> None:
+        """Hands and cards set aside as the pending decision needs them."""
+        phase = st.phase
         if phase == OVER and any(st.hands):
             raise PositionError("hands", "the hands are empty once the game is over")
         if any(st.hidden) and phase not in (DOWNTURN, EXERCISE):
@@ -772,31 +782,43 @@ class _Reader:
                 "cards are set aside only while the seats answer a Downturn or exercise "
                 "options in secret",
             )
-        if phase not in (OVER, DOWNTURN, EXERCISE):
-            for q in range(n):
+        if phase in _IN_TURN:
+            for q in range(self.n):
                 if not st.hands[q]:
                     raise PositionError(
                         "hands",
-                        f"seat {q}'s hand is empty in the middle of a round (an "
-                        "empty hand ends it)",
+                        f"seat {q}'s hand is empty in the middle of a round (an empty hand "
+                        "ends it)",
                     )
-        if self.has("shown"):
-            st.known = []
-            for q, part in enumerate(self.seats("shown")):
-                seen = [read_share("shown", t) for t in items(part)]
-                for c in seen:
-                    if c not in st.hands[q] and c not in st.hidden[q]:
-                        raise PositionError("shown", f"{share_token(c)} is not in seat {q}'s hand")
-                if len(set(seen)) != len(seen):
-                    raise PositionError("shown", f"seat {q}'s part names a card twice")
-                st.known.append(seen)
-        else:
-            st.known = [[] for _ in range(n)]
-        st.reshuffles = (
-            integer("reshuffles", self.fields["reshuffles"], 0, MAX_RESHUFFLES)
-            if self.has("reshuffles")
-            else 0
-        )
+        if phase == ACTION and len(st.hands[st.turn]) < 2:
+            raise PositionError(
+                "hands",
+                f"seat {st.turn} holds one card: the player choosing a turn action has just "
+                "drawn, so holds two or more",
+            )
+        if phase == DOWNTURN:
+            for q in range(self.n):
+                if len(st.hidden[q]) > 1:
+                    raise PositionError(
+                        "aside",
+                        f"seat {q} sets aside {len(st.hidden[q])} cards: a Downturn takes one "
+                        "from each seat",
+                    )
+
+    def _read_shown(self, st: TakeStockState) -> list[list[int]]:
+        """The cards of each hand that everyone has seen, in the order given."""
+        if not self.has("shown"):
+            return [[] for _ in range(self.n)]
+        known = []
+        for q, part in enumerate(self.seats("shown")):
+            seen = [read_share("shown", t) for t in items(part)]
+            for c in seen:
+                if c not in st.hands[q] and c not in st.hidden[q]:
+                    raise PositionError("shown", f"{share_token(c)} is not in seat {q}'s hand")
+            if len(set(seen)) != len(seen):
+                raise PositionError("shown", f"seat {q}'s part names a card twice")
+            known.append(seen)
+        return known
 
     # -------------------------------------------------------------- the decision
 
@@ -846,6 +868,14 @@ class _Reader:
                     f"seat {dec.seat} decides, but the first seat waiting is {st.queue[0]}",
                 )
             st.cur = st.queue[0]
+            if phase == EXERCISE:
+                for q in st.queue:
+                    if not st.hands[q] or st.tokens[q] <= len(st.hidden[q]):
+                        raise PositionError(
+                            "decide",
+                            f"seat {q} waits to exercise options but has no card left to "
+                            "exercise or no token left to spend",
+                        )
         else:
             st.cur = st.turn
         if phase == DISCARD and dec.follow == FOLLOW_SAVE and not st.certs[st.turn]:
@@ -1010,11 +1040,15 @@ class _Reader:
         if ended:
             st.end_reason = reasons[-1]
             high = any(row[-1] in C.CLOSING_VALUES for row in st.rows)
-            if high != (st.end_reason == "high_card"):
+            if high and st.end_reason != "high_card":
                 raise PositionError(
                     "ended",
-                    "a row ends with an 11 or a 12 exactly when that ended the round "
+                    f"a row ends with an 11 or a 12, so placing it ended the round "
                     f"('high_card'), not {st.end_reason!r}",
+                )
+            if not high and st.end_reason == "high_card":
+                raise PositionError(
+                    "ended", "'high_card' leaves an 11 or a 12 on top of a row, and no row has one"
                 )
         else:
             st.end_reason = None

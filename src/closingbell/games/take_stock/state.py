@@ -83,7 +83,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "save": ("seat", "card"),
     "discard": ("seat", "card"),
     "market": ("seat", "option"),
-    "drew_events": ("seat", "events"),
+    "drew_events": ("seat", "count", "events"),
     "market_closed": ("seat",),
     "play": ("seat", "event"),
     "choose": ("seat", "event"),
@@ -102,7 +102,12 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "round_score": ("round", "scores", "shares", "prices"),
     "game_over": ("scores", "winners"),
 }
-"""The field names of each event kind in the log (see ``visible_events``)."""
+"""The field names of each event kind in the log (see ``visible_events``).
+
+``draw``, ``drew_events``, ``event_discard``, ``downturn_discard`` and ``exercise`` are
+private: their owner reads every value, everyone else reads ``null`` for the card or the
+event kinds (``drew_events`` gives every reader the ``count`` of event cards drawn).
+"""
 
 _SEAT = serial.SEAT
 _CARD = serial.ints(0, C.NUM_SHARE_CARDS - 1)
@@ -118,7 +123,7 @@ EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
     "save": (_SEAT, _CARD),
     "discard": (_SEAT, _CARD),
     "market": (_SEAT, serial.one_of("A", "B")),
-    "drew_events": (_SEAT, serial.either(serial.tuple_of(_EVENT, 1, 2), serial.ints(1, 2))),
+    "drew_events": (_SEAT, serial.ints(1, 2), serial.optional(serial.tuple_of(_EVENT, 1, 2))),
     "market_closed": (_SEAT,),
     "play": (_SEAT, _EVENT),
     "choose": (_SEAT, _EVENT),

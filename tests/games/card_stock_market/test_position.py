@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +15,9 @@ from hypothesis import strategies as hs
 from closingbell import PositionError
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.state import PHASE_NAMES, CardStockMarketState
 
-from .craft import make_game
+from .craft import assert_refused, make_game, play
 from .hidden import perturb_card_stock_market
 
 # The fields the notation covers, as the state holds them.
@@ -105,11 +107,13 @@ def test_every_state_of_random_play_round_trips(players: int, options: dict[str,
     game = make_game(players, **options)
     rng = random.Random(players * 100 + len(options))
     crossed = 0
+    seen: set[str] = set()
     for seed in range(2):
         s = game.new_game(seed)
         step = 0
         while True:
             t = round_trip(game, s)
+            seen.add(s.decision)
             near_reshuffle = not s.reshuffled and len(s.draw) <= 6
             if step % 25 == 0 or (near_reshuffle and rng.random() < 0.3):
                 crossed += _play_on(game, s.clone(), t, random.Random(step))
@@ -118,6 +122,51 @@ def test_every_state_of_random_play_round_trips(players: int, options: dict[str,
             s.apply(rng.choice(s.legal_actions()))
             step += 1
     assert crossed, "no continuation crossed the reshuffle"
+    assert seen == set(PHASE_NAMES)
+
+
+def test_fields_may_come_in_any_order_on_lines_of_their_own() -> None:
+    game = make_game(4)
+    rng = random.Random(8)
+    for seed in range(10):
+        st = _played(game, seed, rng.randrange(400))
+        text = st.to_position()
+        fields = text.split("; ")
+        rng.shuffle(fields)
+        lines = ["# a position, one field a line", *fields, ""]
+        assert game.state_from_position("\n".join(lines)).to_position() == text
+
+
+@pytest.mark.parametrize("repayment", ["immediate", "end_of_turn"])
+def test_states_with_levies_and_debts_round_trip(repayment: str) -> None:
+    game = make_game(4, bank_money=0, starting_money=100, debt_repayment=repayment)
+    rng = random.Random(3)
+    levied = owed = both = 0
+    for seed in range(3):
+        s = game.new_game(seed)
+        while True:
+            t = round_trip(game, s)
+            levied += s.levies > 0
+            owed += any(s.debt)
+            both += any(d and c for d, c in zip(s.debt, s.cash, strict=True))
+            if s.is_terminal():
+                break
+            if owed and rng.random() < 0.05:
+                _play_on(game, s.clone(), t, random.Random(seed))
+            legal = s.legal_actions()
+            # Buy, push prices up with face cards, sell: the bank soon runs dry.
+            raises = [a for a in legal if 104 <= a < 156 and (a - 104) % 13 >= 10]
+            sells = [a for a in legal if 52 <= a < 104]
+            buys = [a for a in legal if a < 52]
+            if raises:
+                action = rng.choice(raises)
+            elif s.changes and sells:
+                action = rng.choice(sells)
+            else:
+                action = rng.choice(buys or [a for a in legal if not 52 <= a < 104])
+            s.apply(action)
+    assert levied and owed
+    assert both or repayment == "immediate"
 
 
 def test_a_short_position_fills_in_the_rest() -> None:
@@ -324,6 +373,14 @@ def test_whose_turn_follows_from_what_is_given(
     assert (st.current_player, st.turn, st.dealer, st.turns) == (seat, seat, dealer, number)
 
 
+def test_the_first_dealer_option_is_the_default_dealer() -> None:
+    game = make_game(3, first_dealer=1)
+    st = game.state_from_position("")
+    assert st.dealer == 1 and st.current_player == 2
+    st = game.state_from_position("turn: 0")
+    assert st.dealer == 2 and st.current_player == 0
+
+
 def test_unnamed_cards_fill_the_open_places() -> None:
     game = make_game(2)
     # '?' is one unnamed card; '...' fills a hand to its size or takes the rest of the cards.
@@ -413,6 +470,8 @@ def test_views_and_sampling_work_on_positions_after_the_reshuffle() -> None:
                         sample = game.sample_state(view, rng)
                         assert sample.view(seat) == view
                         sample.check_invariants()
+                    # A sampled state (with its fresh 63-bit seed) is a position too.
+                    round_trip(game, sample)
                     changed = perturb_card_stock_market(t, seat, rng)
                     assert changed.view(seat) == view
                     checked += 1
@@ -540,3 +599,51 @@ def test_mangled_positions_are_both_refused_and_accepted() -> None:
         ]
         outcomes[_read_mangled(game, st, drops, edits)] += 1
     assert outcomes[True] > 30 and outcomes[False] > 30, outcomes
+
+
+# ---------------------------------------------------------------------- the docs' examples
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def _examples(path: Path, heading: str) -> list[str]:
+    """The ``text`` code blocks of the section of ``path`` that starts with ``heading``."""
+    text = "\n" + path.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end >= 0 else len(text)]
+    return re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+
+
+def test_the_positions_doc_examples_read_and_the_full_one_round_trips() -> None:
+    game = make_game(3)
+    examples = _examples(DOCS / "positions.md", "## Card Stock Market")
+    assert len(examples) >= 7
+    full = [e.strip() for e in examples if "\n" not in e.strip()]
+    assert len(full) == 1 and game.state_from_position(full[0]).to_position() == full[0]
+    for example in examples:
+        game.state_from_position(example).check_invariants()
+
+
+def test_the_rules_doc_figures_as_positions() -> None:
+    game = make_game(3)
+    buying, strip, face = _examples(
+        DOCS / "rules" / "card-stock-market.md", "## Worked examples as positions"
+    )
+    st = game.state_from_position(buying)
+    play(st, "buy 7D")
+    assert st.cash[0] == 200 - 28 and st.bank == 1240 + 28 and st.held[0][1] == 7
+    assert "decide: 0 trading; bought: D;" in st.to_position()
+    st = game.state_from_position(strip)
+    assert_refused(
+        st, "market 4S", "Spades may fall by at most $3 a card; 4S would lower it from $9 to $4"
+    )
+    play(st, "market 6S")
+    assert st.prices[3] == 6
+    st = game.state_from_position(face)
+    play(st, "market QS")
+    assert st.prices[3] == 12
+    st = game.state_from_position(face)
+    play(st, "bankrupt QS")
+    assert st.held[1] == [0, 0, 0, 0] and st.discard[-1] == C.parse_card("10S")
+    assert "bankrupt: S; prices: 5 5 5 0;" in st.to_position()

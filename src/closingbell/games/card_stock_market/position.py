@@ -91,7 +91,6 @@ JOKERS_DRAWN = "drawn"
 """``jokers``: the seat of ``turn`` drew a joker, which ended the game; the other is in the
 draw pile."""
 
-_LOWEST_SETUP_RANK = {True: 1, False: 2}
 _SEED_RE = re.compile(r"\d{1,19}")
 
 # The state's fields, as check_invariants names them, and the notation's field at fault.
@@ -317,6 +316,8 @@ class _Reader:
         dealer = None if dealer_text is None else integer("dealer", dealer_text, 0, n - 1)
         turn_text = self.get("turn")
         turn = None if turn_text is None else integer("turn", turn_text, 0, n - 1)
+        if dealer is None and turn is None and self.get("decide") is None:
+            dealer = self.opts.first_dealer  # the option's dealer, when it names one
         jokers = self.get("jokers")
         if jokers is not None:
             if jokers not in (JOKERS_ASIDE, JOKERS_DRAW, JOKERS_DRAWN):
@@ -463,11 +464,9 @@ class _Reader:
 
     def market(self) -> None:
         st = self.st
-        self.named_market, _ = _card_list(
-            "market", self.get("market") or EMPTY, can_open=False, holes=False
-        )
+        named, _ = _card_list("market", self.get("market") or EMPTY, can_open=False, holes=False)
         piles: list[list[int]] = [[] for _ in range(C.NUM_SUITS)]
-        for c in self.named_market:
+        for c in named:
             if c == C.JOKER:
                 raise PositionError("market", "a joker is never played to the market")
             self.count("market", c)
@@ -517,7 +516,7 @@ class _Reader:
             suit = C.SUITS[s]
             bottom = pile[0]
             if not st.reshuffled:
-                lowest = _LOWEST_SETUP_RANK[self.opts.ace_at_setup]
+                lowest = 1 if self.opts.ace_at_setup else 2
                 if not lowest <= C.RANK_OF[bottom] <= 10:
                     what = "a number card" if lowest == 1 else "a number card from 2 to 10"
                     raise PositionError(

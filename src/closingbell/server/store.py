@@ -1,8 +1,9 @@
 """Where games are kept: SQLAlchemy 2 with asyncio drivers, the schema made by Alembic.
 
 A game is stored as what reproduces it, never as a snapshot: its game name, rules
-options, seed, seats (kind, name, bot, and the SHA-256 of the seat token, never the token)
-and its list of actions, one row per action. Appending an action and bumping the table's
+options, seed (and, for a game started from a position, that position's text), seats
+(kind, name, bot, and the SHA-256 of the seat token, never the token) and its list of
+actions, one row per action. Appending an action and bumping the table's
 version happen in one transaction, guarded by the version the table had, so a row is
 never lost nor written twice; on start the server rebuilds every table by replaying its
 actions through the rules engine.
@@ -64,8 +65,10 @@ tables_table = sa.Table(
     sa.Column("version", sa.Integer(), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("position", sa.Text(), nullable=True),
 )
-"""One row per table: the game, its options (JSON), seed, clock, status and version."""
+"""One row per table: the game, its options (JSON), seed, clock, status and version, and the
+position it started from (``NULL``: a deal; migration 0002)."""
 
 seats_table = sa.Table(
     "seats",
@@ -201,6 +204,8 @@ class TableRow:
     """Every seat, in order."""
     actions: list[int] = field(default_factory=list)
     """The action ids, in order (filled by :meth:`Store.load`)."""
+    position: str | None = None
+    """The canonical text of the position the game started from, or ``None`` (a deal)."""
     problem: str | None = None
     """What in the stored row cannot be read (its fields then hold neutral values), or ``None``."""
 
@@ -380,6 +385,7 @@ class Store:
                     version=row.version,
                     created_at=now,
                     updated_at=now,
+                    position=row.position,
                 )
             )
             if not row.seats:
@@ -584,6 +590,10 @@ def _read_table(r: Any) -> TableRow:
         row.problem = f"its clock {r.clock!r} is not a number"
         return row
     row.clock = None if r.clock is None else float(r.clock)
+    if r.position is not None and not isinstance(r.position, str):
+        row.problem = f"its position {r.position!r} is not text"
+        return row
+    row.position = r.position
     return row
 
 

@@ -59,6 +59,17 @@ def read_fields(text: object, known: Sequence[str], required: Sequence[str] = ()
     return fields
 
 
+def names_field(text: str, name: str) -> bool:
+    """Whether ``text`` gives the field ``name`` (a quick look; nothing else is checked)."""
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for part in line.split(";"):
+            if part.partition(":")[0].strip() == name:
+                return True
+    return False
+
+
 def write_fields(fields: Iterable[tuple[str, str]]) -> str:
     """The canonical one-line text of ``(name, value)`` fields, in the order given."""
     return "; ".join(f"{name}: {value}" for name, value in fields)

@@ -43,6 +43,7 @@ from closingbell.core.errors import (
     UnknownGameError,
 )
 from closingbell.core.game import Game, State
+from closingbell.core.position import MAX_POSITION_CHARS, names_field
 from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class, load_game
 from closingbell.core.view import View
@@ -1008,11 +1009,14 @@ def _check_practice_seats(seats: list[SeatRow]) -> None:
 def _read_position(game: Game, text: str) -> tuple[State, str]:
     """The state a position's text makes, and its canonical text; raise ``bad_position``.
 
-    The state is made from the canonical text, as a restart will make it.
+    The state is made from the canonical text, as a restart will make it. A position that
+    names no seed is given a random one, as a deal is.
     """
-    reader = getattr(game, "state_from_position", None)
-    if not callable(reader):
-        raise _bad_position(None, f"{game.info.title} has no position notation yet")
+    reader = game.state_from_position
+    if len(text) <= MAX_POSITION_CHARS and not names_field(text, "seed"):
+        # Later shuffles (and a short position's unnamed cards) follow from the seed: a
+        # position that names none gets a fresh one, so that nobody can foresee its draws.
+        text = f"seed: {secrets.randbits(63)}\n{text}"
     try:
         first = reader(text)
         canonical = str(first.to_position())

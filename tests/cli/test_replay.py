@@ -261,3 +261,39 @@ def test_non_utf8_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     path.write_bytes(b"closingbell record 1\ngame: take_stock\n\xff\xfe\n")
     assert main(["replay", str(path)]) == 1
     assert capsys.readouterr().err.startswith(f"{path}:3: not UTF-8 text")
+
+
+@pytest.mark.parametrize("game", ["take_stock", "card_stock_market"])
+def test_a_record_from_a_position_replays_from_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    dealt = closingbell.load_game(game, players=3).new_game(31)
+    rng = random.Random(31)
+    for _ in range(30):
+        dealt.apply(rng.choice(dealt.legal_actions()))
+    position = dealt.to_position()
+    state = closingbell.load_game(game, players=3).state_from_position(position)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "p.cbrec"
+    GameRecord.from_state(state, SEATS, position=position).write(path)
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"{game} (rules version {state.game.info.version}), from a position, seed 31, 3 seats, "
+        f"{len(state.history)} actions"
+    )
+    assert lines[1] == f"position: {position}"
+    assert lines[-1] == "every action is legal and the recorded result matches"
+    assert main(["replay", "--json", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["position"] == position
+    assert summary["scores"] == state.scores()
+    # A position the game refuses is reported at its line, with its field and reason.
+    text = path.read_text(encoding="utf-8").replace(f"position: {position}", "position: seed: x")
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    with pytest.raises(closingbell.PositionError) as refused:
+        closingbell.load_game(game, players=3).state_from_position("seed: x")
+    assert refused.value.field == "seed"
+    assert capsys.readouterr().err == f"{path}:6: {refused.value}\n"

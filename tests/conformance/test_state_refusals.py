@@ -100,13 +100,15 @@ def test_forged_game_over_entry(name: str, players: int, from_deal: bool) -> Non
         [None, ["no_such_event", 1], None],
         [None, [], None],
         [None, "game_over", None],
-        [None, ["draw", 0], None],  # too few values
-        [7, ["draw", 0, 5], ["draw", 0, None]],  # not a seat
-        [None, ["draw", 0, 5], ["draw", 0, None]],  # public, yet redacted
-        [0, ["draw", 0, 5], ["turn", 0, 1]],  # redacted as another kind
-        [None, ["draw", "zero", 5], None],
-        [None, ["draw", 0, 10**9], None],
-        [None, ["draw", 0, 5], None, "extra"],
+        # (``discard`` is a seat and a card in both games.)
+        [None, ["discard", 0], None],  # too few values
+        [7, ["discard", 0, 5], ["discard", 0, None]],  # not a seat
+        [None, ["discard", 0, 5], ["discard", 0, None]],  # public, yet redacted
+        [0, ["discard", 0, 5], ["turn", 0, 1]],  # redacted as another kind
+        [0, ["discard", 0, 5], ["discard", 0, 6]],  # redacted, yet another card
+        [None, ["discard", "zero", 5], None],
+        [None, ["discard", 0, 10**9], None],
+        [None, ["discard", 0, 5], None, "extra"],
     ],
 )
 def test_malformed_log_entry(name: str, players: int, entry: list[Any], from_deal: bool) -> None:
@@ -116,6 +118,25 @@ def test_malformed_log_entry(name: str, players: int, entry: list[Any], from_dea
         d["log"].insert(len(d["log"]) // 2, entry)
 
     assert "'log' entry" in refused(state, change, from_deal)
+
+
+@from_deal_or_not
+@pytest.mark.parametrize(("name", "players"), case_params())
+def test_a_redacted_form_only_puts_null_in_place_of_values(
+    name: str, players: int, from_deal: bool
+) -> None:
+    # Another reader sees the owner's values or null, never a value of its own: a field
+    # keeps one type whoever reads it (docs/api.md, "Log fields").
+    state = state_where(name, players, mid_round)
+
+    def change(d: Data) -> None:
+        # The first private entry (a deal or a draw), told to the others as another seat's.
+        owner, full, redacted = next(e for e in d["log"] if e[2] is not None)
+        assert full[1] == redacted[1] == owner
+        redacted[1] = (owner + 1) % players
+
+    message = refused(state, change, from_deal)
+    assert "'log' entry" in message and "neither the full form's value nor null" in message
 
 
 @from_deal_or_not

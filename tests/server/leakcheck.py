@@ -12,6 +12,10 @@ An action is told to a recipient other than its actor only when that recipient c
 have told it apart, from what it sees, from every other legal choice of the moment
 (:func:`could_tell`): an independent reading of "others see what the log shows them",
 which does not rely on the server's list of secret decisions.
+
+A table may start from a position (``docs/positions.md``): its text holds every hidden card,
+so no message may hold it, nor any of its fields' text; the messages are rebuilt from the
+states that follow from the position.
 """
 
 from __future__ import annotations
@@ -48,7 +52,18 @@ STATE_KEYS = frozenset(
 WELCOME_KEYS = frozenset({"type", "protocol", "table", "seat"})
 SEATS_KEYS = frozenset({"type", "version", "seats"})
 TABLE_KEYS = frozenset(
-    {"id", "game", "title", "players", "options", "clock", "status", "version", "seats"}
+    {
+        "id",
+        "game",
+        "title",
+        "players",
+        "options",
+        "clock",
+        "status",
+        "version",
+        "seats",
+        "from_position",
+    }
 )
 SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
@@ -80,6 +95,8 @@ class Game:
     seed: int
     tokens: dict[int, str]
     """The seat tokens handed out, by seat."""
+    position: str | None = None
+    """The position the table started from (its canonical text), or ``None``: a deal."""
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
 
@@ -158,6 +175,30 @@ def check_table_info(game: Game, table: Any) -> None:
         f"status {table['status']!r} at version {version}",
     )
     check_seats(game, table["seats"], table["status"] != "waiting")
+    from_position = game.position is not None
+    require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
+
+
+HIDDEN_FIELDS = frozenset({"hands", "draw", "aside", "events"})
+"""Fields of the games' positions that hold hidden cards (hands, piles face down)."""
+
+
+def position_parts(position: str) -> list[str]:
+    """The text of a position and of its hidden fields' values, to look for in a message.
+
+    A value too short to tell apart from ordinary text is left out: the field-by-field
+    rebuild of every message covers it.
+    """
+    parts = [position]
+    for text in position.split(";"):
+        name, _, value = text.partition(":")
+        value = value.strip()
+        if name.strip() not in HIDDEN_FIELDS:
+            continue
+        for piece in [value, *(p.strip() for p in value.split("/"))]:
+            if len(piece) >= 8:
+                parts.append(piece)
+    return parts
 
 
 def expected_last_action(game: Game, version: int, seat: int | None) -> list[Any]:
@@ -248,10 +289,19 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
     return len(visible)
 
 
+def check_raw(game: Game, raw: str) -> None:
+    """Neither the seed nor the position (nor a hidden field of it) is in ``raw``."""
+    # The seed would reveal every shuffle, the position every hidden card.
+    require(str(game.seed) not in raw, "the seed was sent")
+    if game.position is not None:
+        for part in position_parts(game.position):
+            require(part not in raw, f"the position's text {part[:40]!r} was sent")
+
+
 def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int) -> int:
     """Check one message (``raw`` as received); return how many events have been sent."""
-    # The seed would reveal every shuffle; another seat's token would let one act for it.
-    require(str(game.seed) not in raw, "the seed was sent")
+    # Another seat's token would let one act for it.
+    check_raw(game, raw)
     for other, token in game.tokens.items():
         require(other == stream.seat or token not in raw, f"seat {other}'s token was sent")
     require(isinstance(message, dict), f"a message that is not an object: {message!r}")

@@ -33,6 +33,7 @@ import uvicorn
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+import closingbell
 from closingbell.server.app import create_app
 from tests.server.a11y import assert_accessible
 from tests.server.conftest import STORAGE
@@ -765,6 +766,99 @@ def test_the_lobby_seats_the_creator_and_builds_the_rules_form(browser: Any, qui
         table = _api(quick, f"/api/tables/{url.rstrip('/').split('/')[-1]}")["table"]
         assert table["options"]["rounds"] == 3
         assert table["seats"][0]["name"] == "Ana" and table["seats"][1]["kind"] == "open"
+    finally:
+        context.close()
+
+
+def _midgame_position(game: str, players: int, seed: int, steps: int) -> tuple[str, Any]:
+    """A dealt game's position after ``steps`` random actions (seat 0 to decide), and its state."""
+    rules = closingbell.load_game(game, players=players)
+    state = rules.new_game(seed)
+    rng = random.Random(seed)
+    while len(state.history) < steps or state.current_player != 0:
+        state.apply(rng.choice(state.legal_actions()))
+    return state.to_position(), rules.state_from_position(state.to_position())
+
+
+POSITION_FORMS = [("en", "desktop"), ("en", "phone"), ("zh-Hant", "desktop"), ("zh-Hant", "phone")]
+"""Where the lobby's position box is pictured: each language at each size."""
+
+
+def _position_form(page: Any, base: str) -> None:
+    """Open the lobby and fill its form for a practice table of Card Stock Market: Ana
+    against an easy bot, the position box open."""
+    page.goto(base + "/")
+    page.wait_for_selector("#create-table")
+    page.select_option("#game", "card_stock_market")
+    page.select_option("#players", "2")
+    page.fill("#creator-name", "Ana")
+    page.select_option("#seat-0", "you")
+    page.select_option("#seat-1", "easy")
+    assert page.locator("#position").is_hidden()
+    page.click("#position-box summary")
+
+
+def test_a_table_starts_from_a_position_typed_in_the_lobby(browser: Any, quick: str) -> None:
+    """The lobby's "Start from a position": a refused position is told at the box, in the
+    page's language, with its field; a good one makes a practice table that is played."""
+    position, start = _midgame_position("card_stock_market", 2, 8_231_004_617, 24)
+    bot_hand = next(f for f in position.split("; ") if f.startswith("hands: ")).split(" / ")[1]
+    words = {"en": "field “cash”", "zh-Hant": "欄位「cash」"}
+    for lang, size in POSITION_FORMS:
+        context = _context(browser, DESKTOP if size == "desktop" else PHONE, lang)
+        where = f"the lobby's position box ({lang}, {size})"
+        try:
+            page = context.new_page()
+            _position_form(page, quick)
+            assert page.get_attribute("#position-box a", "href") == "/help/positions"
+            assert page.inner_text("label[for='position']")
+            assert "position-help" in (page.get_attribute("#position", "aria-describedby") or "")
+            tables = len(_api(quick, "/api/tables")["tables"])
+            page.fill("#position", "seed: 8\ncash: 150")
+            page.click("#create-table")
+            _wait_until(page, "document.getElementById('position-error').textContent !== ''")
+            error = page.inner_text("#position-error")
+            assert words[lang] in error and "2 seats need 2 parts" in error, error
+            assert page.get_attribute("#position-error", "role") == "alert"
+            assert page.get_attribute("#position", "aria-invalid") == "true"
+            assert page.evaluate("document.activeElement.id") == "position"
+            assert page.url.rstrip("/") == quick
+            assert len(_api(quick, "/api/tables")["tables"]) == tables
+            _no_overflow(page)
+            page.evaluate("document.getElementById('position-box').scrollIntoView()")
+            _shot(page, f"lobby-position-{'zh' if lang == 'zh-Hant' else 'en'}-{size}")
+            assert_accessible(page, where)
+            # Two people cannot share a position: the page says so before asking the server.
+            page.select_option("#seat-1", "open")
+            page.fill("#position", position)
+            assert page.get_attribute("#position", "aria-invalid") is None
+            page.click("#create-table")
+            _wait_until(page, "document.getElementById('position-error').textContent !== ''")
+            assert len(_api(quick, "/api/tables")["tables"]) == tables
+        finally:
+            context.close()
+    context = _context(browser, DESKTOP)
+    try:
+        page = context.new_page()
+        _position_form(page, quick)
+        page.fill("#position", position)
+        page.click("#create-table")
+        page.wait_for_url("**/t/*")
+        table_id = page.url.rstrip("/").split("/")[-1]
+        _wait_until(page, "document.body.dataset.seat === '0'")
+        page.wait_for_selector(".market")
+        table = _api(quick, f"/api/tables/{table_id}")["table"]
+        assert table["from_position"] is True
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+        # The page shows the position as seat 0 sees it, and nothing of the bot's hand.
+        html = page.content()
+        assert position not in html and bot_hand not in html
+        assert _version(page) == 0 and start.current_player == 0
+        _play([page], lambda: _version(page) >= 1, random.Random(4), limit=60)
+        assert _api(quick, f"/api/tables/{table_id}")["table"]["version"] >= 1
+        page.goto(quick + "/")
+        page.wait_for_selector("#tables li")
+        assert "from a position" in page.inner_text("#tables")
     finally:
         context.close()
 

@@ -4,13 +4,16 @@ Complete games of both games are played through the server by WebSocket clients 
 choose random legal actions, beside bots and spectators, in both languages. Every message
 each connection receives, and the answers of the HTTP routes a spectator may call during
 the game, are kept; then every field of every one of them is rebuilt from what its
-recipient may read and compared (``tests/server/leakcheck.py``). The checker itself is
-tested: a secret planted in any field of any kind of message is caught.
+recipient may read and compared (``tests/server/leakcheck.py``). Practice tables started
+from a position (which holds every hidden card) are played the same way, and no message or
+answer holds the position. The checker itself is tested: a secret planted in any field of
+any kind of message is caught.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -28,6 +31,7 @@ from tests.server.leakcheck import (
     Leak,
     Stream,
     check_message,
+    check_raw,
     check_spectator_answer,
     check_stream,
     check_table_info,
@@ -44,13 +48,27 @@ class Played:
     """``GET /api/tables/{id}/view`` answers taken during the game."""
     infos: list[dict[str, Any]]
     """``GET /api/tables/{id}`` and the table's entry in ``GET /api/tables``, during the game."""
+    refusals: list[str]
+    """The raw answers of the routes refused during the game (record, replay: 409)."""
 
 
 def play_through(
-    client: TestClient, game_name: str, seats: list[str], seed: int, langs: list[str]
+    client: TestClient,
+    game_name: str,
+    seats: list[str],
+    seed: int,
+    langs: list[str],
+    *,
+    position: str | None = None,
 ) -> Played:
-    """Play a whole game with random clients in the open seats and two spectators."""
-    table = create(client, game_name, seats, seed=seed)
+    """Play a whole game with random clients in the open seats and two spectators.
+
+    With ``position``, the table starts from it (and ``seed`` only drives the clients).
+    """
+    if position is None:
+        table = create(client, game_name, seats, seed=seed)
+    else:
+        table = create(client, game_name, seats, position=position)
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
     tokens = {p: join(client, table_id, f"player {p}", seat=p)["token"] for p in humans}
@@ -61,6 +79,7 @@ def play_through(
     streams = [Stream(seat, langs[i % len(langs)], [], []) for i, seat in enumerate(who)]
     views: list[dict[str, Any]] = []
     infos: list[dict[str, Any]] = []
+    refusals: list[str] = []
 
     def read(i: int) -> dict[str, Any]:
         message = receive(sockets[i])
@@ -96,6 +115,10 @@ def play_through(
             infos += [t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id]
             if reached[0]["status"] == "finished":
                 break
+            for route in ("record", "record.cbrec", "replay"):
+                refused = client.get(f"/api/tables/{table_id}/{route}")
+                assert refused.status_code == 409
+                refusals.append(refused.text)
             mover = reached[0]["current_player"]
             i = who.index(mover)
             choice = rng.choice(reached[i]["legal"])
@@ -107,7 +130,8 @@ def play_through(
             ws.__exit__(None, None, None)
     body = client.get(f"/api/tables/{table_id}/record").json()
     rules = closingbell.load_game(game_name, **body["options"])
-    state = rules.new_game(seed)
+    assert body["position"] == position
+    state = rules.new_game(seed) if position is None else rules.state_from_position(position)
     states = [state.clone()]
     for action in body["actions"]:
         state.apply(action["id"])
@@ -117,8 +141,8 @@ def play_through(
     names: list[str | None] = [
         kind if kind != "open" else f"player {p}" for p, kind in enumerate(seats)
     ]
-    known = Game(rules, table_id, states, kinds, names, seed, tokens)
-    return Played(known, streams, views, infos)
+    known = Game(rules, table_id, states, kinds, names, state.seed, tokens, position)
+    return Played(known, streams, views, infos, refusals)
 
 
 GAMES = [
@@ -130,18 +154,56 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "seats", "seed", "langs"), GAMES)
-def test_every_field_of_every_message_is_what_its_recipient_may_know(
-    client: TestClient, game: str, seats: list[str], seed: int, langs: list[str]
-) -> None:
-    played = play_through(client, game, seats, seed, langs)
+def midgame_position(game: str, players: int, seed: int, steps: int) -> str:
+    """The canonical position of a dealt game after ``steps`` random actions (a big seed,
+    so that the checks can tell it apart from any other number in a message)."""
+    state = closingbell.load_game(game, players=players).new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rng.choice(state.legal_actions()))
+    return state.to_position()
+
+
+POSITION_GAMES = [
+    ("take_stock", ["medium", "open", "easy"], 4_402_771_093_516_128, ["en", "zh-Hant"], 40),
+    ("card_stock_market", ["open", "hard", "medium"], 3_918_224_605_771_349, ["zh-Hant"], 30),
+]
+"""Practice tables: a game's position after some random actions, one person against bots."""
+
+
+def check_played(played: Played) -> None:
+    """Check every message and answer a finished table's clients received."""
     known = played.game
     states = sum(check_stream(known, stream) for stream in played.streams)
     assert states > 20 * len(played.streams)
     for body in played.views:
         check_spectator_answer(known, body)
+        check_raw(known, json.dumps(body))
     for info in played.infos:
         check_table_info(known, info)
+        check_raw(known, json.dumps(info))
+    for text in played.refusals:
+        check_raw(known, text)
+
+
+@pytest.mark.parametrize("case", POSITION_GAMES, ids=[g[0] for g in POSITION_GAMES])
+def test_a_table_from_a_position_never_sends_it_while_it_is_played(
+    client: TestClient, case: tuple[str, list[str], int, list[str], int]
+) -> None:
+    game, seats, seed, langs, steps = case
+    position = midgame_position(game, len(seats), seed, steps)
+    played = play_through(client, game, seats, seed, langs, position=position)
+    assert played.game.position == position and played.game.seed == seed
+    assert all(info["from_position"] is True for info in played.infos)
+    check_played(played)
+
+
+@pytest.mark.parametrize(("game", "seats", "seed", "langs"), GAMES)
+def test_every_field_of_every_message_is_what_its_recipient_may_know(
+    client: TestClient, game: str, seats: list[str], seed: int, langs: list[str]
+) -> None:
+    played = play_through(client, game, seats, seed, langs)
+    check_played(played)
     if game == "take_stock":
         # The games reach secret choices, and their recipients were told no more than the
         # seat that chose (checked above): count them so that the test cannot pass empty.
@@ -227,6 +289,33 @@ def unredact_an_event(played: Played) -> tuple[Stream, int, dict[str, Any]]:
     return stream, i, message
 
 
+def unredact_drawn_events(played: Played) -> tuple[Stream, int, dict[str, Any]]:
+    def redacted(stream: Stream, message: dict[str, Any]) -> bool:
+        return message["type"] == "state" and any(
+            e["type"] == "drew_events" and e["events"] is None for e in message["events"]
+        )
+
+    stream, i = first(played, redacted)
+    message = copy.deepcopy(stream.messages[i])
+    state = state_of(played, message)
+    at, event = next(
+        (j, e)
+        for j, e in enumerate(message["events"])
+        if e["type"] == "drew_events" and e["events"] is None
+    )
+    # The same entry as its owner reads it: the owner's how-many-th draw of event cards.
+    seen = state.visible_events(stream.seat)[: message["first_event"] + at]
+    nth = sum(e["type"] == "drew_events" and e["seat"] == event["seat"] for e in seen)
+    owners = [
+        e
+        for e in state.visible_events(event["seat"])
+        if e["type"] == "drew_events" and e["seat"] == event["seat"]
+    ]
+    assert owners[nth]["count"] == event["count"]
+    event["events"] = owners[nth]["events"]
+    return stream, i, message
+
+
 def legal_of_another(played: Played) -> tuple[Stream, int, dict[str, Any]]:
     def waiting_seat(stream: Stream, message: dict[str, Any]) -> bool:
         return (
@@ -272,6 +361,7 @@ def a_seats(stream: Stream, message: dict[str, Any]) -> bool:
 SEMANTIC_PLANTS = {
     "last_action tells another seat's secret choice": tell_the_secret_choice,
     "an event shows another seat's hidden card": unredact_an_event,
+    "an event names the event cards another seat drew": unredact_drawn_events,
     "legal actions go to a seat that does not decide": legal_of_another,
     "the view shows another seat's hand": with_change(
         a_state, lambda p, s, m: m["view"].update(hand=other_hand(p, s, m))
@@ -398,3 +488,16 @@ def test_a_restarted_server_still_hides_the_last_secret_choice(tmp_path: Path) -
         assert own["id"] == secret and own["secret"] is True
         seen = client.get(f"/api/tables/{table_id}/view").json()["last_action"]
         assert seen == {"seat": 0, "id": None, "text": None, "by": "player", "secret": True}
+
+
+def test_a_position_planted_in_a_message_is_caught(played: Played) -> None:
+    position = midgame_position("take_stock", 3, POSITION_GAMES[0][2], 40)
+    known = dataclasses.replace(played.game, position=position)
+    stream, i = first(played, a_state)
+    check_raw(known, stream.raw[i])  # the real message passes
+    hands = next(f for f in position.split("; ") if f.startswith("hands: "))[len("hands: ") :]
+    for piece in (position, hands, hands.split(" / ")[1]):
+        message = copy.deepcopy(stream.messages[i])
+        message["lines"].append(piece)
+        with pytest.raises(Leak, match="position"):
+            check_raw(known, json.dumps(message, ensure_ascii=False))

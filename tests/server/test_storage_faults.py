@@ -397,6 +397,8 @@ DAMAGE: dict[str, list[str]] = {
         "WHERE table_id = :id AND seat = 1",
     ],
     "a-clock-out-of-range": ["UPDATE tables SET clock = -60 WHERE id = :id"],
+    "a-position-the-game-refuses": ["UPDATE tables SET position = 'seed: x' WHERE id = :id"],
+    "a-position-of-another-seed": ["UPDATE tables SET position = 'seed: 123' WHERE id = :id"],
 }
 """Each kind of damage to one stored table, as SQL (``:id`` is the table)."""
 
@@ -405,6 +407,7 @@ SQLITE_DAMAGE: dict[str, list[str]] = {
     "a-seed-too-large-for-an-integer": ["UPDATE tables SET seed = 1e40 WHERE id = :id"],
     "a-version-that-is-text": ["UPDATE tables SET version = 'six' WHERE id = :id"],
     "a-clock-that-is-text": ["UPDATE tables SET clock = 'soon' WHERE id = :id"],
+    "a-position-that-is-a-number": ["UPDATE tables SET position = 42 WHERE id = :id"],
     "an-action-that-is-text": [
         "UPDATE actions SET action = 'raise' WHERE table_id = :id AND number = 1"
     ],

@@ -143,7 +143,10 @@ def test_event_lines_name_the_player_and_the_money() -> None:
                 )
         elif kind == "draw" and event["seat"] != 0:
             assert text is not None and text.startswith(f"{NAMES[event['seat']]} draws ")
-            assert text.endswith("card" if event["cards"] == 1 else "cards")
+            assert event["cards"] is None
+            assert text.endswith(
+                f"draws {event['count']} card" + ("" if event["count"] == 1 else "s")
+            )
         elif kind == "joker":
             assert text is not None and text.startswith(f"{NAMES[event['seat']]} draws a joker")
         elif kind == "end_turn":

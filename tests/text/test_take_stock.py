@@ -95,6 +95,23 @@ def test_every_kind_of_event_is_told_in_words(lang: str) -> None:
     assert seen >= set(EVENT_FIELDS) - {"reshuffle"}
 
 
+def test_drawn_event_cards_are_named_to_their_owner_and_counted_to_others() -> None:
+    words = narrator("en")
+    kinds = [C.EVENT_NAMES.index("Audit"), C.EVENT_NAMES.index("No Change")]
+    own = {"type": "drew_events", "seat": 1, "count": 2, "events": kinds}
+    assert words.describe_event(own) == "Bo draws Stock Audit, No Market Change."
+    others = {"type": "drew_events", "seat": 1, "count": 2, "events": None}
+    assert words.describe_event(others) == "Bo draws 2 event cards."
+    assert words.describe_event({**others, "count": 1}) == "Bo draws 1 event card."
+    for seed in range(10):
+        for event in random_game(seed).visible_events(2):
+            if event["type"] == "drew_events" and event["seat"] != 2:
+                assert words.describe_event(event) == (
+                    f"{NAMES[event['seat']]} draws {event['count']} event card"
+                    + ("s." if event["count"] == 2 else ".")
+                )
+
+
 def test_the_round_result_breaks_points_down_by_stock() -> None:
     state = random_game(3)
     words = narrator("en")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.text import Text
 
+from closingbell import load_game
 from closingbell.core.records import GameRecord, replay
 from closingbell.tui import app
 from closingbell.tui.app import play, scripted_reader
@@ -81,6 +83,28 @@ def test_quitting_twice_and_resuming_keeps_every_action(tmp_path: Path) -> None:
     # up to that point, and bots chose the same after each resume as without it.
     assert finished.actions[: len(stopped.actions)] == stopped.actions
     assert GameRecord.read(whole).actions[: len(stopped.actions)] == stopped.actions
+
+
+def test_a_game_from_a_position_is_saved_and_resumed_from_it(tmp_path: Path) -> None:
+    dealt = load_game("card_stock_market", players=2).new_game(13)
+    rng = random.Random(13)
+    for _ in range(20):
+        dealt.apply(rng.choice(dealt.legal_actions()))
+    position = dealt.to_position()
+    path = tmp_path / "g.cbrec"
+    kwargs = {"game_name": "card_stock_market", "seats": "you,random", "save": str(path)}
+    rc, text = _run(["1"] * 6 + ["q"], position=position, **kwargs)  # type: ignore[arg-type]
+    assert rc == 0
+    assert "from a position (seed 13)" in text
+    stopped = GameRecord.read(path)
+    assert stopped.position == position and stopped.seed == 13
+    assert stopped.actions
+    rc, text = _run([], then_first=True, resume=str(path))
+    assert rc == 0 and "Resumed from" in text and "The record of this game is in" in text
+    finished = GameRecord.read(path)
+    assert finished.position == position and finished.result is not None
+    assert finished.actions[: len(stopped.actions)] == stopped.actions
+    assert replay(finished).is_terminal()
 
 
 def test_an_expert_bot_takes_its_turns(tmp_path: Path) -> None:
@@ -263,7 +287,7 @@ def test_bad_setups_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert _run([], seats="you", save=str(tmp_path / "g"))[0] == 2
     assert "Take Stock needs 2 to 6 seats, not 1" in capsys.readouterr().err
     assert _run([], resume=str(tmp_path / "g"), seats="you,you")[0] == 2
-    assert "leave out --game, --seats and --seed" in capsys.readouterr().err
+    assert "leave out --game, --seats, --seed, --option and --position" in capsys.readouterr().err
     assert (
         _run([], seats="you,you", lang="zh-Hant", save=str(tmp_path / "g2"), game_name="nope")[0]
         == 2

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+from typing import Any
 
 
 def positive_int(text: str) -> int:
@@ -43,3 +45,22 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
+
+
+def option_pair(text: str) -> tuple[str, Any]:
+    """A rules option ``KEY=VALUE``, its value read as JSON or else kept as text.
+
+    ``2``, ``true``, ``null`` and ``[1, 2]`` are JSON; ``none`` is null too; anything else
+    (``turn_order``) is the text itself.
+    """
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"takes KEY=VALUE, not {text!r}")
+    value = value.strip()
+    if value.lower() == "none":
+        return key, None
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value

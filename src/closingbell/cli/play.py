@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from closingbell.bots import available_bots
-from closingbell.cli.arguments import seed
+from closingbell.cli.arguments import option_pair, seed
 from closingbell.cli.hints import closingbell_command
 from closingbell.core.registry import available_games
 from closingbell.text.i18n import LANGS
@@ -25,7 +25,8 @@ def add_parser(sub: Any) -> None:
         "play",
         help="play in the terminal against bots (or hot-seat)",
         description="Play a game in the terminal. With no options: Take Stock against two "
-        "medium bots. The game is saved after every move; --resume goes on with it.",
+        "medium bots. The game is saved after every move; --resume goes on with it. "
+        "--position starts from a position (docs/positions.md) instead of a deal.",
     )
     p.add_argument(
         "--game",
@@ -40,6 +41,23 @@ def add_parser(sub: Any) -> None:
         f"hot-seat game), or a bot ({', '.join(available_bots())}); default: you,medium,medium",
     )
     p.add_argument("--seed", type=seed, default=None, help="seed of the deal (default: random)")
+    p.add_argument(
+        "--option",
+        action="append",
+        type=option_pair,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option of the game, e.g. rounds=2 (repeatable; the value is JSON or "
+        "text); the number of players is the number of seats",
+    )
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="start from this position instead of a deal (docs/positions.md): its text, "
+        "quoted, with fields separated by ';', or @FILE to read it from a file; it names "
+        "its own seed, so leave out --seed; --game, --seats and --option still apply",
+    )
     p.add_argument(
         "--lang", choices=list(LANGS), default="en", help="language of the game (default: en)"
     )
@@ -75,4 +93,6 @@ def run(args: argparse.Namespace) -> int:
         save=args.save,
         pace=args.pace,
         program=closingbell_command(),
+        options=dict(args.option),
+        position=args.position,
     )

@@ -5,7 +5,8 @@ acts and that the action is legal; a recorded result is compared with the replay
 The scores are printed round by round as the replay reaches the end of each round. A
 bad record prints ``FILE:LINE: reason`` on standard error and exits with status 1; so
 does one past the limits of ``docs/records.md`` (size, line length, nesting), which is
-refused at the first line past them without being read whole.
+refused at the first line past them without being read whole. A record that starts from
+a position is replayed from it, and the position is shown.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def add_parser(subparsers: Any) -> None:
         help="check a game record and print its scores round by round",
         description=(
             "Replay a game record (docs/records.md), checking every action, and print "
-            "each round's points, the running totals and the final result."
+            "each round's points, the running totals and the final result. A record that "
+            "starts from a position (docs/positions.md) is replayed from that position."
         ),
     )
     parser.add_argument("file", metavar="FILE", help="the record file (.cbrec)")
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             if table is not None:
                 table.update(state)
         if state is None:
-            state = record.check().new_game(record.seed)
+            state = record.start()
     except RecordError as exc:
         sys.stdout.flush()
         return _fail(path, exc)
@@ -100,6 +102,7 @@ def _summary(path: str, record: GameRecord, state: State) -> dict[str, Any]:
         "game": record.game,
         "version": record.version,
         "seed": record.seed,
+        "position": record.position,
         "seats": list(record.seats),
         "actions": len(record.actions),
         "over": over,
@@ -123,10 +126,13 @@ class _Table:
     def start(self) -> None:
         record = self.record
         n = len(record.seats)
+        start = "from a position, seed" if record.position is not None else "seed"
         print(
-            f"{record.game} (rules version {record.version}), seed {record.seed}, "
+            f"{record.game} (rules version {record.version}), {start} {record.seed}, "
             f"{n} seats, {len(record.actions)} actions"
         )
+        if record.position is not None:
+            print(f"position: {record.position}")
 
     def _row(self, first: str, second: str, cells: Sequence[str]) -> None:
         line = f"{first:>5}  {second:<14}" + "".join(f"  {c:>{self.width}}" for c in cells)

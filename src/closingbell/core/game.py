@@ -85,6 +85,15 @@ class Game(ABC):
         return self.state_class.from_dict(self, data)
 
     @abstractmethod
+    def state_from_position(self, text: str) -> State:
+        """The state a position's text describes (``docs/positions.md``).
+
+        Raises :class:`~closingbell.core.errors.PositionError`, naming the field and the
+        reason, for malformed text or an impossible position. The state has an empty history
+        and log, ``from_deal`` false, and the seed of the position's ``seed`` field.
+        """
+
+    @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
         """Return a full state that gives ``view`` to its seat, hidden parts drawn by ``rng``."""
 
@@ -287,6 +296,13 @@ class State(ABC):
     @abstractmethod
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if any conservation rule or bookkeeping is broken."""
+
+    @abstractmethod
+    def to_position(self) -> str:
+        """The canonical one-line position text (every field, in a fixed order).
+
+        :meth:`Game.state_from_position` reads it back to a state with the same position.
+        """
 
     def _after_read(self) -> None:  # noqa: B027 (an optional hook, empty unless overridden)
         """Set fields derived from the game after :meth:`from_dict` (none by default)."""

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from closingbell.core.checks import shown
 from closingbell.core.errors import PositionError
+from closingbell.core.rng import SEED_BITS
 
 MAX_POSITION_CHARS = 1 << 14
 """The longest position text read: 16 KiB, many times what the largest position needs."""
@@ -56,6 +57,17 @@ def read_fields(text: object, known: Sequence[str], required: Sequence[str] = ()
         if name not in fields:
             raise PositionError(name, "the field is missing")
     return fields
+
+
+def names_field(text: str, name: str) -> bool:
+    """Whether ``text`` gives the field ``name`` (a quick look; nothing else is checked)."""
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for part in line.split(";"):
+            if part.partition(":")[0].strip() == name:
+                return True
+    return False
 
 
 def write_fields(fields: Iterable[tuple[str, str]]) -> str:
@@ -102,3 +114,14 @@ def integer(field: str, token: str, low: int, high: int) -> int:
 def write_per_seat(parts: Iterable[str]) -> str:
     """A field that differs by seat: its parts in seat order, separated by ``/``."""
     return f" {SEAT_SEPARATOR} ".join(parts)
+
+
+def read_seed(field: str, token: str) -> int:
+    """A game seed: a whole number from 0 to ``2**63 - 1`` (longer than :func:`integer` reads)."""
+    text = token.strip()
+    if not re.fullmatch(r"\d{1,19}", text):
+        raise PositionError(field, f"{shown(token)} is not a seed (a whole number from 0)")
+    number = int(text)
+    if number >= 2**SEED_BITS:
+        raise PositionError(field, f"{number} is not a seed (seeds are below 2**{SEED_BITS})")
+    return number

@@ -1,9 +1,11 @@
 """Game records: the options, the seed and the actions of one game, as a plain text file.
 
 A record is what habit 7 of the style guide calls a game: ``(options, seed, actions)``.
-Replaying it deals the same cards and so gives the same events, event for event. The
-file is UTF-8 text with one action per line, so that an error can name the line at fault
-(the format is described in ``docs/records.md``)::
+Replaying it deals the same cards and so gives the same events, event for event. A game
+that started from a position (``docs/positions.md``) has a ``position`` header instead of
+a deal: its actions are replayed from that position, whose ``seed`` field decides every
+later shuffle. The file is UTF-8 text with one action per line, so that an error can name
+the line at fault (the format is described in ``docs/records.md``)::
 
     closingbell record 1
     game: take_stock
@@ -36,7 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from closingbell.core.errors import RecordError, RulesVersionError, UnknownGameError
+from closingbell.core.errors import (
+    IllegalActionError,
+    PositionError,
+    RecordError,
+    RulesVersionError,
+    UnknownGameError,
+)
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
 from closingbell.core.rng import check_seed
@@ -51,8 +59,13 @@ FORMAT_LINE = f"closingbell record {FORMAT_VERSION}"
 EXTENSION = ".cbrec"
 """The customary file name extension of a record."""
 
-HEADER_KEYS = ("game", "version", "options", "seed", "seats", "result")
-"""The header keys, in the order they are written; all but ``result`` are required."""
+HEADER_KEYS = ("game", "version", "options", "seed", "position", "seats", "result")
+"""The header keys, in the order they are written; all but those of :data:`OPTIONAL_KEYS`
+are required."""
+
+OPTIONAL_KEYS = ("position", "result")
+"""The header keys a record may leave out: a game dealt from its seed has no ``position``,
+an unfinished game no ``result``."""
 
 ACTIONS_LINE = "actions:"
 """The line that ends the header; action lines follow it."""
@@ -123,7 +136,9 @@ class GameRecord:
     """A complete or unfinished game as data: ``(game, options, seed, actions)`` and more.
 
     The ``options`` dict is copied when the record is made; treat it as read-only.
-    Records compare equal when their data do, wherever they were read from.
+    Records compare equal when their data do, wherever they were read from. A record
+    with a ``position`` replays its actions from that position rather than from the deal
+    of ``seed``; its ``seed`` is then the position's own (its ``seed`` field).
     """
 
     game: str
@@ -133,13 +148,17 @@ class GameRecord:
     options: dict[str, Any] = field(hash=False)
     """The rules options as JSON-ready data, ``players`` among them."""
     seed: int
-    """The seed the game was dealt with."""
+    """The seed the game was dealt with; for a game started from a position, the seed that
+    position names (every later shuffle follows from it)."""
     seats: tuple[str, ...]
     """A name for each seat, in seat order (one per player)."""
     actions: tuple[RecordedAction, ...] = ()
     """The actions in the order they were applied."""
     result: RecordResult | None = None
     """The final result, for a finished game whose result was recorded."""
+    position: str | None = None
+    """The position the game started from (``docs/positions.md``), on one line; ``None`` for
+    a game dealt by ``new_game(seed)``."""
     lines: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """Where each header key and the ``actions:`` line were read (empty if made in code)."""
 
@@ -152,13 +171,17 @@ class GameRecord:
     # ------------------------------------------------------------------ making
 
     @classmethod
-    def from_state(cls, state: State, seats: Sequence[str] | None = None) -> GameRecord:
+    def from_state(
+        cls, state: State, seats: Sequence[str] | None = None, *, position: str | None = None
+    ) -> GameRecord:
         """Record the game that led to ``state``: its options, seed and history.
 
         ``seats`` names each seat (default ``player 1``, ``player 2``, ...). The result is
-        recorded when the game is over. The history is replayed from the seed to learn
-        who chose each action; a state whose history does not lead back to it (a sampled
-        state, say) is refused with :class:`RecordError`.
+        recorded when the game is over. The history is replayed from the seed (or from
+        ``position``, the text the game was started from with ``state_from_position``) to
+        learn who chose each action; a state whose history does not lead back to it (a
+        sampled state, say) is refused with :class:`RecordError`. The record keeps the
+        canonical one-line text of the starting position (``to_position()``).
         """
         game = state.game
         seed = getattr(state, "seed", None)
@@ -167,17 +190,33 @@ class GameRecord:
         names = [f"player {p + 1}" for p in range(game.players)] if seats is None else list(seats)
         if len(names) != game.players or not all(isinstance(s, str) for s in names):
             raise RecordError(f"seats must be {game.players} names, one per seat, not {seats!r}")
-        fresh = game.new_game(seed)
+        canonical = None
+        if position is None:
+            fresh = game.new_game(seed)
+        else:
+            fresh = start_from_position(game, position)
+            canonical = _position_text(fresh)
+            if fresh.seed != seed:
+                raise RecordError(
+                    f"the state's seed is {seed}, but the position's seed is {fresh.seed}"
+                )
         actions: list[RecordedAction] = []
-        for action in state.history:
+        start = "its seed" if position is None else "the position"
+        for index, action in enumerate(state.history):
             seat = fresh.current_player
             if seat is None:
                 raise RecordError("the state's history goes on after the game is over")
             actions.append(RecordedAction(seat, fresh.action_to_string(action)))
-            fresh.apply(action)
+            try:
+                fresh.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(
+                    f"the state's history does not lead from {start} back to it: "
+                    f"action {index + 1}: {exc}"
+                ) from None
         # Compared as JSON: a state read back from JSON may hold lists where tuples were.
         if fresh.to_json() != state.to_json():
-            raise RecordError("the state's history does not lead from its seed back to it")
+            raise RecordError(f"the state's history does not lead from {start} back to it")
         return cls(
             game=game.info.name,
             version=game.info.version,
@@ -186,6 +225,7 @@ class GameRecord:
             seats=tuple(names),
             actions=tuple(actions),
             result=RecordResult.of(state),
+            position=canonical,
         )
 
     # ------------------------------------------------------------------ writing
@@ -198,8 +238,10 @@ class GameRecord:
             f"version: {self.version}",
             f"options: {_json(self.options)}",
             f"seed: {self.seed}",
-            f"seats: {_json(list(self.seats))}",
         ]
+        if self.position is not None:
+            out.append(f"position: {self.position}")
+        out.append(f"seats: {_json(list(self.seats))}")
         if self.result is not None:
             out.append(f"result: {_json(self.result.to_dict())}")
         out.append(ACTIONS_LINE)
@@ -247,9 +289,23 @@ class GameRecord:
         A record of an older rules version that is still read gives a game that plays by
         that version's rules (``Game.for_version``). Raises :class:`RecordError` (with
         the line, when the record was read from a file) for an unknown game, a rules
-        version this closingbell does not read, bad options or seed, a wrong number
-        of seats, an action line's seat out of range, or a result of the wrong shape.
+        version this closingbell does not read, bad options or seed, a position the game
+        refuses (the position's field and reason) or whose seed is not the record's, a
+        wrong number of seats, an action line's seat out of range, or a result of the
+        wrong shape.
         """
+        return self._checked()[0]
+
+    def start(self) -> State:
+        """The state the actions are replayed from: the position, or the deal of the seed.
+
+        The header is checked first (:meth:`check`).
+        """
+        game, started = self._checked()
+        return game.new_game(self.seed) if started is None else started
+
+    def _checked(self) -> tuple[Game, State | None]:
+        """The game, and the state made from the position (``None`` without one)."""
         lines = self.lines
         try:
             cls = game_class(self.game)
@@ -267,6 +323,15 @@ class GameRecord:
             check_seed(self.seed)
         except ValueError as exc:
             raise RecordError(f"bad seed: {exc}", lines.get("seed")) from None
+        started = None
+        if self.position is not None:
+            started = start_from_position(game, self.position, lines.get("position"))
+            if started.seed != self.seed:
+                raise RecordError(
+                    f"the seed is {self.seed}, but the position's is {started.seed} (its "
+                    "'seed' field, 0 when left out): a record from a position keeps its seed",
+                    lines.get("seed"),
+                )
         n = game.players
         if len(self.seats) != n:
             raise RecordError(
@@ -281,7 +346,7 @@ class GameRecord:
                 )
         if self.result is not None:
             _check_result_shape(self.result, n, lines.get("result"))
-        return game
+        return game, started
 
 
 @dataclass(frozen=True)
@@ -305,14 +370,15 @@ def replay_iter(record: GameRecord) -> Iterator[ReplayStep]:
     action must be legal; otherwise :class:`RecordError` names the line and says why
     (with the engine's own message). Once the last action is applied, a recorded result
     is compared with the game's: this check runs only if the iterator is exhausted.
+    A record with a position is replayed from that position.
     """
-    state = record.check().new_game(record.seed)
+    state = record.start()
     yield from _steps(record, state)
 
 
 def replay(record: GameRecord) -> State:
     """Replay ``record`` completely, checking every action and the result; return the state."""
-    state = record.check().new_game(record.seed)
+    state = record.start()
     for _ in _steps(record, state):
         pass
     return state
@@ -334,7 +400,34 @@ def round_end_reasons(state: State) -> list[str] | None:
     return [str(r) for r in method()]
 
 
+def start_from_position(game: Game, text: str, line: int | None = None) -> State:
+    """``game``'s state from a position's text (``docs/positions.md``).
+
+    A text the game refuses raises :class:`RecordError` giving the position's field and
+    reason (and ``line``, the record's line, when there is one), as does a game that has no
+    position notation.
+    """
+    reader = getattr(game, "state_from_position", None)
+    if not callable(reader):
+        raise RecordError(f"{game.info.name} has no position notation", line)
+    try:
+        state = reader(text)
+    except PositionError as exc:
+        raise RecordError(str(exc), line) from None
+    if not isinstance(state, State):
+        raise RecordError(f"{game.info.name} made no state of the position", line)
+    return state
+
+
 # ---------------------------------------------------------------------- internals
+
+
+def _position_text(state: State) -> str:
+    """The canonical one-line position of ``state`` (``to_position()``)."""
+    writer = getattr(state, "to_position", None)
+    if not callable(writer):
+        raise RecordError(f"a {state.game.info.name} state cannot write its position")
+    return str(writer())
 
 
 def _json(value: Any) -> str:
@@ -410,6 +503,12 @@ def _parse_header_value(key: str, value: str, line: int) -> Any:
         if not value or any(c.isspace() for c in value):
             raise RecordError(f"the game must be one registered name, not {value!r}", line)
         return value
+    if key == "position":
+        if not value:
+            raise RecordError(
+                "the position is empty (leave the line out to start from the deal)", line
+            )
+        return value
     data = _parse_json(key, value, line)
     if key in ("version", "seed"):
         if not _is_int(data):
@@ -475,7 +574,7 @@ def _parse(lines: Iterable[tuple[int, str]]) -> GameRecord:
         elif stage == "header":
             if line == ACTIONS_LINE:
                 for key in HEADER_KEYS:
-                    if key != "result" and key not in header:
+                    if key not in OPTIONAL_KEYS and key not in header:
                         raise RecordError(f"missing header key {key!r} before 'actions:'", number)
                 where["actions"] = number
                 stage = "actions"
@@ -521,6 +620,7 @@ def _parse(lines: Iterable[tuple[int, str]]) -> GameRecord:
         seats=header["seats"],
         actions=tuple(actions),
         result=header.get("result"),
+        position=header.get("position"),
         lines=where,
     )
 

@@ -228,15 +228,6 @@ def optional(inner: ValueCheck) -> ValueCheck:
     return check
 
 
-def either(*checks: ValueCheck) -> ValueCheck:
-    """A value one of ``checks`` accepts (a full value or its redacted count, say)."""
-
-    def check(value: Any, players: int) -> bool:
-        return any(c(value, players) for c in checks)
-
-    return check
-
-
 def tuple_of(
     item: ValueCheck, low: int = 0, high: int | None = None, per_seat: bool = False
 ) -> ValueCheck:
@@ -276,6 +267,18 @@ def _check_form(
     return None
 
 
+def _check_redaction(full: list[Any], redacted: list[Any], names: Sequence[str]) -> str | None:
+    """Why a redacted form does more than put ``null`` for values of ``full``, or ``None``."""
+    for name, value, hidden in zip(names, full[1:], redacted[1:], strict=True):
+        # Compared as JSON text, so that 1 and true differ.
+        if hidden is not None and json.dumps(hidden) != json.dumps(value):
+            return (
+                f"has a redacted form ({full[0]}) with {shown(hidden)} for {name!r}, "
+                "which is neither the full form's value nor null"
+            )
+    return None
+
+
 def read_log(
     data: Any,
     title: str,
@@ -287,7 +290,9 @@ def read_log(
 
     Each entry is ``[seat or null, full form, redacted form or null]``; a form is
     ``[kind, *values]`` with a kind of ``fields`` and values that ``values`` accepts. Only
-    a private entry (one with a seat) may have a redacted form, of the same kind.
+    a private entry (one with a seat) may have a redacted form: of the same kind, with each
+    value the full form's own or ``null`` in its place, so that a field has one type
+    whoever reads it.
     """
     log: list[Entry] = []
     for i, item in enumerate(data):
@@ -310,6 +315,8 @@ def read_log(
                     why = "has a redacted form of another kind"
                 elif why is not None:
                     why = "redacted " + why
+                else:
+                    why = _check_redaction(full, redacted, fields[full[0]])
         if why is not None:
             raise StateFormatError(f"malformed {title} state: 'log' entry {i} {why}")
         log.append((owner, _tuplify(full), None if redacted is None else _tuplify(redacted)))

@@ -51,6 +51,10 @@ from closingbell.text.i18n import LANGS
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser page: plain HTML, CSS and JavaScript modules, served as they are."""
 
+POSITIONS_DOC = Path(__file__).resolve().parents[3] / "docs" / "positions.md"
+"""How to write a position: ``docs/positions.md`` of the checkout the server runs from (the
+lobby's "start from a position" links to it); a server installed without it says where it is."""
+
 CLOSE_UNKNOWN_TABLE = 4404
 """WebSocket close code: the table does not exist."""
 CLOSE_HELLO_TIMEOUT = 4408
@@ -164,24 +168,34 @@ def _replays(request: Request) -> ReplayCache:
     return replays
 
 
-def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
-    return JSONResponse(error_body(code, message), status_code=status)
+def _error(code: ErrorCode, message: str, status: int, **details: Any) -> JSONResponse:
+    return JSONResponse(error_body(code, message, **details), status_code=status)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
     async def web_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError)
-        return _error(exc.code, exc.message, exc.status)
+        return _error(exc.code, exc.message, exc.status, **exc.details)
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         errors = exc.errors()
-        code = ErrorCode.BAD_REQUEST
-        if any(
-            tuple(e.get("loc", ()))[-1:] == ("name",) and e.get("type") != "missing" for e in errors
-        ):
-            code = ErrorCode.BAD_NAME
-        return _error(code, _describe(errors), 422)
+
+        def about(field: str) -> list[Any]:
+            return [
+                e
+                for e in errors
+                if tuple(e.get("loc", ()))[-1:] == (field,) and e.get("type") != "missing"
+            ]
+
+        if about("name"):
+            return _error(ErrorCode.BAD_NAME, _describe(errors), 422)
+        position = about("position")
+        if position:
+            # Too long, or not text: the page shows the reason as it shows a position's own.
+            reason = str(position[0].get("msg", "invalid"))
+            return _error(ErrorCode.BAD_POSITION, _describe(errors), 422, field=None, reason=reason)
+        return _error(ErrorCode.BAD_REQUEST, _describe(errors), 422)
 
     app.add_exception_handler(WebError, web_error)
     app.add_exception_handler(RequestValidationError, invalid)
@@ -309,6 +323,19 @@ def _add_routes(app: FastAPI) -> None:
         """The lobby page."""
         return FileResponse(STATIC_DIR / "index.html")
 
+    @app.get("/help/positions", include_in_schema=False)
+    async def positions_help() -> Response:
+        """How to write a position (docs/positions.md), as plain text."""
+        try:
+            text = await asyncio.to_thread(POSITIONS_DOC.read_text, encoding="utf-8")
+        except OSError:
+            text = (
+                "How to write a position is described in docs/positions.md of closingbell's "
+                "source, which this server was installed without.\n"
+            )
+            return Response(text, status_code=404, media_type="text/plain; charset=utf-8")
+        return Response(text, media_type="text/plain; charset=utf-8")
+
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         """A table's page: play, watch or replay it."""
@@ -341,6 +368,7 @@ def finished_game(table: LiveTable) -> FinishedGame:
         game=table.game.info.name,
         options=table.game.options_dict(),
         seed=table.seed,
+        position=table.position,
         history=tuple(table.state.history),
         names=tuple(None if s.kind == "bot" else s.name for s in table.seats),
         seats=tuple(s.name or s.bot or "open" for s in table.seats),

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from closingbell.core.position import MAX_POSITION_CHARS
+
 PROTOCOL_VERSION = 1
 """Sent in every ``welcome``; bumped whenever a message changes incompatibly."""
 
@@ -47,6 +49,9 @@ class ErrorCode(StrEnum):
     """A rules option the game's options class refuses."""
     SEED_NOT_ALLOWED = "seed_not_allowed"
     """A seed given to a server that does not accept chosen seeds."""
+    BAD_POSITION = "bad_position"
+    """A position (``docs/positions.md``) the game refuses, or one too long; the error body
+    also gives the position's ``field`` at fault (or ``null``) and the ``reason``."""
     UNKNOWN_TABLE = "unknown_table"
     """No table has that id."""
     TABLE_FULL = "table_full"
@@ -135,6 +140,9 @@ class CreateTable(_Strict):
     """Seconds a disconnected player's turn may wait before a bot stands in."""
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     """The deal's seed: accepted only by servers made with ``allow_seed=True``."""
+    position: str | None = Field(default=None, max_length=MAX_POSITION_CHARS)
+    """A position to start from instead of a deal (``docs/positions.md``): a practice table,
+    one open seat and bots in the others. It names its own seed, so ``seed`` is left out."""
 
 
 class JoinTable(_Strict):
@@ -191,6 +199,9 @@ class TableInfo(BaseModel):
     """The number of actions played so far."""
     seats: list[SeatInfo]
     """Every seat, in order."""
+    from_position: bool = False
+    """Whether the game started from a position (a practice table) rather than a deal. The
+    position itself is never sent while the game goes on: it holds every hidden card."""
 
 
 class Joined(BaseModel):
@@ -213,9 +224,13 @@ class ErrorBody(BaseModel):
     """What was wrong."""
 
 
-def error_body(code: ErrorCode, message: str) -> dict[str, Any]:
-    """The body of every refused HTTP request: ``{"error": {"code": ..., "message": ...}}``."""
-    return {"error": {"code": code.value, "message": message}}
+def error_body(code: ErrorCode, message: str, **details: Any) -> dict[str, Any]:
+    """The body of every refused HTTP request: ``{"error": {"code": ..., "message": ...}}``.
+
+    ``details`` add fields of their own to ``error`` (``bad_position``: ``field`` and
+    ``reason``).
+    """
+    return {"error": {"code": code.value, "message": message, **details}}
 
 
 # ---------------------------------------------------------------- WebSocket: client

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from closingbell.core.game import Game, State
-from closingbell.core.records import GameRecord
+from closingbell.core.records import GameRecord, start_from_position
 from closingbell.core.registry import load_game
 from closingbell.text.games import narrator_for
 from closingbell.text.names import seat_name
@@ -47,6 +47,14 @@ class FinishedGame:
     """Each seat's name as the record gives it."""
     bots: tuple[str | None, ...] = ()
     """Each bot's level (``None`` for a person's seat), for its name in each language."""
+    position: str | None = None
+    """The position the game started from (its canonical text), or ``None``: the deal."""
+
+    def start(self, played: Game) -> State:
+        """The game's first state under ``played`` (its rules): the deal or the position."""
+        if self.position is None:
+            return played.new_game(self.seed)
+        return start_from_position(played, self.position)
 
     def names_in(self, lang: str) -> list[str]:
         """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
@@ -63,14 +71,14 @@ def dumps(value: Any) -> bytes:
 
 
 def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
-    """Every step of the game as the public saw it (step 0 is the deal), each as JSON.
+    """Every step of the game as the public saw it, each as JSON.
 
-    With ``lang``, each step also has ``lines`` (its events in words) and its action a
-    ``label``, in that language.
+    Step 0 is the deal, or the position the game started from. With ``lang``, each step
+    also has ``lines`` (its events in words) and its action a ``label``, in that language.
     """
     played = load_game(game.game, **game.options)
     narrator = None if lang is None else narrator_for(played, game.names_in(lang), lang)
-    state = played.new_game(game.seed)
+    state = game.start(played)
     steps = []
     log_pos = 0
     for index in range(len(game.history) + 1):
@@ -105,7 +113,7 @@ def replay_page(table_id: str, steps: list[bytes], start: int, limit: int) -> by
 def _played_out(game: FinishedGame) -> tuple[Game, State, list[dict[str, Any]]]:
     """``game`` replayed through the rules engine: its rules, final state and actions."""
     played = load_game(game.game, **game.options)
-    state = played.new_game(game.seed)
+    state = game.start(played)
     actions = []
     for action in game.history:
         actions.append(
@@ -124,10 +132,11 @@ def record_json(game: FinishedGame) -> bytes:
             "version": played.info.version,
             "options": played.options_dict(),
             "seed": game.seed,
+            "position": game.position,
             "seats": list(game.seats),
             "actions": actions,
             "result": {"scores": state.scores(), "winners": state.winners()},
-            "record": GameRecord.from_state(state, seats=list(game.seats)).dumps(),
+            "record": _record(game, state).dumps(),
         }
     )
 
@@ -135,7 +144,12 @@ def record_json(game: FinishedGame) -> bytes:
 def record_text(game: FinishedGame) -> bytes:
     """The ``/record.cbrec`` answer: the record file itself (docs/records.md), UTF-8 text."""
     _, state, _ = _played_out(game)
-    return GameRecord.from_state(state, seats=list(game.seats)).dumps().encode()
+    return _record(game, state).dumps().encode()
+
+
+def _record(game: FinishedGame, state: State) -> GameRecord:
+    """The record of ``game``, whose final state is ``state``."""
+    return GameRecord.from_state(state, seats=list(game.seats), position=game.position)
 
 
 Runner = Callable[..., Any]

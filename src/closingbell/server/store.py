@@ -1,12 +1,13 @@
 """Where games are kept: SQLAlchemy 2 with asyncio drivers, the schema made by Alembic.
 
 A game is stored as what reproduces it, never as a snapshot: its game name, the rules
-version it was made under, its rules options, seed, seats (kind, name, bot, and the
-SHA-256 of the seat token, never the token) and its list of actions, one row per action.
-Appending an action and bumping the table's version happen in one transaction, guarded by
-the version the table had, so a row is never lost nor written twice; on start the server
-rebuilds every table by replaying its actions through the rules engine, under the rules
-version the table was made with.
+version it was made under, its rules options, seed (and, for a game started from a
+position, that position's text), seats (kind, name, bot, and the SHA-256 of the seat token,
+never the token) and its list of actions, one row per action. Appending an action and
+bumping the table's version happen in one transaction, guarded by the version the table
+had, so a row is never lost nor written twice; on start the server rebuilds every table by
+replaying its actions through the rules engine, under the rules version the table was made
+with.
 
 Why async drivers (aiosqlite, asyncpg) rather than a synchronous engine in a thread: the
 server is one asyncio process whose every table waits on its own writes; an async engine
@@ -66,11 +67,13 @@ tables_table = sa.Table(
     sa.Column("version", sa.Integer(), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("position", sa.Text(), nullable=True),
     sa.Column("rules_version", sa.Integer(), nullable=False),
 )
-"""One row per table: the game, its options (JSON), seed, clock, status, version (the
-number of actions stored) and rules version (the game's ``GameInfo.version`` when the
-table was made)."""
+"""One row per table: the game, its options (JSON), seed, clock, status and version (the
+number of actions stored), the position it started from (``NULL``: a deal; migration 0002)
+and its rules version (the game's ``GameInfo.version`` when the table was made; migration
+0003)."""
 
 seats_table = sa.Table(
     "seats",
@@ -209,6 +212,8 @@ class TableRow:
     """Every seat, in order."""
     actions: list[int] = field(default_factory=list)
     """The action ids, in order (filled by :meth:`Store.load`)."""
+    position: str | None = None
+    """The canonical text of the position the game started from, or ``None`` (a deal)."""
     problem: str | None = None
     """What in the stored row cannot be read (its fields then hold neutral values), or ``None``."""
 
@@ -390,6 +395,7 @@ class Store:
                     version=row.version,
                     created_at=now,
                     updated_at=now,
+                    position=row.position,
                     rules_version=row.rules_version,
                 )
             )
@@ -595,6 +601,10 @@ def _read_table(r: Any) -> TableRow:
         row.problem = f"its clock {r.clock!r} is not a number"
         return row
     row.clock = None if r.clock is None else float(r.clock)
+    if r.position is not None and not isinstance(r.position, str):
+        row.problem = f"its position {r.position!r} is not text"
+        return row
+    row.position = r.position
     return row
 
 

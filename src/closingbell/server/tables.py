@@ -35,8 +35,16 @@ from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
 from closingbell.bots import Bot, make_bot
-from closingbell.core.errors import IllegalActionError, NotationError, OptionError, UnknownGameError
+from closingbell.core.errors import (
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PositionError,
+    UnknownGameError,
+)
 from closingbell.core.game import Game, State
+from closingbell.core.position import MAX_POSITION_CHARS, names_field
+from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.view import View
 from closingbell.server.memory import TableMemory
@@ -75,7 +83,13 @@ T = TypeVar("T")
 class WebError(Exception):
     """A refused request: an :class:`ErrorCode`, a message and the HTTP status to answer."""
 
-    def __init__(self, code: ErrorCode, message: str, status: int = 400) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        status: int = 400,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         """The error code."""
@@ -83,6 +97,8 @@ class WebError(Exception):
         """What was wrong."""
         self.status = status
         """The HTTP status code (unused over the WebSocket)."""
+        self.details = dict(details or {})
+        """More fields of the HTTP error body (``bad_position``: ``field`` and ``reason``)."""
 
 
 @dataclass
@@ -232,7 +248,10 @@ class LiveTable:
         self.game = game
         """The game with its options."""
         self.seed = row.seed
-        """The deal's seed: never sent before the game is over."""
+        """The deal's seed (or the position's): never sent before the game is over."""
+        self.position = row.position
+        """The canonical text of the position the game started from (``None``: a deal).
+        It holds every hidden card: never sent before the game is over."""
         self.clock = row.clock
         """The turn clock in seconds, or ``None``."""
         self.status: Status = row.status  # type: ignore[assignment]
@@ -310,6 +329,7 @@ class LiveTable:
             status=self.status,
             version=self.version,
             seats=self.seat_infos(),
+            from_position=self.position is not None,
         )
 
     def message_for(self, conn: Connection) -> StateMessage:
@@ -795,7 +815,12 @@ class Hub:
             raise ValueError(f"it is {row.status} with seats of kinds {kinds}")
         if row.status == "waiting" and row.actions:
             raise ValueError(f"it is waiting for players after {len(row.actions)} actions")
-        state = game.new_game(row.seed)
+        if row.position is None:
+            state = game.new_game(row.seed)
+        else:
+            state = start_from_position(game, row.position)
+            if state.seed != row.seed:
+                raise ValueError(f"its seed {row.seed} is not its position's seed {state.seed}")
         last = None
         for number, action in enumerate(row.actions):
             seat = state.current_player
@@ -825,7 +850,11 @@ class Hub:
         return _unavailable(table_id)
 
     async def create(self, request: CreateTable) -> LiveTable:
-        """Make, store and open a table; raise :class:`WebError` for a bad request."""
+        """Make, store and open a table; raise :class:`WebError` for a bad request.
+
+        A request with a ``position`` makes a practice table (one open seat, bots in the
+        others) that starts from that position, stored as its canonical text.
+        """
         game = _make_game(request)
         seats: list[SeatRow] = []
         for p, name in enumerate(request.seats):
@@ -837,11 +866,25 @@ class Hub:
             except ValueError as exc:
                 raise WebError(ErrorCode.UNKNOWN_BOT, f"seat {p}: {exc}", 422) from None
             seats.append(SeatRow(seat=p, kind="bot", bot=name))
+        start: State | None = None
+        position = None
+        if request.position is not None:
+            _check_practice_seats(seats)
+            if request.seed is not None:
+                raise WebError(
+                    ErrorCode.BAD_REQUEST,
+                    "give a seed or a position, not both: a position names its own seed",
+                    422,
+                )
+            start, position = _read_position(game, request.position)
         if request.seed is not None and not self.settings.allow_seed:
             raise WebError(
                 ErrorCode.SEED_NOT_ALLOWED, "this server deals with seeds of its own", 422
             )
-        seed = secrets.randbits(63) if request.seed is None else request.seed
+        if start is not None:
+            seed = start.seed
+        else:
+            seed = secrets.randbits(63) if request.seed is None else request.seed
         full = all(s.kind == "bot" for s in seats)
         row = TableRow(
             id=secrets.token_urlsafe(9),
@@ -852,6 +895,7 @@ class Hub:
             status="playing" if full else "waiting",
             rules_version=game.info.version,
             seats=seats,
+            position=position,
         )
         try:
             await self.store.create(row)
@@ -860,7 +904,7 @@ class Hub:
             raise WebError(
                 ErrorCode.SERVER_ERROR, f"the table was not stored: {exc}", 500
             ) from None
-        table = LiveTable(self, row, game, game.new_game(seed))
+        table = LiveTable(self, row, game, game.new_game(seed) if start is None else start)
         self.tables[row.id] = table
         table.kick()
         return table
@@ -907,6 +951,7 @@ def _stored_info(row: TableRow) -> TableInfo:
             )
             for s in row.seats
         ],
+        from_position=row.position is not None,
     )
 
 
@@ -926,6 +971,7 @@ def _unavailable_info(row: TableRow) -> TableInfo:
         status="unavailable",
         version=row.version,
         seats=[],
+        from_position=row.position is not None,
     )
 
 
@@ -944,6 +990,61 @@ def _why(exc: Exception) -> str:
     if isinstance(exc, ValueError | KeyError) and text:
         return text
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _check_practice_seats(seats: list[SeatRow]) -> None:
+    """Refuse seats other than a practice table's: one open seat, bots in the others.
+
+    Whoever writes a position knows every hidden card in it, so a table started from one
+    is for practice against bots only: no second person could play it fairly.
+    """
+    people = sum(s.kind == "open" for s in seats)
+    if people != 1:
+        raise WebError(
+            ErrorCode.BAD_SEATS,
+            "a table started from a position is a practice table: one open seat for a "
+            f"person and bots in the others, not {people} open seats",
+            422,
+        )
+
+
+def _read_position(game: Game, text: str) -> tuple[State, str]:
+    """The state a position's text makes, and its canonical text; raise ``bad_position``.
+
+    The state is made from the canonical text, as a restart will make it. A position that
+    names no seed is given a random one, as a deal is.
+    """
+    reader = game.state_from_position
+    if len(text) <= MAX_POSITION_CHARS and not names_field(text, "seed"):
+        # Later shuffles (and a short position's unnamed cards) follow from the seed: a
+        # position that names none gets a fresh one, so that nobody can foresee its draws.
+        text = f"seed: {secrets.randbits(63)}\n{text}"
+    try:
+        first = reader(text)
+        canonical = str(first.to_position())
+        state = reader(canonical)
+    except PositionError as exc:
+        raise _bad_position(exc.field, exc.reason) from None
+    except Exception:  # a reader's bug must not become a 500 for a typed position
+        log.exception("a position could not be read")
+        raise _bad_position(
+            None, "the position could not be read (the server's log says why)"
+        ) from None
+    if not isinstance(state, State):
+        raise _bad_position(None, "the position made no state of the game")
+    if state.is_terminal():
+        raise _bad_position(None, "the game is over in this position: there is nothing to play")
+    return state, canonical
+
+
+def _bad_position(field: str | None, reason: str) -> WebError:
+    where = "position" if field is None else f"position field {field!r}"
+    return WebError(
+        ErrorCode.BAD_POSITION,
+        f"{where}: {reason}",
+        422,
+        {"field": field, "reason": reason},
+    )
 
 
 def _make_game(request: CreateTable) -> Game:

@@ -434,12 +434,13 @@ class CardStockMarketNarrator:
         if kind in ("deal", "draw"):
             cards = event["cards"]
             name = self.name(event["seat"])
-            if isinstance(cards, int):
+            if cards is None:
                 if kind == "deal":
                     return None
+                count = event["count"]
                 return ngettext(
-                    "{name} draws {count} card", "{name} draws {count} cards", cards
-                ).format(name=name, count=cards)
+                    "{name} draws {count} card", "{name} draws {count} cards", count
+                ).format(name=name, count=count)
             if kind == "deal":
                 return _("{name} is dealt {cards}").format(name=name, cards=self.cards(cards))
             return _("{name} draws {cards}").format(name=name, cards=self.cards(cards))

@@ -404,13 +404,14 @@ class TakeStockNarrator:
             return _("{who} plays the market: one event to keep.").format(who=self._who(event))
         if kind == "drew_events":
             got = event["events"]
-            if isinstance(got, list):
+            if got is not None:
                 return _("{who} draws {events}.").format(
                     who=self._who(event), events=self.event_list(got)
                 )
+            count = event["count"]
             return self.ngettext(
-                "{who} draws {n} event card.", "{who} draws {n} event cards.", got
-            ).format(who=self._who(event), n=got)
+                "{who} draws {n} event card.", "{who} draws {n} event cards.", count
+            ).format(who=self._who(event), n=count)
         if kind == "market_closed":
             return _("{who} draws Market Closed: the round ends.").format(who=self._who(event))
         if kind == "play":

@@ -30,14 +30,16 @@ from rich.text import Text
 
 from closingbell.bots import available_bots, make_bot
 from closingbell.bots.base import Bot
-from closingbell.core.errors import NotationError, RecordError
+from closingbell.core.errors import NotationError, OptionError, PositionError, RecordError
 from closingbell.core.game import Game, State
+from closingbell.core.position import MAX_POSITION_CHARS
 from closingbell.core.records import (
     EXTENSION,
     GameRecord,
     RecordedAction,
     RecordResult,
     replay,
+    start_from_position,
 )
 from closingbell.core.registry import available_games, game_class, load_game
 from closingbell.text.i18n import translations
@@ -183,6 +185,7 @@ class Session:
         pace: float = 0.0,
         resumed: bool = False,
         program: str = "closingbell",
+        position: str | None = None,
     ) -> None:
         self.game = game
         """The game being played."""
@@ -191,7 +194,9 @@ class Session:
         self.seats = list(seats)
         """Each seat's kind: ``you`` or a bot's name."""
         self.seed = seed
-        """The seed the game was dealt with."""
+        """The seed the game was dealt with (or the seed its starting position names)."""
+        self.position = position
+        """The canonical text of the position the game started from, or ``None`` (a deal)."""
         self.screen = screen
         """The game's layout."""
         self.narrator = screen.narrator
@@ -220,13 +225,19 @@ class Session:
             for q, kind in enumerate(self.seats)
             if kind != HUMAN
         }
-        self.recorded: list[RecordedAction] = _recorded_actions(game, state, seed)
+        self.recorded: list[RecordedAction] = _recorded_actions(game, state, self.start())
         self.shown = 0
         """How much of the log has been narrated."""
         self.recent: deque[str] = deque(maxlen=RECENT)
         self.last_human: int | None = None
 
     # ------------------------------------------------------------------ record
+
+    def start(self) -> State:
+        """A fresh copy of the game's first state: the deal of the seed, or the position."""
+        if self.position is None:
+            return self.game.new_game(self.seed)
+        return start_from_position(self.game, self.position)
 
     def record(self) -> GameRecord:
         """The game so far as a record (with its result once it is over)."""
@@ -240,6 +251,7 @@ class Session:
             # An interrupted action may have been noted before its state took over.
             actions=tuple(self.recorded[: len(state.history)]),
             result=RecordResult.of(state),
+            position=self.position,
         )
 
     def save(self) -> None:
@@ -458,10 +470,13 @@ class Session:
         try:
             self.save()
             title = game_title(self.game.info.name, self.narrator.lang)
+            heading = (
+                _("{game} · seed {seed} · {seats}")
+                if self.position is None
+                else _("{game} · from a position (seed {seed}) · {seats}")
+            )
             self.say(
-                _("{game} · seed {seed} · {seats}").format(
-                    game=title, seed=self.seed, seats=_(", ").join(self.names)
-                ),
+                heading.format(game=title, seed=self.seed, seats=_(", ").join(self.names)),
                 "bold",
             )
             if self.resumed:
@@ -512,9 +527,11 @@ class Session:
             return 129
 
 
-def _recorded_actions(game: Game, state: State, seed: int) -> list[RecordedAction]:
-    """The record lines of ``state``'s history, replayed from ``seed`` to learn the seats."""
-    fresh = game.new_game(seed)
+def _recorded_actions(game: Game, state: State, fresh: State) -> list[RecordedAction]:
+    """The record lines of ``state``'s history, replayed on ``fresh`` to learn the seats.
+
+    ``fresh`` is the game's first state: the deal, or the position it started from.
+    """
     out = []
     for action in state.history:
         seat = fresh.current_player
@@ -552,6 +569,47 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def read_position_argument(text: str, tr: gettext.NullTranslations) -> str:
+    """The position ``--position`` gives: its text, or with ``@FILE`` the file's (UTF-8).
+
+    Raises ``SetupError`` for a file that cannot be read or is longer than a position may be.
+    """
+    _ = tr.gettext
+    if not text.startswith("@"):
+        return text
+    path = text[1:]
+    try:
+        with open(path, encoding="utf-8") as file:
+            content = file.read(MAX_POSITION_CHARS + 1)
+    except OSError as exc:
+        raise SetupError(
+            _("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise SetupError(
+            _("cannot read {path}: {reason}").format(path=path, reason=f"not UTF-8 ({exc.reason})")
+        ) from None
+    if len(content) > MAX_POSITION_CHARS:
+        raise SetupError(
+            _("{path} is longer than a position may be ({n} characters)").format(
+                path=path, n=MAX_POSITION_CHARS
+            )
+        )
+    return content.removeprefix("\ufeff")
+
+
+def position_refused(exc: PositionError, tr: gettext.NullTranslations) -> SetupError:
+    """The error for a position the game refuses: its field and reason, in the user's words."""
+    _ = tr.gettext
+    if exc.field is None:
+        return SetupError(_("the position is refused: {reason}").format(reason=exc.reason))
+    return SetupError(
+        _("the position is refused, field “{field}”: {reason}").format(
+            field=exc.field, reason=exc.reason
+        )
+    )
+
+
 def new_session(
     *,
     game_name: str,
@@ -559,8 +617,16 @@ def new_session(
     seed: int | None,
     lang: str,
     save: str | None,
-) -> tuple[Game, State, list[str], int, Path]:
-    """Set up a new game from the command line's choices (raises ``SetupError``)."""
+    options: dict[str, Any] | None = None,
+    position: str | None = None,
+) -> tuple[Game, State, list[str], int, Path, str | None]:
+    """Set up a new game from the command line's choices (raises ``SetupError``).
+
+    ``options`` are the rules options besides the player count (the number of seats).
+    With ``position`` (its text), the game starts from that position instead of a deal:
+    the position's own seed decides later shuffles. Returns the game, its first state, the
+    seat kinds, the seed, the record's path and the position's canonical text (or ``None``).
+    """
     tr = translations(lang)
     _ = tr.gettext
     if game_name not in available_games():
@@ -570,10 +636,8 @@ def new_session(
             )
         )
     seats = parse_seats(seats_text, tr)
-    try:
-        game = load_game(game_name, players=len(seats))
-    except ValueError:
-        info = game_class(game_name).info
+    info = game_class(game_name).info
+    if not info.min_players <= len(seats) <= info.max_players:
         raise SetupError(
             _("{game} needs {low} to {high} seats, not {n}").format(
                 game=game_title(game_name, lang),
@@ -581,16 +645,47 @@ def new_session(
                 high=info.max_players,
                 n=len(seats),
             )
+        )
+    chosen = dict(options or {})
+    if chosen.pop("players", len(seats)) != len(seats):
+        raise SetupError(_("the number of players is the number of seats: leave out players"))
+    try:
+        game = load_game(game_name, players=len(seats), **chosen)
+    except (OptionError, TypeError, ValueError) as exc:
+        raise SetupError(
+            _("bad rules option: {reason}").format(reason=_one_line(str(exc)))
         ) from None
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+    canonical = None
+    if position is None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        state = game.new_game(seed)
+    else:
+        if seed is not None:
+            raise SetupError(
+                _("a position names its own seed (its “seed” field): leave out --seed")
+            )
+        reader = getattr(game, "state_from_position", None)
+        if not callable(reader):
+            raise SetupError(
+                _("{game} has no position notation yet").format(game=game_title(game_name, lang))
+            )
+        try:
+            # Played from its canonical text, as the record replays it.
+            canonical = str(reader(position).to_position())
+            state = reader(canonical)
+        except PositionError as exc:
+            raise position_refused(exc, tr) from None
+        if state.is_terminal():
+            raise SetupError(_("the game is over in this position: there is nothing to play"))
+        seed = state.seed
     path = Path(save) if save else default_record_path(game_name, seed)
-    return game, game.new_game(seed), seats, seed, path
+    return game, state, seats, seed, path, canonical
 
 
 def resumed_session(
     *, resume: str, tr: gettext.NullTranslations, save: str | None
-) -> tuple[Game, State, list[str], int, Path]:
+) -> tuple[Game, State, list[str], int, Path, str | None]:
     """Read the game of a record file back (raises ``SetupError`` naming what is wrong)."""
     _ = tr.gettext
     try:
@@ -614,7 +709,14 @@ def resumed_session(
                 "“you” or bots"
             ).format(path=resume, seats=", ".join(record.seats))
         )
-    return state.game, state, list(record.seats), record.seed, Path(save or resume)
+    return (
+        state.game,
+        state,
+        list(record.seats),
+        record.seed,
+        Path(save or resume),
+        record.position,
+    )
 
 
 def play(
@@ -630,29 +732,40 @@ def play(
     read_line: LineReader | None = None,
     game_given: bool = False,
     program: str = "closingbell",
+    options: dict[str, Any] | None = None,
+    position: str | None = None,
 ) -> int:
     """Start (or resume) a game at the terminal and play it; return the exit code.
 
     ``program`` is how closingbell is run from the user's shell (``.venv/bin/closingbell``),
-    for the hint on resuming a saved game.
+    for the hint on resuming a saved game. ``options`` are rules options (the player count
+    is the number of seats); ``position`` is a position's text, or ``@FILE`` for a file
+    holding one: the game starts from it (docs/positions.md).
     """
     tr = translations(lang)
     _ = tr.gettext
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         if resume is not None:
-            if seats is not None or seed is not None or game_given:
+            if seats is not None or seed is not None or game_given or options or position:
                 raise SetupError(
-                    _("--resume goes on with the saved game: leave out --game, --seats and --seed")
+                    _(
+                        "--resume goes on with the saved game: leave out --game, --seats, "
+                        "--seed, --option and --position"
+                    )
                 )
-            game, state, seat_kinds, seed, path = resumed_session(resume=resume, tr=tr, save=save)
+            game, state, seat_kinds, seed, path, start = resumed_session(
+                resume=resume, tr=tr, save=save
+            )
         else:
-            game, state, seat_kinds, seed, path = new_session(
+            game, state, seat_kinds, seed, path, start = new_session(
                 game_name=game_name,
                 seats_text=seats if seats is not None else "you,medium,medium",
                 seed=seed,
                 lang=lang,
                 save=save,
+                options=options,
+                position=None if position is None else read_position_argument(position, tr),
             )
         cls = screen_class(game.info.name)
         if cls is None:
@@ -676,6 +789,7 @@ def play(
             pace=pace,
             resumed=resume is not None,
             program=program,
+            position=start,
         )
         try:
             session.save()

@@ -1,29 +1,22 @@
-"""Crafted Card Stock Market positions for rules tests.
+"""Card Stock Market positions for rules tests: a thin layer over the position notation.
 
-:func:`craft` sets up a real game with ``game.new_game(seed)`` and then moves the cards the
-test names into place: market piles, bankrupt suits, hands, certificates, the discard pile
-and the top of the draw pile. Every card it is not told about stays somewhere sensible
-(hands are filled up to eight from the cards nobody asked for, the rest form the draw
-pile, or the discard pile once the draw pile has the size asked for). Money, debts and
-the bank are set so that every dollar is accounted for. With ``reshuffled=True`` the
-position is just after the reshuffle: the jokers are in the draw pile and the record of
-the reshuffle is rebuilt. The turn goes to ``current`` at the start of its turn, and the
-helper ends with ``check_invariants``, so the engine can play on from it.
-
-Cards are named as in the notation (``"7S"``, ``"10H"``, ``"QD"``, ``"Joker"``). A pile is
-listed bottom first; a suit not named gets a single five.
+Rules tests write their positions in the notation (``docs/positions.md``) through
+:func:`position`. :func:`craft` is the older keyword form, kept for the tests that use it
+(the bots' tests among them): it turns its arguments into a short position's text and
+reads it with ``game.state_from_position``, so it checks and defaults exactly as the
+notation does. Cards are named as in the notation (``"7S"``, ``"10H"``, ``"QD"``,
+``"Joker"``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import closingbell
 from closingbell import IllegalActionError
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import START, CardStockMarketState
+from closingbell.games.card_stock_market.state import CardStockMarketState
 
 Card = int | str
 
@@ -36,6 +29,11 @@ def make_game(players: int = 3, **options: object) -> CardStockMarket:
     game = closingbell.load_game("card_stock_market", players=players, **options)
     assert isinstance(game, CardStockMarket)
     return game
+
+
+def position(text: str, players: int = 3, **options: object) -> CardStockMarketState:
+    """The position ``text`` of a game with ``players`` seats and the given options."""
+    return make_game(players, **options).state_from_position(text)
 
 
 def card(name: Card) -> int:
@@ -67,12 +65,12 @@ def suit(name: int | str) -> int:
         raise ValueError(f"{name!r} is not a suit ({', '.join(C.SUITS)})") from None
 
 
-def _per_seat(value: Mapping[int, object] | None, n: int) -> dict[int, object]:
-    out = dict(value or {})
-    for seat in out:
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat {seat!r} does not exist with {n} players")
-    return out
+def _names(values: Iterable[Card]) -> list[str]:
+    return [C.card_name(card(v)) for v in values]
+
+
+def _list(values: Iterable[str]) -> str:
+    return " ".join(values) or "-"
 
 
 def craft(
@@ -93,155 +91,68 @@ def craft(
     debts: Mapping[int, int] | None = None,
     bank: int | None = None,
 ) -> CardStockMarketState:
-    """Return a consistent state of ``game`` arranged as described, ``current`` to act.
+    """The position described, ``current`` to start its turn (read through the notation).
 
-    - ``piles``: market piles, bottom first; ``bankrupt``: suits whose top card (a face
-      card) bankrupted them.
-    - ``hands``: exact hands; a seat not named holds eight cards, filled from the cards
-      nobody named in the order the seed put them.
-    - ``certs``: certificates on the table; ``discard``: the discard pile.
+    - ``piles``: market piles, bottom first (a suit not named: its five); ``bankrupt``:
+      suits whose top card (a face card) bankrupted them.
+    - ``hands``: exact hands; a seat not named is dealt eight unnamed cards.
+    - ``certs``: certificates; ``discard``: the discard pile, bottom first.
     - ``draw_top``: the next cards drawn, top first. ``draw_size`` fixes the draw pile's
-      size; the unnamed cards that do not fit go to the discard pile.
-    - ``reshuffled``: the draw pile was made anew just now; both jokers are in it (at the
-      bottom unless ``draw_top`` names them). Otherwise they wait outside the game.
+      size; the unnamed cards that do not fit go under the discard pile.
+    - ``reshuffled``: the draw pile was made anew; both jokers are in it (at the bottom
+      unless ``draw_top`` names them). Otherwise they wait outside the game.
     - ``cash`` and ``debts`` per seat (cash defaults to the opening balance); ``bank``
-      the bank's money. When ``bank`` is given, the seats whose cash is not named share
-      what is left of the game's money (the first of them takes any odd dollars).
+      the bank's money: the seats whose cash is not named then share what is left of the
+      game's money (the first of them takes any odd dollars).
+    - ``dealer``: the dealer; by default the seat before ``current`` (turn number 1).
     """
-    st = game.new_game(seed)
-    n = st.n
-    if not 0 <= current < n:
-        raise ValueError(f"current seat {current} does not exist with {n} players")
-    left: Counter[int] = Counter(dict.fromkeys(range(C.NUM_KINDS), C.COPIES))
-    left[C.JOKER] = C.COPIES
-
-    def place(ids: Iterable[int], where: str) -> list[int]:
-        out = []
-        for c in ids:
-            left[c] -= 1
-            if left[c] < 0:
-                raise ValueError(f"too many {C.card_name(c)} cards ({where})")
-            out.append(c)
-        return out
-
-    # ---------------------------------------------------------------- the market
-    pile_map: dict[int, list[int]] = {}
-    for name, values in (piles or {}).items():
-        s = suit(name)
-        ids = cards(values)
-        if not ids or any(C.suit_of(c) != s for c in ids if c != C.JOKER):
-            raise ValueError(f"the {C.SUITS[s]} pile must hold {C.SUITS[s]} cards")
-        pile_map[s] = place(ids, f"the {C.SUITS[s]} pile")
-    for s in range(C.NUM_SUITS):
-        if s not in pile_map:
-            pile_map[s] = place([C.kind(s, 5)], f"the {C.SUITS[s]} pile")
-    busted = [False] * C.NUM_SUITS
-    for name in bankrupt:
-        s = suit(name)
-        if not C.is_face(pile_map[s][-1]):
-            raise ValueError(f"only a face card on top can bankrupt {C.SUITS[s]}")
-        busted[s] = True
-
-    # ---------------------------------------------------------------- cards
-    hand_map = {q: place(cards(h), f"seat {q}'s hand") for q, h in _per_seat(hands, n).items()}
-    cert_map = {
-        q: place(cards(h), f"seat {q}'s certificates") for q, h in _per_seat(certs, n).items()
-    }
-    discard_ids = place(cards(discard), "the discard pile")
-    top_ids = place(cards(draw_top), "the top of the draw pile")
-    if C.JOKER in top_ids and not reshuffled:
-        raise ValueError("the jokers join the draw pile only at the reshuffle")
-    for ids in (*hand_map.values(), *cert_map.values(), discard_ids):
-        if C.JOKER in ids:
-            raise ValueError("a joker is never in a hand, a certificate or the discard pile")
-
-    # Unnamed cards, in the order the seed put them (hands first, then the pile top down).
-    free: list[int] = []
-    avail = Counter(left)
-    del avail[C.JOKER]
-    for c in [*(c for h in st.hands for c in h), *reversed(st.draw), *(p[0] for p in st.piles)]:
-        if avail[c] > 0:
-            avail[c] -= 1
-            free.append(c)
-    for q in range(n):
-        if q not in hand_map:
-            take, free = free[: C.HAND_SIZE], free[C.HAND_SIZE :]
-            if len(take) < C.HAND_SIZE:
-                raise ValueError("not enough cards left to fill the hands")
-            hand_map[q] = take
-    for q, h in hand_map.items():
-        if len(h) != C.HAND_SIZE:
-            raise ValueError(f"seat {q} must hold {C.HAND_SIZE} cards at the start of a turn")
-    jokers = left[C.JOKER]
-    if draw_size is None:
-        pile = top_ids + free
-        spare: list[int] = []
-    else:
-        room = draw_size - len(top_ids) - (jokers if reshuffled else 0)
-        if room < 0 or room > len(free):
-            raise ValueError(f"the draw pile cannot hold {draw_size} cards")
-        pile, spare = top_ids + free[:room], free[room:]
+    n = game.options.players
+    for mapping in (hands, certs, cash, debts):
+        for q in mapping or {}:
+            if not isinstance(q, int) or not 0 <= q < n:
+                raise ValueError(f"seat {q!r} does not exist with {n} players")
+    fields = [f"seed: {seed}", f"turn: {current}"]
+    if dealer is not None:
+        fields.append(f"dealer: {dealer}")
+        fields.append(f"turn_number: {(current - dealer - 1) % n + 1}")
+    market = [c for s, pile in sorted((suit(k), v) for k, v in (piles or {}).items()) for c in pile]
+    fields.append(f"market: {_list(_names(market))}")
+    fields.append(f"bankrupt: {_list(C.SUIT_LETTERS[suit(s)] for s in bankrupt)}")
+    hand_map = hands or {}
+    parts = [_list(_names(hand_map[q])) if q in hand_map else "..." for q in range(n)]
+    fields.append("hands: " + " / ".join(parts))
+    cert_map = certs or {}
+    fields.append("certs: " + " / ".join(_list(_names(cert_map.get(q, []))) for q in range(n)))
+    top = _names(draw_top)
     if reshuffled:
-        pile += [C.JOKER] * jokers
-    if not pile:
-        raise ValueError("the draw pile is never empty at the start of a turn")
-
-    st.piles = [pile_map[s] for s in range(C.NUM_SUITS)]
-    st.busted = busted
-    st.prices = [0 if busted[s] else C.rank_of(st.piles[s][-1]) for s in range(C.NUM_SUITS)]
-    st.hands = [sorted(hand_map[q]) for q in range(n)]
-    st.certs = [sorted(cert_map.get(q, [])) for q in range(n)]
-    st.held = [[0] * C.NUM_SUITS for _ in range(n)]
-    for q in range(n):
-        for c in st.certs[q]:
-            st.held[q][C.suit_of(c)] += C.SHARES[c]
-    st.draw = list(reversed(pile))
-    st.discard = spare + discard_ids
-    st.jokers_out = 0 if reshuffled else C.COPIES
-    st.joker_by = -1
-    st.reshuffled = reshuffled
-    st.re_pile = sorted(pile) if reshuffled else []
-    st.re_hands = [h[:] for h in st.hands] if reshuffled else []
-    st.re_drawn = [[] for _ in range(n)] if reshuffled else []
-    st.re_events = [[] for _ in range(n)] if reshuffled else []
-
-    # ---------------------------------------------------------------- money
+        fields.append("jokers: draw")
+    if draw_size is None:
+        fields.append(f"draw: {' '.join([*top, '...'])}")
+    else:
+        jokers = C.COPIES - top.count("Joker") if reshuffled else 0
+        room = draw_size - len(top) - jokers
+        if room < 0:
+            raise ValueError(f"the draw pile cannot hold {draw_size} cards")
+        fields.append(f"draw: {_list([*top, *['?'] * room, *['Joker'] * jokers])}")
+    fields.append(f"discard: {' '.join([*_names(reversed(discard)), '...'])}")
     opts = game.options
-    total = (opts.bank_money or 0) + n * opts.starting_money
-    cash_map = {q: int(str(v)) for q, v in _per_seat(cash, n).items()}
-    money = [cash_map.get(q, opts.starting_money) for q in range(n)]
+    money = [opts.starting_money] * n
+    for q, value in (cash or {}).items():
+        money[q] = value
     if bank is not None:
-        rest = [q for q in range(n) if q not in cash_map]
-        spare_money = total - bank - sum(cash_map.values())
-        if not rest:
-            if spare_money:
-                raise ValueError(f"cash and bank must add up to ${total}")
-        else:
-            each = spare_money // len(rest)
+        total = (opts.bank_money or 0) + n * opts.starting_money
+        rest = [q for q in range(n) if q not in (cash or {})]
+        spare = total - bank - sum(money[q] for q in range(n) if q in (cash or {}))
+        if rest:
+            each = spare // len(rest)
             for q in rest:
                 money[q] = each
-            money[rest[0]] += spare_money - each * len(rest)
-    st.cash = money
-    st.bank = total - sum(money)
-    debt_map = _per_seat(debts, n)
-    st.debt = [int(str(debt_map.get(q, 0))) for q in range(n)]
-    # Debts come from levies: count as few as could have made the largest one.
-    st.levies = -(-max(st.debt) // game.options.levy)
-
-    # ---------------------------------------------------------------- the turn
-    st.dealer = (current - 1) % n if dealer is None else dealer
-    st.turn = current
-    st.cur = current
-    st.phase = START
-    st.turns = 1
-    st.trades = st.sales = st.changes = st.discards = 0
-    st.bought = st.sold = 0
-    st.from_deal = False  # a position: its history starts here, not at the deal
-    st.history = []
-    st.log = [(None, ("turn", current, 1), None)]
-    st._legal = None
-    st.check_invariants()
-    return st
+            money[rest[0]] += spare - each * len(rest)
+        fields.append(f"bank: {bank}")
+    fields.append("cash: " + " / ".join(str(m) for m in money))
+    debt_map = debts or {}
+    fields.append("debts: " + " / ".join(str(debt_map.get(q, 0)) for q in range(n)))
+    return game.state_from_position("\n".join(fields))
 
 
 def play(state: CardStockMarketState, *moves: str) -> CardStockMarketState:

@@ -6,26 +6,23 @@ import pytest
 
 from closingbell.games.card_stock_market.state import CardStockMarketState
 
-from .craft import craft, legal_texts, make_game, play
+from .craft import legal_texts, play, position
 
-HAND = ["7D", "QD", "2S", "3S", "10C", "AH", "KH", "4C"]
+HAND = "7D QD 2S 3S 10C AH KH 4C"
+
+# Total money: 1,240 + 3 x 200 = 1,840. The bank holds $20.
+SHORT_BANK = (
+    f"market: 8H; hands: {HAND} / {HAND} / ...; certs: QH / 6H 5H / -; "
+    "cash: 150 / 30 / 1640; bank: 20"
+)
 
 
 def _short_bank(**options: object) -> CardStockMarketState:
-    # Total money: 1,240 + 3 x 200 = 1,840. The bank holds $20.
-    return craft(
-        make_game(3, **options),
-        piles={"H": ["8H"]},
-        hands={0: HAND, 1: HAND},
-        certs={0: ["QH"], 1: ["6H", "5H"]},
-        cash={0: 150, 1: 30},
-        bank=20,
-    )
+    return position(SHORT_BANK, **options)
 
 
 def test_the_bank_running_short_levies_100_from_everyone() -> None:
     st = _short_bank()
-    assert st.cash == [150, 30, 1640]
     play(st, "sell QH")  # 5 shares at $8: the bank has only $20
     levy = [e for e in st.visible_events(None) if e["type"] == "levy"]
     assert levy == [{"type": "levy", "paid": [100, 30, 100], "owed": [0, 70, 0]}]
@@ -34,6 +31,7 @@ def test_the_bank_running_short_levies_100_from_everyone() -> None:
     assert st.bank == 20 + 230 - 40
     assert sum(st.cash) + st.bank == 1840 and st.levies == 1
     assert st.scores() == [90, -70, 1540]
+    assert "debts: 0 / 70 / 0; bank: 210; levies: 1;" in st.to_position()
 
 
 def test_a_debtor_repays_as_soon_as_money_comes_in() -> None:
@@ -49,6 +47,17 @@ def test_a_debtor_repays_as_soon_as_money_comes_in() -> None:
     assert sum(st.cash) + st.bank == 1840
 
 
+def test_a_debtor_in_a_position() -> None:
+    # Seat 1 owes $70 after one levy and has no cash; its sale repays the debt first.
+    st = position(
+        f"turn: 1; market: 8H; hands: {HAND} / {HAND} / ...; certs: - / 6H 5H / -; "
+        "cash: 90 / 0 / 1540; debts: 0 / 70 / 0; bank: 210"
+    )
+    assert st.levies == 1 and st.dealer == 0 and st.current_player == 1
+    play(st, "sell 6H")
+    assert st.cash[1] == 0 and st.debt[1] == 22
+
+
 def test_debt_repaid_at_the_end_of_the_debtors_turn_under_the_option() -> None:
     st = _short_bank(debt_repayment="end_of_turn")
     play(st, "sell QH", "done", "sell 6H")
@@ -59,14 +68,9 @@ def test_debt_repaid_at_the_end_of_the_debtors_turn_under_the_option() -> None:
 
 
 def test_the_levy_repeats_until_the_bank_can_pay() -> None:
-    game = make_game(2)
-    st = craft(
-        game,
-        piles={"S": ["9S", "KS"]},
-        hands={0: HAND},
-        certs={0: ["10S"]},
-        cash={0: 0, 1: 1640},
-        bank=0,
+    st = position(
+        f"market: 9S KS; hands: {HAND} / ...; certs: 10S / -; cash: 0 / 1640; bank: 0",
+        players=2,
     )
     play(st, "sell 10S")  # $130 from a bank with nothing
     levies = [e for e in st.visible_events(None) if e["type"] == "levy"]
@@ -77,12 +81,8 @@ def test_the_levy_repeats_until_the_bank_can_pay() -> None:
 
 
 def test_an_unlimited_bank_never_levies() -> None:
-    st = craft(
-        make_game(3, bank_money=None),
-        piles={"H": ["8H"]},
-        hands={0: HAND},
-        certs={0: ["QH"]},
-    )
+    st = position(f"market: 8H; hands: {HAND} / ... / ...; certs: QH / - / -", bank_money=None)
+    assert "bank: unlimited;" in st.to_position()
     play(st, "sell QH")
     assert st.cash[0] == 240 and st.bank == -40 and st.levies == 0
     assert st.view(1).bank is None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import closingbell
-from closingbell import OptionError
+from closingbell import OptionError, PositionError
 from closingbell.core.options import option_infos
 from closingbell.core.records import GameRecord
 from closingbell.games.card_stock_market import actions as A
@@ -88,6 +88,25 @@ def test_a_state_that_traded_after_changing_the_market_breaks_trade_first() -> N
     st.game = make_game(3, phase_order="trade_first")
     with pytest.raises(AssertionError, match="no transaction follows a market change"):
         st.check_invariants()
+
+
+def test_a_position_that_traded_after_changing_the_market_is_refused_under_trade_first() -> None:
+    st = _turn()
+    play(st, "market 7D", "sell 9C")
+    text = st.to_position()
+    assert make_game(3).state_from_position(text).to_position() == text
+    with pytest.raises(PositionError) as info:
+        make_game(3, phase_order="trade_first").state_from_position(text)
+    assert info.value.field == "changed"
+    assert "no transaction follows a market change" in info.value.reason
+
+
+def test_a_position_after_two_changes_is_refused_under_trade_first() -> None:
+    st = _turn(same_price_change=True)
+    play(st, "market 7D", "market 5H")
+    assert st.decision == "market"  # under "either" trading is still open
+    with pytest.raises(PositionError, match="two market changes end the turn at once"):
+        make_game(3, phase_order="trade_first").state_from_position(st.to_position())
 
 
 def test_the_narrator_follows_the_phase_order() -> None:

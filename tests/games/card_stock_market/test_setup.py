@@ -86,5 +86,6 @@ def test_same_seed_same_game_and_dealer_option() -> None:
 def test_hands_are_private_in_the_log() -> None:
     st = make_game(3).new_game(1)
     deals = [e for e in st.visible_events(1) if e["type"] == "deal"]
-    assert [e["cards"] for e in deals if e["seat"] != 1] == [8, 8]
+    assert [e["cards"] for e in deals if e["seat"] != 1] == [None, None]
     assert [e["cards"] for e in deals if e["seat"] == 1] == [st.hands[1]]
+    assert [e["count"] for e in deals] == [8, 8, 8]

@@ -8,20 +8,17 @@ import pytest
 
 from closingbell import IllegalActionError
 
-from .craft import assert_refused, card, craft, legal_texts, make_game, play
+from .craft import assert_refused, card, cards, legal_texts, play, position
 
 HAND = ["7D", "QD", "2S", "3S", "10C", "AH", "KH", "5H"]
+STATE = (
+    f"market: 6D 5H 4S; hands: {' '.join(HAND)} / ... / ...; certs: 9C / - / -; "
+    "draw: 8C 8D 8H 8S ..."
+)
 
 
-def _state(**kw: Any) -> Any:
-    return craft(
-        make_game(3),
-        piles={"D": ["6D"], "S": ["4S"], "H": ["5H"]},
-        hands={0: HAND},
-        certs={0: ["9C"]},
-        draw_top=["8C", "8D", "8H", "8S"],
-        **kw,
-    )
+def _state(more: str = "") -> Any:
+    return position(f"{STATE}; {more}")
 
 
 def test_the_first_decision_offers_everything() -> None:
@@ -93,6 +90,19 @@ def test_at_most_four_discards_then_the_turn_ends() -> None:
     )
 
 
+def test_discarding_from_a_position_mid_turn() -> None:
+    # Two cards discarded already (they lie on the discard pile): two more at most.
+    st = position(
+        "decide: 0 discarding; discarded: 2; hands: 7D QD 10C AH KH 5H / ... / ...; "
+        "discard: 3S 2S ...; draw: 8C 8D 8H 8S ..."
+    )
+    texts = legal_texts(st)
+    assert texts[-1] == "done" and all(t.startswith("discard") for t in texts[:-1])
+    play(st, "discard 7D", "discard QD")  # the fourth discard ends the turn
+    assert st.current_player == 1 and st.turns == 2
+    assert sorted(st.hands[0]) == sorted(cards(["10C", "AH", "KH", "5H", "8C", "8D", "8H", "8S"]))
+
+
 def test_no_discarding_after_trading() -> None:
     st = _state()
     play(st, "buy 7D")
@@ -105,9 +115,10 @@ def test_drawing_back_up_to_eight_is_private() -> None:
     assert st.current_player == 0  # one more market change may follow
     play(st, "done")
     draws = [e for e in st.visible_events(1) if e["type"] == "draw"]
-    assert draws == [{"type": "draw", "seat": 0, "cards": 2}]
+    assert draws == [{"type": "draw", "seat": 0, "count": 2, "cards": None}]
+    assert [e for e in st.visible_events(None) if e["type"] == "draw"] == draws
     draws = [e for e in st.visible_events(0) if e["type"] == "draw"]
-    assert draws == [{"type": "draw", "seat": 0, "cards": [card("8C"), card("8D")]}]
+    assert draws == [{"type": "draw", "seat": 0, "count": 2, "cards": [card("8C"), card("8D")]}]
 
 
 @pytest.mark.parametrize(
@@ -142,8 +153,8 @@ def test_refused_when_not_an_action_id(action: Any, reason: str) -> None:
 
 
 def test_nothing_is_legal_once_the_game_is_over() -> None:
-    st = _state(reshuffled=True)
-    st2 = craft(make_game(3), hands={0: HAND}, reshuffled=True, draw_top=["Joker"])
+    st = _state("jokers: draw")
+    st2 = position(f"hands: {' '.join(HAND)} / ... / ...; draw: Joker ...")
     play(st2, "discard 7D", "done")
     assert st2.is_terminal() and st2.legal_actions() == []
     assert_refused(st2, "done", "the game is over")

@@ -1,23 +1,20 @@
-"""Crafted Take Stock positions for rules tests.
+"""Crafted Take Stock positions for tests: a thin layer over the position notation.
 
-:func:`craft` deals a real game with ``game.new_game(seed)`` and then moves the cards the
-test names into place: market rows, splits, freezes, hands, certificates, the share piles,
-saved and upcoming event cards, tokens, the round and the scores. Every card it is not
-told about stays somewhere sensible (hands are topped up from the cards nobody asked for,
-the rest form the draw pile). It rebuilds the bookkeeping of public knowledge the way the
-engine keeps it (one pool of hidden share cards, as after a deal; the cards under Market
-Closed known to nobody, the event discard pile to everyone), hands the turn to ``current``
-in the ``action`` decision (the seat has already drawn), and ends with
-``check_invariants``, so the engine can play on from it.
+:func:`position` reads a position written in the notation (``docs/positions.md``), the way
+rules tests build their positions. :func:`craft` keeps the keyword form older tests use: it
+writes the keywords as a short position and reads it, so everything it is not told about
+takes the notation's defaults (hands dealt to their usual size from a seeded deal, the rest
+in the draw pile, Market Closed 11th from the bottom of the event pile, the public knowledge
+of a fresh deal) and the engine can play on from it.
 
-Cards are named as in the notation (``"Oil 7"``, ``"Split Tech"``, ``"Audit"``) or given
-as ids. Rows list values (``{"Oil": [1, 3, 7]}``; the 1 may be left out).
+Cards are named as in the action notation (``"Oil 7"``, ``"Split Tech"``, ``"Audit"``) or
+given as ids. Rows list values (``{"Oil": [1, 3, 7]}``; the 1 may be left out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -25,7 +22,8 @@ import closingbell
 from closingbell import IllegalActionError
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import ACTION, FOLLOW_NONE, TakeStockState
+from closingbell.games.take_stock.position import event_token, share_token
+from closingbell.games.take_stock.state import TakeStockState
 
 Card = int | str
 
@@ -38,6 +36,11 @@ def make_game(players: int = 3, **options: object) -> TakeStock:
     game = closingbell.load_game("take_stock", players=players, **options)
     assert isinstance(game, TakeStock)
     return game
+
+
+def position(text: str, players: int = 3, **options: object) -> TakeStockState:
+    """The state of a position written in the notation, with ``players`` seats and options."""
+    return make_game(players, **options).state_from_position(text)
 
 
 def card(name: Card) -> int:
@@ -81,15 +84,27 @@ def event(name: int | str) -> int:
         raise ValueError(f"{name!r} is not an event card") from None
 
 
-def _per_seat(value: Mapping[int, object] | Sequence[object] | None, n: int) -> dict[int, object]:
+def _per_seat(value: Mapping[int, Any] | Sequence[Any] | None, n: int) -> dict[int, Any]:
     if value is None:
         return {}
-    items = value.items() if isinstance(value, Mapping) else enumerate(value)
-    out = dict(items)
+    pairs = value.items() if isinstance(value, Mapping) else enumerate(value)
+    out = dict(pairs)
     for seat in out:
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r} does not exist with {n} players")
     return out
+
+
+def _shares(names: Iterable[Card]) -> list[str]:
+    return [share_token(card(c)) for c in names]
+
+
+def _events(names: Iterable[int | str]) -> list[str]:
+    return [event_token(event(k)) for k in names]
+
+
+def _seats(parts: list[list[str]]) -> str:
+    return " / ".join(" ".join(p) or "-" for p in parts)
 
 
 def craft(
@@ -116,214 +131,145 @@ def craft(
     round: int = 1,
     scores: Sequence[int] | None = None,
 ) -> TakeStockState:
-    """Return a consistent state of ``game`` arranged as described, ``current`` to act.
+    """Return the state of ``game`` described by the keywords, ``current`` to act.
+
+    Each keyword becomes a field of a short position (:func:`craft_text`), read with
+    ``game.state_from_position``; the notation's defaults fill in the rest.
+    """
+    return game.state_from_position(
+        craft_text(
+            game,
+            seed=seed,
+            current=current,
+            dealer=dealer,
+            rows=rows,
+            splits=splits,
+            frozen=frozen,
+            hands=hands,
+            known=known,
+            certs=certs,
+            discard=discard,
+            draw_top=draw_top,
+            draw_size=draw_size,
+            spare_to_certs=spare_to_certs,
+            saved=saved,
+            event_top=event_top,
+            events_above=events_above,
+            event_discard=event_discard,
+            tokens=tokens,
+            round=round,
+            scores=scores,
+        )
+    )
+
+
+def craft_text(
+    game: TakeStock,
+    *,
+    seed: int = 1,
+    current: int = 0,
+    dealer: int | None = None,
+    rows: Mapping[str | int, Sequence[int]] | None = None,
+    splits: Mapping[str | int, int] | None = None,
+    frozen: Iterable[str | int] = (),
+    hands: Mapping[int, Sequence[Card]] | None = None,
+    known: Mapping[int, Sequence[Card]] | None = None,
+    certs: Mapping[int, Sequence[Card]] | None = None,
+    discard: Sequence[Card] = (),
+    draw_top: Sequence[Card] = (),
+    draw_size: int | None = None,
+    spare_to_certs: int | None = None,
+    saved: Mapping[int, Sequence[int | str]] | None = None,
+    event_top: Sequence[int | str] = (),
+    events_above: int | None = None,
+    event_discard: Sequence[int | str] = (),
+    tokens: Mapping[int, int] | Sequence[int] | None = None,
+    round: int = 1,
+    scores: Sequence[int] | None = None,
+) -> str:
+    """The short position :func:`craft` reads, one field a line.
 
     - ``rows``/``splits``/``frozen``: the market (unnamed stocks stand at 1, no split).
-    - ``hands``: exact hands; a seat not named keeps a hand of the dealt size (one more for
-      ``current``, who has drawn), its own cards first, topped up with unnamed cards.
-      ``known`` marks cards of a hand as publicly known (as after Insider Trading).
-    - ``certs``: certificates on the table; ``discard``: the shares discard pile.
+    - ``hands``: exact hands; a seat not named is dealt its usual size (one more for
+      ``current``, who has drawn). ``known``: cards of a hand everyone has seen.
+    - ``certs``: certificates on the table; ``discard``: the shares discard pile, bottom
+      first (the last card is the top).
     - ``draw_top``: the next share cards to be drawn, top first. ``draw_size`` fixes the
       draw pile's size; the unnamed cards that do not fit go to the discard pile, or to
       the certificates of seat ``spare_to_certs`` when it is given.
     - ``saved``: saved event cards per seat; ``event_top``: the next event cards, top
-      first; ``events_above`` fixes how many cards lie above Market Closed (the unnamed
-      rest go under it; by default exactly ten, never fewer); ``event_discard``: the
-      face-down event discard pile (known to everyone, as if its cards had been played).
-    - ``tokens``: unused option tokens per seat (the supply holds the rest of the 30).
+      first; ``events_above`` fixes how many cards lie above Market Closed (by default
+      ten lie under it); ``event_discard``: the events discard pile, bottom first.
+    - ``tokens``: unused option tokens per seat (4 for a seat not named).
     - ``round`` and ``scores``: the round being played and the totals so far (recorded as
       the first earlier round's points, later earlier rounds scoring nothing).
     """
-    st = game.new_game(seed)
-    n = st.n
+    n = game.options.players
     if not 0 <= current < n:
         raise ValueError(f"current seat {current} does not exist with {n} players")
-
-    # ---------------------------------------------------------------- the market
-    st.rows = [[1] for _ in range(C.NUM_STOCKS)]
-    st.splits = [0] * C.NUM_STOCKS
-    st.frozen = [False] * C.NUM_STOCKS
-    placed: dict[int, str] = {}
-
-    def place(ids: Iterable[int], where: str) -> list[int]:
-        out = []
-        for c in ids:
-            if C.card_value(c) == 1:
-                raise ValueError(f"{C.card_name(c)} never leaves the market")
-            if c in placed:
-                raise ValueError(f"{C.card_name(c)} is placed twice ({placed[c]} and {where})")
-            placed[c] = where
-            out.append(c)
-        return out
-
+    lines = [f"seed: {seed}", f"round: {round}", f"turn: {current}"]
+    if dealer is not None:
+        lines.append(f"dealer: {dealer}")
+    market: dict[int, list[str]] = {}
     for name, values in (rows or {}).items():
-        s = stock(name)
-        vals = list(values)
-        if not vals or vals[0] != 1:
-            vals = [1, *vals]
-        if any(a >= b for a, b in pairwise(vals)) or vals[-1] > 10:
-            raise ValueError(f"row {vals} must rise and stay below 11 while the round runs")
-        place((C.card_id(s, v) for v in vals[1:]), f"the {C.STOCKS[s]} row")
-        st.rows[s] = vals
+        market[stock(name)] = [str(v) for v in values]
     for name, count in (splits or {}).items():
-        if not 0 <= count <= 3:
-            raise ValueError("a stock has 0 to 3 splits")
-        st.splits[stock(name)] = count
+        market.setdefault(stock(name), []).extend(["split"] * count)
     for name in frozen:
-        st.frozen[stock(name)] = True
-
-    # ---------------------------------------------------------------- share cards
-    hand_map = {q: cards(h) for q, h in _per_seat(hands, n).items()}
-    for q, h in hand_map.items():
-        place(h, f"seat {q}'s hand")
-    cert_map = {q: cards(h) for q, h in _per_seat(certs, n).items()}
-    for q, h in cert_map.items():
-        place(h, f"seat {q}'s certificates")
-    discard_ids = place(cards(discard), "the discard pile")
-    top_ids = place(cards(draw_top), "the top of the draw pile")
-
-    # Unnamed cards, in the order the seed put them (hands first, then the pile top down).
-    free = [c for h in st.hands for c in h if c not in placed]
-    free += [c for c in reversed(st.draw) if c not in placed]
-    for q in range(n):
-        if q in hand_map:
-            continue
-        size = C.HAND_SIZES[n] + (1 if q == current else 0)
-        own = [c for c in st.hands[q] if c not in placed][:size]
-        for c in own:
-            free.remove(c)
-        while len(own) < size:
-            if not free:
-                raise ValueError("not enough share cards left to fill the hands")
-            own.append(free.pop(0))
-        place(own, f"seat {q}'s hand")
-        hand_map[q] = own
-    if draw_size is None:
-        pile = top_ids + free
-        spare: list[int] = []
-    else:
-        if draw_size < len(top_ids):
+        market.setdefault(stock(name), []).append("freeze")
+    for s, words in sorted(market.items()):
+        lines.append(f"{C.STOCKS[s].lower()}: {' '.join(words)}")
+    hand_map = _per_seat(hands, n)
+    lines.append(
+        "hands: " + _seats([_shares(hand_map[q]) if q in hand_map else ["..."] for q in range(n)])
+    )
+    if known:
+        shown = _per_seat(known, n)
+        lines.append("shown: " + _seats([_shares(shown.get(q, ())) for q in range(n)]))
+    cert_map = _per_seat(certs, n)
+    cert_parts = [_shares(cert_map.get(q, ())) for q in range(n)]
+    discard_part = _shares(discard)[::-1]
+    if draw_size is not None:
+        top = _shares(draw_top)
+        if draw_size < len(top):
             raise ValueError("draw_size is smaller than draw_top")
-        room = draw_size - len(top_ids)
-        if room > len(free):
-            raise ValueError(f"only {len(top_ids) + len(free)} cards can form the draw pile")
-        pile = top_ids + free[:room]
-        spare = free[room:]
-    if spare_to_certs is not None:
-        cert_map.setdefault(spare_to_certs, []).extend(spare)
-    else:
-        discard_ids = spare + discard_ids
-    if not pile and game.last_card_rule:
-        raise ValueError("under empty_draw='last_card' the draw pile is never empty mid-round")
-
-    for q in range(n):
-        if len(hand_map[q]) < (2 if q == current else 1):
-            raise ValueError(f"seat {q}'s hand is too small for a round in progress")
-    st.hands = [sorted(hand_map[q]) for q in range(n)]
-    st.certs = [list(cert_map.get(q, [])) for q in range(n)]
-    st.draw = list(reversed(pile))
-    st.discard = discard_ids
-    st.hidden = [[] for _ in range(n)]
-    st.retrieved = []
-
-    # Public knowledge: one pool of hidden cards, as right after a deal.
-    known_map = {q: cards(k) for q, k in _per_seat(known, n).items()}
-    st.pool_of = [-1] * C.NUM_SHARE_CARDS
-    for c in pile:
-        st.pool_of[c] = 0
-    st.known = [[] for _ in range(n)]
-    st.hand_pool = []
-    for q in range(n):
-        for c in known_map.get(q, []):
-            if c not in st.hands[q]:
-                raise ValueError(f"known card {C.card_name(c)} is not in seat {q}'s hand")
-        st.known[q] = sorted(known_map.get(q, []))
-        hidden_count = 0
-        for c in st.hands[q]:
-            if c not in st.known[q]:
-                st.pool_of[c] = 0
-                hidden_count += 1
-        st.hand_pool.append([hidden_count])
-    st.reshuffles = 0
-
-    # ---------------------------------------------------------------- event cards
-    remaining = list(C.EVENT_DECK)
-    remaining[C.MARKET_CLOSED] -= 1  # in play, between the pile above and the cards below
-
-    def take(kind: int, where: str) -> int:
-        if kind == C.MARKET_CLOSED:
-            raise ValueError(f"Market Closed cannot be {where} (use events_above)")
-        remaining[kind] -= 1
-        if remaining[kind] < 0:
-            raise ValueError(f"too many {C.EVENT_NAMES[kind]} cards ({where})")
-        return kind
-
-    for s in range(C.NUM_STOCKS):
-        for _ in range(st.splits[s]):
-            take(C.SPLIT + s, "in the market")
-        if st.frozen[s]:
-            take(C.FREEZE, "in the market")
-    saved_map = {q: [take(event(k), "saved") for k in ks] for q, ks in _per_seat(saved, n).items()}
-    top_kinds = [take(event(k), "on top of the event pile") for k in event_top]
-    discard_kinds = [take(event(k), "in the event discard pile") for k in event_discard]
-    filler: list[int] = []
-    for k in reversed(st.ev_below + st.ev_above):  # the seed's order, top of the pile first
-        if remaining[k] > 0:
-            remaining[k] -= 1
-            filler.append(k)
-    assert not any(remaining), "every event card is placed"
-    # At least ten cards lie under Market Closed all round: the others came from above it.
-    most = len(filler) - C.CARDS_BELOW_CLOSED
-    room = most if events_above is None else events_above - len(top_kinds)
-    if room < 0 or room > most:
-        raise ValueError(
-            f"{events_above} cards above Market Closed: it must be from {len(top_kinds)} "
-            f"(event_top) to {len(top_kinds) + most} (ten cards stay under it)"
-        )
-    above = filler[:room]
-    below = filler[room:]
-    st.ev_above = list(reversed(top_kinds + above))  # drawn with pop(): the top is last
-    st.ev_below = below
-    st.ev_below_mask = [0] * len(below)
-    everyone = (1 << (n + 1)) - 1
-    st.ev_discard = discard_kinds
-    st.ev_discard_mask = [everyone] * len(discard_kinds)
-    st.saved = [list(saved_map.get(q, [])) for q in range(n)]
-
-    # ---------------------------------------------------------------- tokens, turn, scores
+        lines.append("draw: " + (" ".join(top + ["?"] * (draw_size - len(top))) or "-"))
+        if spare_to_certs is not None:
+            cert_parts[spare_to_certs].append("...")
+        else:
+            discard_part.append("...")
+    elif draw_top:
+        lines.append("draw: " + " ".join([*_shares(draw_top), "..."]))
+    if discard_part:
+        lines.append("discard: " + " ".join(discard_part))
+    if any(cert_parts):
+        lines.append("certs: " + _seats(cert_parts))
+    if saved:
+        saved_map = _per_seat(saved, n)
+        lines.append("saved: " + _seats([_events(saved_map.get(q, ())) for q in range(n)]))
+    pile = _events(event_top)
+    if events_above is not None:
+        if events_above < len(pile):
+            raise ValueError(f"{events_above} cards above Market Closed, {len(pile)} named")
+        pile += ["?"] * (events_above - len(pile)) + ["MarketClosed"]
+    if pile:
+        lines.append("events: " + " ".join([*pile, "..."]))
+    if event_discard:
+        lines.append("events_discard: " + " ".join(_events(event_discard)[::-1]))
     if tokens is not None:
         token_map = _per_seat(tokens, n)
-        st.tokens = [int(token_map.get(q, C.START_TOKENS)) for q in range(n)]
-    st.supply = C.TOTAL_TOKENS - sum(st.tokens)
-    if st.supply < 0 or min(st.tokens) < 0:
-        raise ValueError("there are only 30 option tokens")
-    if not 1 <= round <= game.options.rounds:
-        raise ValueError(f"round {round} is not played with rounds={game.options.rounds}")
-    st.round = round
-    totals = list(scores) if scores is not None else [0] * n
-    if len(totals) != n or (round == 1 and any(totals)):
-        raise ValueError("scores need one total per seat, and only after round 1")
-    st.totals = totals
-    earlier = [list(totals)] + [[0] * n for _ in range(round - 2)]
-    st.round_scores = earlier[: round - 1]
-    st.round_reasons = ["market_closed"] * (round - 1)
-    st.dealer = (current - 1) % n if dealer is None else dealer
-    st.turn = current
-    st.cur = current
-    st.phase = ACTION
-    st.end_reason = None
-    st.follow = FOLLOW_NONE
-    st.pair = []
-    st.ev_active = -1
-    st.ev_stock = -1
-    st.owed = 0
-    st.queue = []
-    st.from_deal = False  # a position: its history starts here, not at the deal
-    st.history = []
-    st.log = [(None, ("round_start", st.round, st.dealer), None)]
-    st._legal = None
-    st.check_invariants()
-    return st
+        lines.append(
+            "tokens: " + " / ".join(str(token_map.get(q, C.START_TOKENS)) for q in range(n))
+        )
+    if round > 1:
+        totals = list(scores) if scores is not None else [0] * n
+        if len(totals) != n:
+            raise ValueError("scores need one total per seat")
+        earlier = [[t] + [0] * (round - 2) for t in totals]
+        lines.append("scores: " + " / ".join(" ".join(map(str, e)) for e in earlier))
+    elif scores is not None and any(scores):
+        raise ValueError("scores are only given after round 1")
+    return "\n".join(lines)
 
 
 def play(state: TakeStockState, *moves: str) -> TakeStockState:

@@ -1,4 +1,4 @@
-"""Every market event card, each resolved from a crafted state."""
+"""Every market event card, each resolved from a short position."""
 
 from __future__ import annotations
 
@@ -9,29 +9,26 @@ import pytest
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.state import TakeStockState
 
-from .craft import assert_refused, card, cards, craft, event, legal_names, make_game, play
+from .craft import assert_refused, card, cards, event, legal_names, play, position
 
 CORN, GEM, OIL, TECH, MOVIE = range(5)
 
 
-def _playing(
-    event_name: str,
-    players: int = 3,
-    current: int = 0,
-    options: dict[str, Any] | None = None,
-    hands: dict[int, list[str]] | None = None,
-    **kwargs: Any,
-) -> TakeStockState:
-    """A state where ``current`` has ``event_name`` saved and holds Corn 2 to pay with."""
-    hands = dict(hands or {})
-    hands.setdefault(current, ["Corn 2", "Corn 3"])
-    return craft(
-        make_game(players, **(options or {})),
-        current=current,
-        hands=hands,
-        saved={current: [event_name]},
-        **kwargs,
-    )
+def _playing(event_name: str, text: str = "", players: int = 3, **options: Any) -> TakeStockState:
+    """Seat 0 to act with ``event_name`` saved, holding Corn 2 and Corn 3 to pay with.
+
+    ``text`` adds fields to that short position; a ``hands`` or ``saved`` field in it
+    replaces the default one.
+    """
+    token = event_name.replace(" ", "")
+    others = " / ".join(["..."] * (players - 1))
+    nobody = " / ".join(["-"] * (players - 1))
+    fields = text
+    if "hands:" not in text:
+        fields += f"\nhands: Corn2 Corn3 / {others}"
+    if "saved:" not in text:
+        fields += f"\nsaved: {token} / {nobody}"
+    return position(fields, players, **options)
 
 
 def _play(st: TakeStockState, event_name: str, pay: str = "Corn 2") -> None:
@@ -42,7 +39,7 @@ def _play(st: TakeStockState, event_name: str, pay: str = "Corn 2") -> None:
 
 
 def test_split_removes_the_top_card_and_doubles() -> None:
-    st = _playing("Split Oil", rows={"Oil": [1, 4, 6]})
+    st = _playing("Split Oil", "oil: 1 4 6")
     _play(st, "Split Oil")
     assert st.rows[OIL] == [1, 4] and st.splits[OIL] == 1 and st.prices()[OIL] == 8
     assert st.discard[-1] == card("Oil 6")
@@ -63,7 +60,7 @@ def test_split_on_the_one_alone_removes_nothing() -> None:
 
 
 def test_split_on_a_frozen_stock_is_discarded() -> None:
-    st = _playing("Split Oil", rows={"Oil": [1, 4, 6]}, frozen={"Oil"})
+    st = _playing("Split Oil", "oil: 1 4 6 freeze")
     _play(st, "Split Oil")
     assert st.rows[OIL] == [1, 4, 6] and st.splits[OIL] == 0 and st.frozen[OIL]
     assert st.ev_discard == [event("Split Oil")]
@@ -72,13 +69,11 @@ def test_split_on_a_frozen_stock_is_discarded() -> None:
 
 
 def test_split_multipliers_two_three_four() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Tech": [1, 2, 3, 5]},
-        hands={q: [f"Corn {2 + 2 * q}", f"Corn {3 + 2 * q}"] for q in range(3)},
-        saved={q: ["Split Tech"] for q in range(3)},
-    )
+    st = position("""
+        tech: 1 2 3 5
+        hands: Corn2 Corn3 / Corn4 Corn5 / Corn6 Corn7
+        saved: SplitTech / SplitTech / SplitTech
+    """)
     prices = []
     for q in range(3):
         assert st.current_player == q
@@ -105,7 +100,7 @@ def test_split_multipliers_two_three_four() -> None:
 def test_crash_removes_the_top_half_rounded_down_counting_the_one(
     row: list[int], left: list[int]
 ) -> None:
-    st = _playing("Crash Movie", rows={"Movie": row})
+    st = _playing("Crash Movie", f"movie: {' '.join(map(str, row))}")
     _play(st, "Crash Movie")
     assert st.rows[MOVIE] == left
     gone = cards(f"Movie {v}" for v in reversed(row[len(left) :]))
@@ -114,20 +109,20 @@ def test_crash_removes_the_top_half_rounded_down_counting_the_one(
 
 
 def test_crash_removes_one_split_only() -> None:
-    st = _playing("Crash Gem", rows={"Gem": [1, 5]}, splits={"Gem": 2})
+    st = _playing("Crash Gem", "gem: 1 5 split split")
     _play(st, "Crash Gem")
     assert st.rows[GEM] == [1] and st.splits[GEM] == 1 and st.prices()[GEM] == 2
     assert st.ev_discard == [event("Crash Gem"), event("Split Gem")]
 
 
 def test_crash_on_a_bare_one_with_a_split_removes_the_split() -> None:
-    st = _playing("Crash Gem", splits={"Gem": 1})
+    st = _playing("Crash Gem", "gem: 1 split")
     _play(st, "Crash Gem")
     assert st.rows[GEM] == [1] and st.splits[GEM] == 0 and st.prices()[GEM] == 1
 
 
 def test_crash_removes_the_freeze_first_then_crashes() -> None:
-    st = _playing("Crash Gem", rows={"Gem": [1, 3, 4]}, splits={"Gem": 1}, frozen={"Gem"})
+    st = _playing("Crash Gem", "gem: 1 3 4 split freeze")
     _play(st, "Crash Gem")
     assert not st.frozen[GEM]
     assert st.rows[GEM] == [1, 3] and st.splits[GEM] == 0
@@ -150,10 +145,14 @@ def test_crash_removes_the_freeze_first_then_crashes() -> None:
 def test_market_crash_crashes_all_five() -> None:
     st = _playing(
         "Market Crash",
-        rows={"Corn": [1, 4, 6], "Gem": [1, 3, 4, 7, 8], "Oil": [1, 2], "Tech": [1, 5, 9, 10]},
-        splits={"Gem": 1, "Movie": 2},
-        frozen={"Oil"},
-        hands={0: ["Tech 2", "Tech 3"]},
+        """
+        corn: 1 4 6
+        gem: 1 3 4 7 8 split
+        oil: 1 2 freeze
+        tech: 1 5 9 10
+        movie: 1 split split
+        hands: Tech2 Tech3 / ... / ...
+        """,
     )
     _play(st, "Market Crash", "Tech 2")
     assert st.rows == [[1, 4], [1, 3, 4], [1], [1, 5], [1]]
@@ -170,16 +169,15 @@ def test_market_crash_crashes_all_five() -> None:
 
 
 def _insider(
-    order: str = "discard_first",
-    hand: tuple[str, ...] = ("Corn 2", "Corn 3", "Gem 2", "Gem 3", "Tech 2"),
+    order: str = "discard_first", hand: str = "Corn2 Corn3 Gem2 Gem3 Tech2"
 ) -> TakeStockState:
     return _playing(
         "Insider Oil",
-        options={"insider_order": order},
-        hands={0: list(hand)},
-        discard=["Oil 4", "Oil 6", "Oil 9", "Oil 10", "Gem 5"],
-        draw_size=20,
-        spare_to_certs=2,
+        f"""
+        hands: {hand} / ... / ...
+        discard: Gem5 Oil10 Oil9 Oil6 Oil4
+        """,
+        insider_order=order,
     )
 
 
@@ -221,7 +219,7 @@ def test_insider_discard_first_three_cards_then_one_discard_each() -> None:
 
 
 def test_insider_discard_first_cannot_retrieve_more_than_the_hand_can_pay() -> None:
-    st = _insider(hand=("Corn 2", "Gem 2"))
+    st = _insider(hand="Corn2 Gem2")
     _play(st, "Insider Oil")  # one card left in hand
     play(st, "retrieve Oil 9")
     assert st.decision == "insider_discard"
@@ -230,7 +228,7 @@ def test_insider_discard_first_cannot_retrieve_more_than_the_hand_can_pay() -> N
 
 
 def test_insider_take_first_adds_before_discarding() -> None:
-    st = _insider(order="take_first", hand=("Corn 2", "Gem 2"))
+    st = _insider(order="take_first", hand="Corn2 Gem2")
     _play(st, "Insider Oil")
     play(st, "retrieve Oil 9", "retrieve Oil 10")  # not limited by the hand: it grows first
     play(st, "retrieve done")
@@ -261,7 +259,7 @@ def test_insider_with_nothing_to_retrieve_ends_the_turn() -> None:
 
 def test_audit_asks_card_or_split_when_both_possible() -> None:
     for choice, row, splits in (("card", [1, 3], 1), ("split", [1, 3, 7], 0)):
-        st = _playing("Audit", rows={"Oil": [1, 3, 7]}, splits={"Oil": 1})
+        st = _playing("Audit", "oil: 1 3 7 split")
         _play(st, "Audit")
         assert st.decision == "audit_stock"
         play(st, "audit Oil")
@@ -273,7 +271,7 @@ def test_audit_asks_card_or_split_when_both_possible() -> None:
 
 
 def test_audit_forced_card() -> None:
-    st = _playing("Audit", rows={"Oil": [1, 3, 7]})
+    st = _playing("Audit", "oil: 1 3 7")
     _play(st, "Audit")
     play(st, "audit Oil")
     assert st.rows[OIL] == [1, 3] and st.discard[-1] == card("Oil 7")
@@ -281,7 +279,7 @@ def test_audit_forced_card() -> None:
 
 
 def test_audit_forced_split() -> None:
-    st = _playing("Audit", splits={"Oil": 2})
+    st = _playing("Audit", "oil: 1 split split")
     _play(st, "Audit")
     play(st, "audit Oil")
     assert st.splits[OIL] == 1
@@ -304,7 +302,7 @@ def test_audit_at_price_one_does_nothing() -> None:
 
 
 def test_frozen_stocks_cannot_be_audited() -> None:
-    st = _playing("Audit", rows={"Gem": [1, 6]}, frozen={"Gem", "Oil"})
+    st = _playing("Audit", "gem: 1 6 freeze; oil: 1 freeze")
     _play(st, "Audit")
     assert legal_names(st) == ["audit Corn", "audit Tech", "audit Movie"]
     assert_refused(st, "audit Gem", "frozen", "cannot be audited")
@@ -314,13 +312,11 @@ def test_frozen_stocks_cannot_be_audited() -> None:
 
 
 def test_freeze_then_the_stock_cannot_be_raised_audited_or_split() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Corn 2", "Corn 3"], 1: ["Oil 5", "Gem 2"]},
-        saved={0: ["Freeze"], 1: ["Audit", "Split Oil"]},
-    )
+    st = position("""
+        oil: 1 3
+        hands: Corn2 Corn3 / Oil5 Gem2 / ...
+        saved: Freeze / Audit SplitOil / -
+    """)
     _play(st, "Freeze")
     assert st.decision == "freeze_stock" and st.view(1).pending_event == C.FREEZE
     assert len(legal_names(st)) == 5
@@ -335,7 +331,7 @@ def test_freeze_then_the_stock_cannot_be_raised_audited_or_split() -> None:
 
 
 def test_thaw_discards_both_freeze_cards() -> None:
-    st = _playing("Freeze", rows={"Oil": [1, 3]}, frozen={"Oil"})
+    st = _playing("Freeze", "oil: 1 3 freeze")
     _play(st, "Freeze")
     play(st, "thaw Oil")  # the same action as "freeze Oil"
     assert not st.frozen[OIL]
@@ -347,12 +343,12 @@ def test_thaw_discards_both_freeze_cards() -> None:
 
 
 def test_upturn_everyone_draws_from_the_active_player_on() -> None:
-    st = _playing(
-        "Upturn",
-        current=1,
-        hands={0: ["Gem 2"], 1: ["Corn 2", "Corn 3"], 2: ["Gem 3"]},
-        draw_top=["Oil 2", "Oil 3", "Oil 4", "Oil 5"],
-    )
+    st = position("""
+        turn: 1
+        hands: Gem2 / Corn2 Corn3 / Gem3
+        saved: - / Upturn / -
+        draw: Oil2 Oil3 Oil4 Oil5 ...
+    """)
     _play(st, "Upturn")
     assert st.hands[1] == cards(["Corn 3", "Oil 2"])
     assert st.hands[2] == cards(["Gem 3", "Oil 3", "Oil 5"])  # its upturn card, then its turn
@@ -363,11 +359,13 @@ def test_upturn_everyone_draws_from_the_active_player_on() -> None:
 def test_upturn_can_run_the_piles_dry() -> None:
     st = _playing(
         "Upturn",
-        hands={0: ["Corn 2", "Corn 3"], 1: ["Gem 2"], 2: ["Gem 3"]},
-        draw_top=["Oil 2"],
-        draw_size=1,
-        spare_to_certs=2,
-        tokens=[0, 1, 1],
+        """
+        hands: Corn2 Corn3 / Gem2 / Gem3
+        draw: Oil2
+        discard: -
+        certs: - / - / ...
+        tokens: 0 / 1 / 1
+        """,
     )
     _play(st, "Upturn")
     # Seat 0 takes the last card: the discard pile (just Corn 2) is reshuffled; seat 1 takes
@@ -377,11 +375,11 @@ def test_upturn_can_run_the_piles_dry() -> None:
 
 
 def test_downturn_everyone_discards_hidden_until_all_chose() -> None:
-    st = _playing(
-        "Downturn",
-        current=1,
-        hands={0: ["Gem 2", "Gem 3"], 1: ["Corn 2", "Corn 3", "Tech 4"], 2: ["Oil 2", "Oil 3"]},
-    )
+    st = position("""
+        turn: 1
+        hands: Gem2 Gem3 / Corn2 Corn3 Tech4 / Oil2 Oil3
+        saved: - / Downturn / -
+    """)
     _play(st, "Downturn")
     assert st.decision == "downturn_discard" and st.current_player == 1
     discard = list(st.discard)
@@ -401,10 +399,7 @@ def test_downturn_everyone_discards_hidden_until_all_chose() -> None:
 
 
 def test_downturn_choice_does_not_leak_to_the_others() -> None:
-    st = _playing(
-        "Downturn",
-        hands={0: ["Corn 2", "Corn 3", "Tech 4"], 1: ["Gem 2", "Gem 3"], 2: ["Oil 2", "Oil 3"]},
-    )
+    st = _playing("Downturn", "hands: Corn2 Corn3 Tech4 / Gem2 Gem3 / Oil2 Oil3")
     _play(st, "Downturn")
     one, two = st.clone(), st.clone()
     play(one, "discard Corn 3")
@@ -416,11 +411,7 @@ def test_downturn_choice_does_not_leak_to_the_others() -> None:
 
 
 def test_downturn_emptying_a_hand_ends_the_round() -> None:
-    st = _playing(
-        "Downturn",
-        hands={0: ["Corn 2", "Corn 3"], 1: ["Gem 2", "Gem 3"], 2: ["Oil 2"]},
-        tokens=[0, 0, 0],
-    )
+    st = _playing("Downturn", "hands: Corn2 Corn3 / Gem2 Gem3 / Oil2; tokens: 0 / 0 / 0")
     _play(st, "Downturn")
     play(st, "discard Corn 3", "discard Gem 2", "discard Oil 2")
     assert st.round_end_reasons() == ["empty_hand"]
@@ -430,7 +421,7 @@ def test_downturn_emptying_a_hand_ends_the_round() -> None:
 
 
 def test_option_gained_everyone_takes_one() -> None:
-    st = _playing("Option Gained", tokens=[4, 0, 2])
+    st = _playing("Option Gained", "tokens: 4 / 0 / 2")
     _play(st, "Option Gained")
     assert st.tokens == [5, 1, 3] and st.supply == 30 - 9
     assert st.current_player == 1
@@ -441,12 +432,15 @@ def test_option_gained_everyone_takes_one() -> None:
     [("turn_order", [6, 6, 6, 6, 6]), ("nobody", [6, 6, 6, 6, 5])],
 )
 def test_option_gained_with_too_few_tokens(shortage: str, tokens_after: list[int]) -> None:
-    st = _playing(
-        "Option Gained",
-        players=5,
-        current=4,
-        options={"option_shortage": shortage},
-        tokens=[6, 6, 6, 6, 5],
+    st = position(
+        """
+        turn: 4
+        hands: ... / ... / ... / ... / Corn2 Corn3
+        saved: - / - / - / - / OptionGained
+        tokens: 6 / 6 / 6 / 6 / 5
+        """,
+        5,
+        option_shortage=shortage,
     )
     assert st.supply == 1
     _play(st, "Option Gained")
@@ -455,14 +449,22 @@ def test_option_gained_with_too_few_tokens(shortage: str, tokens_after: list[int
 
 
 def test_option_gained_shortage_hands_out_from_the_active_player() -> None:
-    st = _playing("Option Gained", players=5, current=3, tokens=[5, 6, 6, 5, 5])
+    st = position(
+        """
+        turn: 3
+        hands: ... / ... / ... / Corn2 Corn3 / ...
+        saved: - / - / - / OptionGained / -
+        tokens: 5 / 6 / 6 / 5 / 5
+        """,
+        5,
+    )
     assert st.supply == 3
     _play(st, "Option Gained")
     assert st.tokens == [6, 6, 6, 6, 6] and st.supply == 0
 
 
 def test_option_lost_players_at_zero_lose_nothing() -> None:
-    st = _playing("Option Lost", tokens=[2, 0, 1])
+    st = _playing("Option Lost", "tokens: 2 / 0 / 1")
     _play(st, "Option Lost")
     assert st.tokens == [1, 0, 0] and st.supply == 30 - 1
     assert [e for e in st.visible_events(1) if e["type"] == "tokens"] == [
@@ -475,7 +477,7 @@ def test_option_lost_players_at_zero_lose_nothing() -> None:
 
 
 def test_no_market_change_changes_nothing() -> None:
-    st = _playing("No Change", rows={"Oil": [1, 5]}, splits={"Gem": 1})
+    st = _playing("No Change", "oil: 1 5; gem: 1 split")
     before = st.clone()
     _play(st, "No Change")
     assert st.rows == before.rows and st.splits == before.splits and st.tokens == before.tokens

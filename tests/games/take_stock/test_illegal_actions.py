@@ -8,21 +8,20 @@ import pytest
 
 from closingbell import IllegalActionError
 
-from .craft import assert_refused, craft, make_game, play
+from .craft import assert_refused, play, position
 
 
 def _state() -> Any:
-    return craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3], "Tech": [1, 7]},
-        frozen={"Gem"},
-        hands={0: ["Oil 5", "Corn 9", "Gem 4"], 1: ["Tech 2", "Tech 3"]},
-        certs={0: ["Movie 2", "Movie 3"]},
-        saved={0: ["Audit", "Insider Oil"]},
-        discard=["Oil 8", "Corn 4"],
-        event_top=["No Change", "Upturn"],
-    )
+    return position("""
+        oil: 1 3
+        tech: 1 7
+        gem: 1 freeze
+        hands: Oil5 Corn9 Gem4 / Tech2 Tech3 / ...
+        certs: Movie2 Movie3 / - / -
+        saved: Audit InsiderOil / - / -
+        discard: Corn4 Oil8
+        events: NoChange Upturn ...
+    """)
 
 
 @pytest.mark.parametrize(
@@ -92,25 +91,14 @@ def test_refused_when_auditing_a_frozen_stock() -> None:
 
 
 def test_refused_when_exercising_a_card_not_held() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Tech": [1, 7]},
-        hands={0: ["Tech 11", "Corn 2"], 1: ["Oil 2"]},
-    )
+    st = position("tech: 1 7; hands: Tech11 Corn2 / Oil2 / ...")
     play(st, "raise Tech 11")
     assert st.decision == "exercise"
     assert_refused(st, "exercise Oil 2", "Oil 2 is not in seat 0's hand")
 
 
 def test_refused_after_the_game_is_over() -> None:
-    st = craft(
-        make_game(3, rounds=1),
-        current=0,
-        rows={"Tech": [1, 7]},
-        hands={0: ["Tech 11", "Corn 2"]},
-        tokens=[0, 0, 0],
-    )
+    st = position("tech: 1 7; hands: Tech11 Corn2 / ... / ...; tokens: 0 / 0 / 0", rounds=1)
     play(st, "raise Tech 11")
     assert st.is_terminal()
     assert_refused(st, "market A", "the game is over")

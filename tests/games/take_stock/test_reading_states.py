@@ -1,6 +1,6 @@
 """Take Stock states read back from JSON: pending decisions that could never happen are refused.
 
-Each state is reached by real moves from a crafted position (read back as a position, since
+Each state is reached by real moves from a short position (read back as a position, since
 its history does not start at the deal) and then changed in one way that keeps every card
 and token in the game, so only the check of the decision itself can refuse it.
 """
@@ -17,7 +17,7 @@ from closingbell import StateFormatError
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.state import TakeStockState
 
-from .craft import card, craft, event, make_game, play
+from .craft import card, event, play, position
 
 OIL = 2
 Data = dict[str, Any]
@@ -32,18 +32,16 @@ def _refused(st: TakeStockState, change: Callable[[Data], None]) -> str:
     return str(info.value)
 
 
-def _with_saved(name: str, **kwargs: Any) -> TakeStockState:
-    return craft(
-        make_game(3),
-        current=0,
-        hands={0: ["Corn 2", "Corn 3", "Gem 5"], 1: ["Gem 2", "Gem 3"], 2: ["Tech 2"]},
-        saved={0: [name]},
-        **kwargs,
-    )
+def _with_saved(name: str, text: str = "") -> TakeStockState:
+    return position(f"""
+        hands: Corn2 Corn3 Gem5 / Gem2 Gem3 / Tech2
+        saved: {name} / - / -
+        {text}
+    """)
 
 
 def test_an_audit_cannot_ask_about_a_split_that_is_not_there() -> None:
-    st = _with_saved("Audit", rows={"Oil": [1, 3, 7]}, splits={"Oil": 1})
+    st = _with_saved("Audit", "oil: 1 3 7 split")
     play(st, "play Audit", "discard Corn 2", "audit Oil")
     assert st.decision == "audit_what"
 
@@ -57,7 +55,7 @@ def test_an_audit_cannot_ask_about_a_split_that_is_not_there() -> None:
 
 
 def test_a_discard_for_a_played_event_needs_the_event() -> None:
-    st = _with_saved("Split Oil")
+    st = _with_saved("SplitOil")
     play(st, "play Split Oil")
     assert st.decision == "discard" and st.ev_active == event("Split Oil")
 
@@ -90,7 +88,7 @@ def test_the_downturn_queue_follows_the_turn_order() -> None:
 
 
 def test_insider_trading_cannot_owe_more_discards_than_cards_retrieved() -> None:
-    st = _with_saved("Insider Oil", discard=["Oil 5", "Oil 9"])
+    st = _with_saved("InsiderOil", "discard: Oil9 Oil5")
     play(st, "play Insider Oil", "discard Corn 2", "retrieve Oil 5", "retrieve done")
     assert st.decision == "insider_discard" and st.owed == 1
 
@@ -101,13 +99,11 @@ def test_insider_trading_cannot_owe_more_discards_than_cards_retrieved() -> None
 
 
 def test_an_exercise_needs_a_token_per_card() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Tech": [1, 7]},
-        hands={0: ["Tech 11", "Corn 2", "Corn 3"]},
-        tokens=[1, 2, 3],
-    )
+    st = position("""
+        tech: 1 7
+        hands: Tech11 Corn2 Corn3 / ... / ...
+        tokens: 1 / 2 / 3
+    """)
     play(st, "raise Tech 11", "exercise Corn 2")
     assert st.decision == "exercise" and st.current_player == 1
     assert st.hidden[0] == [card("Corn 2")]

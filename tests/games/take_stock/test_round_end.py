@@ -11,34 +11,33 @@ from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.rules import limit
 from closingbell.games.take_stock.state import TakeStockState
 
-from .craft import assert_refused, card, cards, craft, event, legal_names, make_game, play
+from .craft import assert_refused, card, cards, event, legal_names, play, position
 
 EVENTS_BUT_CLOSED = Counter(k for k in C.EVENT_CARDS if k != C.MARKET_CLOSED)
 
 
-def _ending(
-    options: dict[str, Any] | None = None,
-    hands: dict[int, list[str]] | None = None,
-    rows: dict[str, list[int]] | None = None,
-    **kwargs: Any,
-) -> TakeStockState:
-    """Seat 0 to act, able to end the round at once by raising Tech from 7 to 11."""
-    hands = {0: ["Tech 11", "Corn 2"], **(hands or {})}
-    rows = {"Tech": [1, 7], **(rows or {})}
-    return craft(make_game(3, **(options or {})), current=0, hands=hands, rows=rows, **kwargs)
+def _ending(text: str = "", hands: str = "... / ...", **options: Any) -> TakeStockState:
+    """Seat 0 to act, able to end the round at once by raising Tech from 7 to 11.
+
+    ``text`` adds fields; ``hands`` gives the hands of seats 1 and 2.
+    """
+    fields = f"hands: Tech11 Corn2 / {hands}\n{text}"
+    if "tech:" not in text:
+        fields += "\ntech: 1 7"
+    return position(fields, **options)
 
 
 @pytest.mark.parametrize(
-    ("moves", "reason", "kwargs"),
+    ("moves", "reason", "text"),
     [
-        (["market A", "discard Corn 2"], "market_closed", {"events_above": 0}),
-        (["raise Tech 11"], "high_card", {}),
-        (["save Corn 2", "discard Tech 11"], "empty_hand", {}),
-        (["raise Corn 2"], "no_cards", {"draw_size": 1, "spare_to_certs": 2}),
+        (["market A", "discard Corn 2"], "market_closed", "events: MarketClosed ..."),
+        (["raise Tech 11"], "high_card", ""),
+        (["save Corn 2", "discard Tech 11"], "empty_hand", ""),
+        (["raise Corn 2"], "no_cards", "draw: ?; discard: -; certs: - / - / ..."),
     ],
 )
-def test_the_ways_a_round_ends(moves: list[str], reason: str, kwargs: dict[str, Any]) -> None:
-    st = _ending(tokens=[0, 0, 0], **kwargs)
+def test_the_ways_a_round_ends(moves: list[str], reason: str, text: str) -> None:
+    st = _ending(f"tokens: 0 / 0 / 0; {text}")
     play(st, *moves)
     assert st.round_end_reasons() == [reason]
     assert st.round == 2 and st.decision == "action"
@@ -51,10 +50,14 @@ def test_the_ways_a_round_ends(moves: list[str], reason: str, kwargs: dict[str, 
 
 def test_exercise_ignores_the_limit_rule_and_returns_tokens() -> None:
     st = _ending(
-        rows={"Oil": [1, 6], "Gem": [1, 4]},
-        hands={1: ["Oil 2", "Oil 3", "Oil 4", "Oil 5"], 2: ["Gem 6", "Gem 9"]},
-        certs={1: ["Movie 2", "Movie 3"]},  # already at the Limit: the longest row has 2
-        tokens=[0, 3, 1],
+        """
+        oil: 1 6
+        gem: 1 4
+        # Seat 1 is already at the Limit: the longest row has two cards.
+        certs: - / Movie2 Movie3 / -
+        tokens: 0 / 3 / 1
+        """,
+        hands="Oil2 Oil3 Oil4 Oil5 / Gem6 Gem9",
     )
     assert len(st.certs[1]) >= limit(st)  # seat 1 could not save on its own turn
     play(st, "raise Tech 11")
@@ -82,12 +85,14 @@ def test_exercise_ignores_the_limit_rule_and_returns_tokens() -> None:
 
 
 def test_exercise_starts_with_the_player_whose_turn_it_was() -> None:
-    st = craft(
-        make_game(4),
-        current=2,
-        rows={"Tech": [1, 7]},
-        hands={2: ["Tech 11", "Corn 2"]},
-        tokens=[1, 0, 1, 1],
+    st = position(
+        """
+        turn: 2
+        tech: 1 7
+        hands: ... / ... / Tech11 Corn2 / ...
+        tokens: 1 / 0 / 1 / 1
+        """,
+        4,
     )
     play(st, "raise Tech 11")
     order = []
@@ -98,7 +103,7 @@ def test_exercise_starts_with_the_player_whose_turn_it_was() -> None:
 
 
 def test_exercised_cards_stay_hidden_until_everyone_chose() -> None:
-    st = _ending(hands={1: ["Oil 2", "Oil 3"], 2: ["Gem 6", "Gem 9"]}, tokens=[0, 2, 2])
+    st = _ending("tokens: 0 / 2 / 2", hands="Oil2 Oil3 / Gem6 Gem9")
     play(st, "raise Tech 11")
     one, two = st.clone(), st.clone()
     play(one, "exercise Oil 2", "exercise done")
@@ -121,7 +126,7 @@ def test_how_many_cards_were_exercised_is_known_before_the_reveal() -> None:
     # log and the states sampled for search bots all say the same.
     import random
 
-    st = _ending(hands={1: ["Oil 2", "Oil 3", "Oil 4"], 2: ["Gem 6", "Gem 9"]}, tokens=[0, 3, 2])
+    st = _ending("tokens: 0 / 3 / 2", hands="Oil2 Oil3 Oil4 / Gem6 Gem9")
     play(st, "raise Tech 11", "exercise Oil 2", "exercise Oil 4", "exercise done")
     assert (st.decision, st.current_player) == ("exercise", 2)
     for seat in (0, 2, None):
@@ -141,11 +146,7 @@ def test_how_many_cards_were_exercised_is_known_before_the_reveal() -> None:
 
 
 def test_leftover_hand_cards_are_discarded() -> None:
-    st = _ending(
-        options={"rounds": 1},
-        hands={1: ["Oil 2", "Oil 3"], 2: ["Gem 6"]},
-        tokens=[0, 1, 0],
-    )
+    st = _ending("tokens: 0 / 1 / 0", hands="Oil2 Oil3 / Gem6", rounds=1)
     before = set(st.discard)
     play(st, "raise Tech 11", "exercise Oil 3")
     assert st.is_terminal()
@@ -158,18 +159,16 @@ def test_leftover_hand_cards_are_discarded() -> None:
 
 
 def test_after_market_closed_all_events_are_gathered_anew() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 4]},
-        splits={"Oil": 2, "Gem": 1},
-        frozen={"Tech"},
-        hands={0: ["Corn 2", "Corn 3"]},
-        saved={0: ["Audit"], 2: ["Upturn", "Split Movie"]},
-        event_discard=["No Change", "Crash Corn"],
-        events_above=0,
-        tokens=[0, 0, 0],
-    )
+    st = position("""
+        oil: 1 4 split split
+        gem: 1 split
+        tech: 1 freeze
+        hands: Corn2 Corn3 / ... / ...
+        saved: Audit / - / Upturn SplitMovie
+        events: MarketClosed ...
+        events_discard: CrashCorn NoChange
+        tokens: 0 / 0 / 0
+    """)
     play(st, "market B", "discard Corn 2")
     assert st.round_end_reasons() == ["market_closed"]
     assert st.round == 2
@@ -182,12 +181,14 @@ def test_after_market_closed_all_events_are_gathered_anew() -> None:
 
 def _ended_by_high_card(**options: Any) -> tuple[TakeStockState, list[int], list[int]]:
     st = _ending(
-        options=options,
-        splits={"Oil": 1},
-        frozen={"Gem"},
-        saved={1: ["Upturn"], 2: ["Split Movie"]},
-        event_discard=["Audit", "No Change"],
-        tokens=[0, 0, 0],
+        """
+        oil: 1 split
+        gem: 1 freeze
+        saved: - / Upturn / SplitMovie
+        events_discard: NoChange Audit
+        tokens: 0 / 0 / 0
+        """,
+        **options,
     )
     above, below = list(st.ev_above), list(st.ev_below)
     play(st, "raise Tech 11")
@@ -235,16 +236,15 @@ def test_keep_saved_events_false_returns_them_under_the_pile() -> None:
 
 
 def _next_dealer(scores: list[int], dealer: int, seed: int = 1, **options: Any) -> TakeStockState:
-    st = craft(
-        make_game(3, **options),
-        seed=seed,
-        current=0,
-        dealer=dealer,
-        rows={"Tech": [1, 7]},
-        hands={0: ["Tech 11", "Corn 2"]},
-        tokens=[0, 0, 0],
-        round=2,
-        scores=scores,
+    st = _ending(
+        f"""
+        seed: {seed}
+        turn: 0
+        dealer: {dealer}
+        tokens: 0 / 0 / 0
+        scores: {" / ".join(map(str, scores))}
+        """,
+        **options,
     )
     play(st, "raise Tech 11")
     assert st.round == 3
@@ -277,7 +277,11 @@ def test_dealer_tie_random_draws_among_the_tied() -> None:
 
 
 def test_the_game_ends_after_round_four() -> None:
-    st = _ending(round=4, scores=[100, 150, 120], certs={2: ["Tech 10"]}, tokens=[0, 0, 0])
+    st = _ending("""
+        scores: 100 0 0 / 150 0 0 / 120 0 0
+        certs: - / - / Tech10
+        tokens: 0 / 0 / 0
+    """)
     play(st, "raise Tech 11")
     assert st.is_terminal()
     assert st.current_player is None and st.legal_actions() == [] and st.decision == "game_over"
@@ -294,8 +298,8 @@ def test_the_game_ends_after_round_four() -> None:
 
 @pytest.mark.parametrize(("rounds", "round_played", "over"), [(2, 2, True), (2, 1, False)])
 def test_rounds_option(rounds: int, round_played: int, over: bool) -> None:
-    scores = [10, 0, 0] if round_played > 1 else None
-    st = _ending(options={"rounds": rounds}, round=round_played, scores=scores, tokens=[0, 0, 0])
+    scores = "10 / 0 / 0" if round_played > 1 else "- / - / -"
+    st = _ending(f"scores: {scores}; tokens: 0 / 0 / 0", rounds=rounds)
     play(st, "raise Tech 11")
     assert st.is_terminal() is over
     assert st.round == round_played + (0 if over else 1)
@@ -311,11 +315,15 @@ def test_rounds_option(rounds: int, round_played: int, over: bool) -> None:
 )
 def test_final_tie(final_tie: str, tokens: list[int], winners: list[int]) -> None:
     st = _ending(
-        options={"rounds": 1, "final_tie": final_tie},
-        certs={0: ["Oil 5"], 1: ["Gem 5"]},
-        rows={"Oil": [1, 4], "Gem": [1, 4]},
-        tokens=tokens,
-        hands={1: ["Movie 2"], 2: ["Movie 3"]},
+        f"""
+        oil: 1 4
+        gem: 1 4
+        certs: Oil5 / Gem5 / -
+        tokens: {" / ".join(map(str, tokens))}
+        """,
+        hands="Movie2 / Movie3",
+        rounds=1,
+        final_tie=final_tie,
     )
     play(st, "raise Tech 11")
     while not st.is_terminal():
@@ -327,12 +335,13 @@ def test_final_tie(final_tie: str, tokens: list[int], winners: list[int]) -> Non
 @pytest.mark.parametrize(("frozen_scoring", "points"), [("price", 2 * 6 + 3 * 4), ("zero", 2 * 6)])
 def test_frozen_scoring(frozen_scoring: str, points: int) -> None:
     st = _ending(
-        options={"frozen_scoring": frozen_scoring},
-        rows={"Oil": [1, 6], "Gem": [1, 2]},
-        splits={"Gem": 1},
-        frozen={"Gem"},
-        certs={1: ["Oil 7", "Gem 11"]},
-        tokens=[0, 0, 0],
+        """
+        oil: 1 6
+        gem: 1 2 split freeze
+        certs: - / Oil7 Gem11 / -
+        tokens: 0 / 0 / 0
+        """,
+        frozen_scoring=frozen_scoring,
     )
     play(st, "raise Tech 11")
     assert st.round_results() == [[0, points, 0]]

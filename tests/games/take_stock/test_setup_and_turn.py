@@ -8,7 +8,7 @@ import pytest
 
 from closingbell.games.take_stock import cards as C
 
-from .craft import card, cards, craft, make_game, play
+from .craft import card, cards, make_game, play, position
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 6), (4, 5), (5, 4), (6, 4)])
@@ -58,13 +58,11 @@ def test_setup_depends_only_on_the_seed() -> None:
 
 
 def test_turn_starts_with_a_draw() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Oil 5", "Gem 9"], 1: ["Tech 2", "Tech 3"]},
-        draw_top=["Movie 7", "Movie 8"],
-    )
+    st = position("""
+        oil: 1 3
+        hands: Oil5 Gem9 / Tech2 Tech3 / ...
+        draw: Movie7 Movie8 ...
+    """)
     pile = len(st.draw)
     play(st, "raise Oil 5")
     assert st.current_player == 1
@@ -74,14 +72,11 @@ def test_turn_starts_with_a_draw() -> None:
 
 
 def test_last_card_drawn_reshuffles_at_once() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Oil 5", "Gem 9"], 1: ["Tech 2"]},
-        draw_top=["Movie 7"],
-        draw_size=1,
-    )
+    st = position("""
+        oil: 1 3
+        hands: Oil5 Gem9 / Tech2 / ...
+        draw: Movie7
+    """)
     discard = sorted(st.discard)
     assert len(discard) == 55 - 2 - 1 - 6 - 1 - 1
     play(st, "raise Oil 5")
@@ -94,13 +89,13 @@ def test_last_card_drawn_reshuffles_at_once() -> None:
 
 
 def test_next_draw_option_reshuffles_when_a_card_is_needed() -> None:
-    st = craft(
-        make_game(3, empty_draw="next_draw"),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Oil 5", "Gem 9"], 1: ["Tech 2", "Tech 3"]},
-        draw_top=["Movie 7"],
-        draw_size=1,
+    st = position(
+        """
+        oil: 1 3
+        hands: Oil5 Gem9 / Tech2 Tech3 / ...
+        draw: Movie7
+        """,
+        empty_draw="next_draw",
     )
     discard = sorted(st.discard)
     play(st, "raise Oil 5")
@@ -112,16 +107,14 @@ def test_next_draw_option_reshuffles_when_a_card_is_needed() -> None:
 
 
 def test_round_ends_when_the_last_card_is_drawn_and_no_discard() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Oil 5", "Gem 9"], 1: ["Tech 2"], 2: ["Tech 3"]},
-        draw_top=["Movie 7"],
-        draw_size=1,
-        spare_to_certs=2,
-        tokens=[0, 0, 0],
-    )
+    st = position("""
+        oil: 1 3
+        hands: Oil5 Gem9 / Tech2 / Tech3
+        draw: Movie7
+        discard: -
+        certs: - / - / ...
+        tokens: 0 / 0 / 0
+    """)
     assert st.discard == []
     play(st, "raise Oil 5")
     assert st.round_end_reasons() == ["no_cards"]
@@ -129,13 +122,15 @@ def test_round_ends_when_the_last_card_is_drawn_and_no_discard() -> None:
 
 
 def test_round_ends_when_no_card_can_be_drawn_under_next_draw() -> None:
-    st = craft(
-        make_game(3, empty_draw="next_draw"),
-        current=0,
-        rows={"Oil": [1, 3]},
-        hands={0: ["Oil 5", "Gem 9"], 1: ["Tech 2"], 2: ["Tech 3"]},
-        draw_size=0,
-        spare_to_certs=2,
+    st = position(
+        """
+        oil: 1 3
+        hands: Oil5 Gem9 / Tech2 / Tech3
+        draw: -
+        discard: -
+        certs: - / - / ...
+        """,
+        empty_draw="next_draw",
     )
     play(st, "raise Oil 5")
     # Seat 1 cannot draw: the round is over, and options may be exercised.

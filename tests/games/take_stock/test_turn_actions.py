@@ -7,7 +7,7 @@ import pytest
 
 from closingbell.games.take_stock.state import TakeStockState
 
-from .craft import assert_refused, card, cards, craft, event, legal_names, make_game, play
+from .craft import assert_refused, card, cards, event, legal_names, play, position
 
 OIL = 2
 
@@ -16,13 +16,11 @@ OIL = 2
 
 
 def _raise_state() -> TakeStockState:
-    return craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3]},
-        frozen={"Gem"},
-        hands={0: ["Oil 2", "Oil 4", "Oil 7", "Oil 8", "Gem 3"]},
-    )
+    return position("""
+        oil: 1 3
+        gem: 1 freeze
+        hands: Oil2 Oil4 Oil7 Oil8 Gem3 / ... / ...
+    """)
 
 
 def test_raise_by_one_to_four_only() -> None:
@@ -58,14 +56,13 @@ def test_raise_refused_on_a_frozen_stock() -> None:
 
 @pytest.mark.parametrize(("top", "value"), [(7, 11), (10, 11), (8, 12)])
 def test_raising_to_eleven_or_twelve_ends_the_round(top: int, value: int) -> None:
-    st = craft(
-        make_game(3),
-        current=1,
-        rows={"Tech": [1, top]},
-        hands={1: [f"Tech {value}", "Corn 2"]},
-        certs={2: ["Tech 5"]},
-        tokens=[0, 0, 0],
-    )
+    st = position(f"""
+        turn: 1
+        tech: 1 {top}
+        hands: ... / Tech{value} Corn2 / ...
+        certs: - / - / Tech5
+        tokens: 0 / 0 / 0
+    """)
     play(st, f"raise Tech {value}")
     assert st.round_end_reasons() == ["high_card"]
     assert st.round_results() == [[0, 0, value]]  # one share at the closing price
@@ -75,7 +72,7 @@ def test_raising_to_eleven_or_twelve_ends_the_round(top: int, value: int) -> Non
 
 
 def test_save_then_discard() -> None:
-    st = craft(make_game(3), current=0, hands={0: ["Oil 5", "Corn 9", "Gem 2"]})
+    st = position("hands: Oil5 Corn9 Gem2 / ... / ...")
     play(st, "save Corn 9")
     assert st.decision == "discard" and st.current_player == 0
     assert st.view(1).pending_discard_for == "save"
@@ -89,12 +86,10 @@ def test_save_then_discard() -> None:
 
 @pytest.mark.parametrize(("certificates", "may_save"), [(0, True), (1, False)])
 def test_limit_rule_at_round_start(certificates: int, may_save: bool) -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        hands={0: ["Oil 5", "Corn 9"]},
-        certs={0: ["Tech 2", "Tech 3"][:certificates]},
-    )
+    st = position(f"""
+        hands: Oil5 Corn9 / ... / ...
+        certs: {" ".join(["Tech2", "Tech3"][:certificates]) or "-"} / - / -
+    """)
     assert ("save Oil 5" in legal_names(st)) is may_save
     if not may_save:
         assert_refused(st, "save Oil 5", "Limit rule", "1 certificates", "1 cards")
@@ -102,25 +97,24 @@ def test_limit_rule_at_round_start(certificates: int, may_save: bool) -> None:
 
 @pytest.mark.parametrize(("counts_freeze", "may_save"), [(False, False), (True, True)])
 def test_limit_counts_freeze_option(counts_freeze: bool, may_save: bool) -> None:
-    st = craft(
-        make_game(3, limit_counts_freeze=counts_freeze),
-        current=0,
-        rows={"Oil": [1, 3], "Gem": [1, 5]},
-        frozen={"Gem"},
-        hands={0: ["Oil 5", "Corn 9"]},
-        certs={0: ["Tech 2", "Tech 3"]},
+    st = position(
+        """
+        oil: 1 3
+        gem: 1 5 freeze
+        hands: Oil5 Corn9 / ... / ...
+        certs: Tech2 Tech3 / - / -
+        """,
+        limit_counts_freeze=counts_freeze,
     )
     assert ("save Corn 9" in legal_names(st)) is may_save
 
 
 def test_saving_with_two_cards_empties_the_hand_and_ends_the_round() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 5]},
-        hands={0: ["Oil 9", "Corn 3"]},
-        tokens=[0, 0, 0],
-    )
+    st = position("""
+        oil: 1 5
+        hands: Oil9 Corn3 / ... / ...
+        tokens: 0 / 0 / 0
+    """)
     play(st, "save Oil 9", "discard Corn 3")
     assert st.round_end_reasons() == ["empty_hand"]
     assert st.round_results() == [[2 * 5, 0, 0]]  # the certificate saved counts
@@ -130,12 +124,10 @@ def test_saving_with_two_cards_empties_the_hand_and_ends_the_round() -> None:
 
 
 def test_market_a_draws_two_and_the_other_goes_face_down() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        hands={0: ["Oil 5", "Corn 9"]},
-        event_top=["No Change", "Audit"],
-    )
+    st = position("""
+        hands: Oil5 Corn9 / ... / ...
+        events: NoChange Audit ...
+    """)
     above = len(st.ev_above)
     play(st, "market A")
     assert st.decision == "discard" and st.ev_above[-1] == event("No Change")  # nothing drawn yet
@@ -155,16 +147,21 @@ def test_market_a_draws_two_and_the_other_goes_face_down() -> None:
     assert seen_by_1 == [{"type": "event_discard", "seat": 0, "event": None}]
     seen_by_0 = [e for e in st.visible_events(0) if e["type"] == "event_discard"]
     assert seen_by_0 == [{"type": "event_discard", "seat": 0, "event": event("Audit")}]
+    drew = {
+        seat: [e for e in st.visible_events(seat) if e["type"] == "drew_events"]
+        for seat in (0, 1, None)
+    }
+    pair = [event("No Change"), event("Audit")]
+    assert drew[0] == [{"type": "drew_events", "seat": 0, "count": 2, "events": pair}]
+    assert drew[1] == drew[None] == [{"type": "drew_events", "seat": 0, "count": 2, "events": None}]
 
 
 def test_market_a_with_two_alike_offers_one_choice_and_may_ask_more() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3, 7]},
-        hands={0: ["Oil 5", "Corn 9"]},
-        event_top=["Audit", "Audit"],
-    )
+    st = position("""
+        oil: 1 3 7
+        hands: Oil5 Corn9 / ... / ...
+        events: Audit Audit ...
+    """)
     play(st, "market A", "discard Corn 9")
     assert legal_names(st) == ["choose Audit"]
     play(st, "choose Audit")
@@ -176,7 +173,7 @@ def test_market_a_with_two_alike_offers_one_choice_and_may_ask_more() -> None:
 
 
 def test_market_b_keeps_the_card_hidden() -> None:
-    st = craft(make_game(3), current=0, hands={0: ["Oil 5", "Corn 9"]}, event_top=["Split Oil"])
+    st = position("hands: Oil5 Corn9 / ... / ...; events: SplitOil ...")
     play(st, "market B", "discard Corn 9")
     assert st.saved[0] == [event("Split Oil")]
     assert st.current_player == 1
@@ -184,20 +181,20 @@ def test_market_b_keeps_the_card_hidden() -> None:
     assert st.view(1).saved_events == ()
     assert st.view(1).saved_counts == (1, 0, 0)
     drawn = [e for e in st.visible_events(2) if e["type"] == "drew_events"]
-    assert drawn == [{"type": "drew_events", "seat": 0, "events": 1}]
+    assert drawn == [{"type": "drew_events", "seat": 0, "count": 1, "events": None}]
+    own = [e for e in st.visible_events(0) if e["type"] == "drew_events"]
+    assert own == [{"type": "drew_events", "seat": 0, "count": 1, "events": [event("Split Oil")]}]
 
 
 @pytest.mark.parametrize(
-    ("option", "above"), [("A", []), ("A", ["Audit"]), ("B", [])], ids=["A-first", "A-second", "B"]
+    ("option", "above"), [("A", ""), ("A", "Audit"), ("B", "")], ids=["A-first", "A-second", "B"]
 )
-def test_market_closed_drawn_ends_the_round(option: str, above: list[str]) -> None:
-    st = craft(
-        make_game(3),
-        current=1,
-        hands={1: ["Oil 5", "Corn 9"]},
-        event_top=above,
-        events_above=len(above),
-    )
+def test_market_closed_drawn_ends_the_round(option: str, above: str) -> None:
+    st = position(f"""
+        turn: 1
+        hands: ... / Oil5 Corn9 / ...
+        events: {above} MarketClosed ...
+    """)
     play(st, f"market {option}", "discard Oil 5")
     assert st.end_reason == "market_closed"
     assert st.decision == "exercise" and st.current_player == 1
@@ -215,7 +212,7 @@ def test_market_closed_drawn_ends_the_round(option: str, above: list[str]) -> No
 
 
 def test_market_closed_can_never_be_played() -> None:
-    st = craft(make_game(3), current=0, hands={0: ["Oil 5", "Corn 9"]})
+    st = position("hands: Oil5 Corn9 / ... / ...")
     assert_refused(st, "play Market Closed", "Market Closed can never be saved or played")
 
 
@@ -223,13 +220,11 @@ def test_market_closed_can_never_be_played() -> None:
 
 
 def test_playing_a_saved_event_discards_first_then_resolves() -> None:
-    st = craft(
-        make_game(3),
-        current=0,
-        rows={"Oil": [1, 3, 7]},
-        hands={0: ["Oil 8", "Corn 9"]},
-        saved={0: ["Split Oil", "Audit"]},
-    )
+    st = position("""
+        oil: 1 3 7
+        hands: Oil8 Corn9 / ... / ...
+        saved: SplitOil Audit / - / -
+    """)
     assert {"play Split Oil", "play Audit"} <= set(legal_names(st))
     play(st, "play Split Oil")
     assert st.decision == "discard" and st.saved[0] == [event("Audit")]
@@ -243,5 +238,5 @@ def test_playing_a_saved_event_discards_first_then_resolves() -> None:
 
 
 def test_cannot_play_an_event_not_saved() -> None:
-    st = craft(make_game(3), current=0, hands={0: ["Oil 5", "Corn 9"]}, saved={1: ["Audit"]})
+    st = position("hands: Oil5 Corn9 / ... / ...; saved: - / Audit / -")
     assert_refused(st, "play Audit", "seat 0 has no saved Audit card")

@@ -11,6 +11,7 @@ from closingbell.core.rng import check_seed
 from closingbell.core.view import View
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market.options import CardStockMarketOptions
+from closingbell.games.card_stock_market.position import read_position
 from closingbell.games.card_stock_market.rules import new_state
 from closingbell.games.card_stock_market.state import CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView, sample_state
@@ -58,6 +59,16 @@ class CardStockMarket(Game):
     def new_game(self, seed: int) -> CardStockMarketState:
         """Set up a new game whose every shuffle follows from ``seed``."""
         return new_state(self, check_seed(seed))
+
+    def state_from_position(self, text: str) -> CardStockMarketState:
+        """The state a position's text describes (see ``docs/positions.md``).
+
+        Raises :class:`~closingbell.core.errors.PositionError`, naming the field and the
+        reason, when the text is malformed or the position impossible. The state starts a
+        history of its own (``from_deal`` is false; history and log are empty), and its
+        seed is the position's ``seed`` field, so options, position and actions replay it.
+        """
+        return read_position(self, text)
 
     def sample_state(self, view: View, rng: random.Random) -> CardStockMarketState:
         """A full state giving ``view`` to its seat; hidden cards are dealt with ``rng``."""

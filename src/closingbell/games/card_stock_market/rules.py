@@ -120,7 +120,7 @@ def new_state(game: CardStockMarket, seed: int) -> CardStockMarketState:
     st.history = []
     st.log = [(None, ("setup", st.dealer, tuple(turned), tuple(p[0] for p in piles)), None)]
     for q in range(n):
-        st.log.append((q, ("deal", q, tuple(st.hands[q])), ("deal", q, HAND_SIZE)))
+        st.log.append((q, ("deal", q, HAND_SIZE, tuple(st.hands[q])), ("deal", q, HAND_SIZE, None)))
     _begin_turn(st, (st.dealer + 1) % n)
     return st
 
@@ -497,9 +497,10 @@ def _end_turn(st: CardStockMarketState) -> None:
 
 def _log_draw(st: CardStockMarketState, p: int, batch: list[int]) -> None:
     if batch:
-        st.log.append((p, ("draw", p, tuple(batch)), ("draw", p, len(batch))))
+        count = len(batch)
+        st.log.append((p, ("draw", p, count, tuple(batch)), ("draw", p, count, None)))
         if st.reshuffled:
-            st.re_events[p].append(-len(batch))
+            st.re_events[p].append(-count)
 
 
 def _reshuffle(st: CardStockMarketState) -> None:

@@ -47,7 +47,7 @@ changes, more discards, and the end of the game."""
 
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "setup": ("dealer", "turned", "tops"),
-    "deal": ("seat", "cards"),
+    "deal": ("seat", "count", "cards"),
     "turn": ("seat", "number"),
     "buy": ("seat", "card", "price", "cost"),
     "sell": ("seat", "card", "price", "paid"),
@@ -57,7 +57,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "bankrupt": ("seat", "card", "lost"),
     "discard": ("seat", "card"),
     "end_turn": ("seat",),
-    "draw": ("seat", "cards"),
+    "draw": ("seat", "count", "cards"),
     "reshuffle": ("cards",),
     "joker": ("seat",),
     "final_sale": ("seat", "card", "price", "paid"),
@@ -65,10 +65,11 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """The field names of each event kind in the log (see ``visible_events``).
 
-``deal`` and ``draw`` are private: other seats read ``cards`` as a count. ``levy`` lists
-what each seat paid and what each seat newly owes; ``bankrupt`` lists the shares each
-seat lost; ``setup`` lists every card the banker turned up, in order, and the four that started
-the market piles (the others went back into the deck).
+``deal`` and ``draw`` are private: every reader gets the ``count`` of cards; their owner
+also gets the ``cards`` (a deal sorted, a draw in the order drawn), everyone else ``null``.
+``levy`` lists what each seat paid and what each seat newly owes; ``bankrupt`` lists the
+shares each seat lost; ``setup`` lists every card the banker turned up, in order, and the
+four that started the market piles (the others went back into the deck).
 """
 
 _SEAT = serial.SEAT
@@ -83,7 +84,8 @@ EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
     ),
     "deal": (
         _SEAT,
-        serial.either(serial.tuple_of(_KIND, C.HAND_SIZE, C.HAND_SIZE), serial.one_of(C.HAND_SIZE)),
+        serial.one_of(C.HAND_SIZE),
+        serial.optional(serial.tuple_of(_KIND, C.HAND_SIZE, C.HAND_SIZE)),
     ),
     "turn": (_SEAT, serial.ints(1, MAX_INT)),
     "buy": (_SEAT, _KIND, _PRICE, _MONEY),
@@ -96,7 +98,8 @@ EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
     "end_turn": (_SEAT,),
     "draw": (
         _SEAT,
-        serial.either(serial.tuple_of(_KIND, 1, C.HAND_SIZE), serial.ints(1, C.HAND_SIZE)),
+        serial.ints(1, C.HAND_SIZE),
+        serial.optional(serial.tuple_of(_KIND, 1, C.HAND_SIZE)),
     ),
     "reshuffle": (serial.ints(1, C.DECK_SIZE + C.COPIES),),
     "joker": (_SEAT,),
@@ -304,7 +307,12 @@ class CardStockMarketState(State):
         """Raise ``AssertionError`` if cards, money or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
 
+    def to_position(self) -> str:
+        """The position's text (see ``docs/positions.md``): every field, in order, one line."""
+        return _position.write_position(self)
+
 
 # Imported last: these modules use the names above.
+from closingbell.games.card_stock_market import position as _position  # noqa: E402
 from closingbell.games.card_stock_market import rules as _rules  # noqa: E402
 from closingbell.games.card_stock_market import views as _views  # noqa: E402

@@ -11,6 +11,7 @@ from closingbell.core.rng import check_seed
 from closingbell.core.view import View
 from closingbell.games.take_stock import actions as A
 from closingbell.games.take_stock.options import TakeStockOptions
+from closingbell.games.take_stock.position import read_position
 from closingbell.games.take_stock.rules import new_state
 from closingbell.games.take_stock.state import TakeStockState
 from closingbell.games.take_stock.views import TakeStockView, sample_state
@@ -40,6 +41,14 @@ class TakeStock(Game):
     def new_game(self, seed: int) -> TakeStockState:
         """Deal a new game whose every shuffle follows from ``seed``."""
         return new_state(self, check_seed(seed))
+
+    def state_from_position(self, text: str) -> TakeStockState:
+        """The state a position describes (``docs/positions.md``); raises ``PositionError``.
+
+        Fields left out take their defaults. The state has an empty history and log and
+        ``from_deal`` false; later shuffles follow from its ``seed`` field.
+        """
+        return read_position(self, text)
 
     def sample_state(self, view: View, rng: random.Random) -> TakeStockState:
         """A full state giving ``view`` to its seat; hidden cards are drawn with ``rng``."""

@@ -534,11 +534,11 @@ def _market_a(st: TakeStockState, p: int) -> None:
     if second == C.MARKET_CLOSED:
         # The first card has no effect; it is set aside face down with the discards.
         _to_event_discard(st, first, 1 << p)
-        st.log.append((p, ("drew_events", p, (first,)), ("drew_events", p, 1)))
+        _log_drew_events(st, p, (first,))
         _market_closed(st, p)
         return
     st.pair = [first, second]
-    st.log.append((p, ("drew_events", p, (first, second)), ("drew_events", p, 2)))
+    _log_drew_events(st, p, (first, second))
     st.phase = CHOOSE
 
 
@@ -548,8 +548,13 @@ def _market_b(st: TakeStockState, p: int) -> None:
         _market_closed(st, p)
         return
     st.saved[p].append(kind)
-    st.log.append((p, ("drew_events", p, (kind,)), ("drew_events", p, 1)))
+    _log_drew_events(st, p, (kind,))
     _end_turn(st)
+
+
+def _log_drew_events(st: TakeStockState, p: int, kinds: tuple[int, ...]) -> None:
+    """Log the event cards seat ``p`` drew: their kinds for ``p``, their number for all."""
+    st.log.append((p, ("drew_events", p, len(kinds), kinds), ("drew_events", p, len(kinds), None)))
 
 
 def _resolve(st: TakeStockState, p: int, kind: int) -> None:

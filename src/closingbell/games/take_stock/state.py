@@ -83,7 +83,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "save": ("seat", "card"),
     "discard": ("seat", "card"),
     "market": ("seat", "option"),
-    "drew_events": ("seat", "events"),
+    "drew_events": ("seat", "count", "events"),
     "market_closed": ("seat",),
     "play": ("seat", "event"),
     "choose": ("seat", "event"),
@@ -102,7 +102,12 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "round_score": ("round", "scores", "shares", "prices"),
     "game_over": ("scores", "winners"),
 }
-"""The field names of each event kind in the log (see ``visible_events``)."""
+"""The field names of each event kind in the log (see ``visible_events``).
+
+``draw``, ``drew_events``, ``event_discard``, ``downturn_discard`` and ``exercise`` are
+private: their owner reads every value, everyone else reads ``null`` for the card or the
+event kinds (``drew_events`` gives every reader the ``count`` of event cards drawn).
+"""
 
 _SEAT = serial.SEAT
 _CARD = serial.ints(0, C.NUM_SHARE_CARDS - 1)
@@ -118,7 +123,7 @@ EVENT_VALUES: dict[str, tuple[serial.ValueCheck, ...]] = {
     "save": (_SEAT, _CARD),
     "discard": (_SEAT, _CARD),
     "market": (_SEAT, serial.one_of("A", "B")),
-    "drew_events": (_SEAT, serial.either(serial.tuple_of(_EVENT, 1, 2), serial.ints(1, 2))),
+    "drew_events": (_SEAT, serial.ints(1, 2), serial.optional(serial.tuple_of(_EVENT, 1, 2))),
     "market_closed": (_SEAT,),
     "play": (_SEAT, _EVENT),
     "choose": (_SEAT, _EVENT),
@@ -396,7 +401,12 @@ class TakeStockState(State):
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
         _rules.check_invariants(self)
 
+    def to_position(self) -> str:
+        """The canonical one-line position of this state (``docs/positions.md``)."""
+        return _position.write_position(self)
+
 
 # Imported last: these modules use the names above.
+from closingbell.games.take_stock import position as _position  # noqa: E402
 from closingbell.games.take_stock import rules as _rules  # noqa: E402
 from closingbell.games.take_stock import views as _views  # noqa: E402

@@ -197,7 +197,8 @@ export function moves(events, ctx) {
     else if (e.type === "discard") out.push({ card: e.card, from: from(e.seat), to: "discard" });
     else if (e.type === "final_sale") out.push({ card: e.card, from: `certs-${e.seat}`, to: "bank" });
     else if (e.type === "draw" || e.type === "deal") {
-      const cards = Array.isArray(e.cards) ? e.cards : Array.from({ length: e.cards }, () => null);
+      // The owner reads the cards; everyone else reads null there, and the count.
+      const cards = e.cards !== null ? e.cards : Array.from({ length: e.count }, () => null);
       for (const c of cards) out.push({ card: c, from: "draw", to: from(e.seat), back: c === null ? "deck" : null });
     }
   }

@@ -141,6 +141,7 @@ export function errorText(code, values) {
     unknown_bot: _("This server has no such bot."),
     bad_options: _("The game refused these rules options; check them."),
     seed_not_allowed: _("This server does not let a table choose its deal."),
+    bad_position: _("The game refused this position; check it."),
     unknown_table: _("There is no such table."),
     table_unavailable: _("This table is unavailable."),
     bad_name: _("Choose a name of 1 to 32 letters, without invisible characters."),
@@ -185,6 +186,7 @@ export async function fetchJSON(url, options) {
   if (!response.ok) {
     const error = new Error(body && body.error ? body.error.message : response.statusText);
     error.code = body && body.error ? body.error.code : "server_error";
+    error.details = body && body.error ? body.error : {};
     error.status = response.status;
     throw error;
   }

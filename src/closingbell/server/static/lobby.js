@@ -1,5 +1,7 @@
 // The lobby: open a table (game, your seat, the others, rules options) and list the tables.
 // Creating a table with a seat for "you" joins it at once, so its creator is seated.
+// A table may start from a position (docs/positions.md): a practice table, one person
+// against bots; the position's text goes to the server and never comes back.
 import {
   _, el, failure, fetchJSON, gameTitle, langPicker, loadGames, loadMessages, postJSON,
   seatLabel, seatNames,
@@ -8,6 +10,8 @@ import {
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const NAME_KEY = "closingbell.name";
 const FIRST_GAME = "take_stock";
+const MAX_POSITION_CHARS = 16384; // core.position.MAX_POSITION_CHARS
+const POSITION_HELP = "/help/positions";
 
 function statusLabel(status) {
   return {
@@ -122,6 +126,15 @@ function field(label, id, input, help, helpId, read, option, group) {
   return { node, read, option };
 }
 
+/** Why the server refused a position: its field (when it names one) and its reason. */
+function positionProblem(error) {
+  if (!error || error.code !== "bad_position") return failure(error);
+  const details = error.details || {};
+  const reason = details.reason || "";
+  if (details.field) return _("The position was refused, field “{field}”: {reason}", { field: details.field, reason });
+  return _("The position was refused: {reason}", { reason });
+}
+
 async function main() {
   await loadMessages();
   document.title = _("closingbell: lobby");
@@ -150,6 +163,20 @@ async function main() {
   const seatsBox = el("fieldset", { id: "seats", class: "seats-box" });
   const optionsBox = el("details", { id: "options" });
   const clockInput = el("input", { type: "number", id: "clock", min: 1, max: 86400, placeholder: _("none"), "aria-describedby": "clock-help" });
+  const positionInput = el("textarea", {
+    id: "position", name: "position", rows: 4, maxlength: MAX_POSITION_CHARS, spellcheck: "false",
+    autocomplete: "off", autocapitalize: "off", "aria-describedby": "position-help position-error",
+  });
+  const positionError = el("p", { class: "error", id: "position-error", role: "alert" });
+  const positionBox = el("details", { id: "position-box" },
+    el("summary", {}, _("Start from a position")),
+    el("div", { class: "option" },
+      el("label", { for: "position" }, _("Position")), positionInput,
+      el("small", { id: "position-help" },
+        _("Paste a position to practise it: take one seat and give the others to bots. The position names its own seed; its game and options are those chosen above.")),
+      el("small", { class: "doc-link" },
+        el("a", { href: POSITION_HELP, target: "_blank", rel: "noopener" }, _("How to write a position")))),
+    positionError);
   let fields = [];
   const form = el("form", { id: "create", class: "panel create" },
     el("h2", {}, _("New table")),
@@ -157,7 +184,7 @@ async function main() {
     el("div", { class: "option" }, el("label", { for: "creator-name" }, _("Your name")), nameInput,
       el("small", {}, _("You take the seat marked “You”; choose no such seat to only watch."))),
     el("div", { class: "option" }, el("label", { for: "players" }, _("Players")), countSelect),
-    seatsBox, optionsBox,
+    seatsBox, optionsBox, positionBox,
     el("div", { class: "option" }, el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), clockInput,
       el("small", { id: "clock-help" }, _("It only hands a disconnected player's turns to a bot, once they have been away that long on their turn; they get their seat back when they return. Nobody connected is ever hurried."))),
     el("button", { type: "submit", id: "create-table", class: "primary" }, _("Create table")),
@@ -205,12 +232,30 @@ async function main() {
   gameSelect.value = ordered[0].name;
   drawGame();
 
+  function positionRefused(text) {
+    positionBox.open = true;
+    positionError.textContent = text;
+    positionInput.setAttribute("aria-invalid", "true");
+    positionInput.focus();
+  }
+  positionInput.addEventListener("input", () => {
+    positionInput.removeAttribute("aria-invalid");
+    positionError.textContent = "";
+  });
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    positionError.textContent = "";
+    positionInput.removeAttribute("aria-invalid");
     const kinds = seatSelects().map((s) => s.value);
     const mine = kinds.indexOf("you");
     const name = nameInput.value.trim();
+    const position = positionInput.value.trim();
+    if (position && kinds.filter((k) => k === "you" || k === "open").length !== 1) {
+      positionRefused(_("A table started from a position is for practice: one seat for a person, bots in all the others."));
+      return;
+    }
     if (mine >= 0 && (name.length < 1 || name.length > 32)) {
       error.textContent = _("Type your name (1 to 32 letters) to take your seat.");
       nameInput.focus();
@@ -223,11 +268,13 @@ async function main() {
     }
     const body = { game: gameSelect.value, seats: kinds.map((k) => (k === "you" ? "open" : k)), options };
     if (clockInput.value) body.clock = Number(clockInput.value);
+    if (position) body.position = position;
     let table;
     try {
       ({ table } = await postJSON("/api/tables", body));
     } catch (e) {
-      error.textContent = failure(e);
+      if (e.code === "bad_position") positionRefused(positionProblem(e));
+      else error.textContent = failure(e);
       return;
     }
     if (mine >= 0) {
@@ -263,6 +310,7 @@ async function main() {
         : el("a", { class: "t-title", href: `/t/${encodeURIComponent(t.id)}` }, titleText);
       return el("li", { class: `table-${t.status}` }, head,
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
+        t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
         who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
     }));
   }

@@ -489,6 +489,8 @@ async function playAgain() {
     delete options.players;
     const body = { game: info.game, seats: seats.map((s) => (s.kind === "bot" ? s.name : "open")), options };
     if (info.clock) body.clock = info.clock;
+    // A practice table plays its position again (the game is over: its record shows it).
+    if (info.from_position) body.position = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}/record`)).position;
     const { table } = await postJSON("/api/tables", body);
     const name = localStorage.getItem(NAME_KEY) || names[mine.seat];
     const answer = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: mine.seat });
@@ -592,7 +594,7 @@ async function startReplay() {
     statusLine.textContent = _("Replay");
     statusDetail.textContent = step.action
       ? _("{name}: {action}", { name: names[step.action.seat], action: step.action.label || step.action.text })
-      : _("The deal");
+      : (info && info.from_position ? _("The starting position") : _("The deal"));
   }
   show(0);
   slider.focus();

@@ -5,8 +5,8 @@ old games differently; a table made under an older version is rebuilt with the o
 that version played by (``Game.for_version``). Every table stored before this migration
 was made under version 1 of its game, the only version either game had then.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2025-06-01
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

@@ -4,6 +4,8 @@ $0, and the information strip."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -308,3 +310,40 @@ def test_every_new_option_is_described_with_its_default() -> None:
     assert defaults["same_price_change"] is False
     assert defaults["bankrupt_buying"] == "free"
     assert defaults["strip"] == [3] * 8
+
+
+# ---------------------------------------------------------------------- the rules document
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "card-stock-market.md"
+
+
+def _doc_position(heading: str) -> str:
+    """The one ``text`` block of the section of the rules document under ``heading``."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    section = text[start : text.find("\n### ", start + 1)]
+    (block,) = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+    return str(block)
+
+
+def test_the_documents_change_that_changes_nothing() -> None:
+    block = _doc_position("### A market change that changes nothing")
+    st = make_game(3).state_from_position(block)
+    assert_refused(st, "market 7S", "Spades stands at $7 already: 7S would not change its value")
+    assert_refused(st, "bankrupt JH", "Hearts is already bankrupt at $0 and nobody holds")
+    assert {"market 8S", "market JH"} <= set(legal_texts(st))
+    st = make_game(3, same_price_change=True).state_from_position(block)
+    assert {"market 7S", "bankrupt JH"} <= set(legal_texts(st))
+    st = make_game(3).state_from_position(block + "certs: - / 4H / -\n")
+    play(st, "bankrupt JH")
+    assert st.held[1][HEARTS] == 0
+
+
+def test_the_documents_twelve_shares_for_nothing() -> None:
+    block = _doc_position("### Buying a bankrupt suit at $0")
+    for order in ("either", "trade_first"):
+        st = make_game(3, phase_order=order).state_from_position(block)
+        play(st, "buy 10S", "buy 2S", "market 10S")
+        assert st.cash[0] == 200 and st.held[0][SPADES] == 12 and st.prices[SPADES] == 10
+    st = make_game(3, bankrupt_buying="forbidden").state_from_position(block)
+    assert "buy 10S" not in legal_texts(st)

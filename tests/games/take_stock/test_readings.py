@@ -3,6 +3,9 @@ the row's 1, and what "reaching 11 or 12" means for the end of a round."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 import closingbell
@@ -132,3 +135,15 @@ def test_placing_an_11_card_ends_the_round() -> None:
     )
     play(st, "raise Corn 11")
     assert st.end_reason == "high_card"
+
+
+def test_the_rules_documents_row_of_1_and_5() -> None:
+    doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "take-stock.md"
+    text = doc.read_text(encoding="utf-8")
+    start = text.index("**Does the crash's \"half\" count the row's 1?**")
+    section = text[start : text.index("\n**", start + 1)]
+    (block,) = re.findall(r"```text\n(.*?)```", section, re.S)
+    for counts_one, price in ((True, 1), (False, 5)):
+        st = make_game(3, crash_counts_one=counts_one).state_from_position(block)
+        play(st, "play Crash Gem", "discard Oil 2")
+        assert st.prices()[GEM] == price

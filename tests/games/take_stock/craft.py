@@ -107,60 +107,13 @@ def _seats(parts: list[list[str]]) -> str:
     return " / ".join(" ".join(p) or "-" for p in parts)
 
 
-def craft(
-    game: TakeStock,
-    *,
-    seed: int = 1,
-    current: int = 0,
-    dealer: int | None = None,
-    rows: Mapping[str | int, Sequence[int]] | None = None,
-    splits: Mapping[str | int, int] | None = None,
-    frozen: Iterable[str | int] = (),
-    hands: Mapping[int, Sequence[Card]] | None = None,
-    known: Mapping[int, Sequence[Card]] | None = None,
-    certs: Mapping[int, Sequence[Card]] | None = None,
-    discard: Sequence[Card] = (),
-    draw_top: Sequence[Card] = (),
-    draw_size: int | None = None,
-    spare_to_certs: int | None = None,
-    saved: Mapping[int, Sequence[int | str]] | None = None,
-    event_top: Sequence[int | str] = (),
-    events_above: int | None = None,
-    event_discard: Sequence[int | str] = (),
-    tokens: Mapping[int, int] | Sequence[int] | None = None,
-    round: int = 1,
-    scores: Sequence[int] | None = None,
-) -> TakeStockState:
-    """Return the state of ``game`` described by the keywords, ``current`` to act.
+def craft(game: TakeStock, **keywords: Any) -> TakeStockState:
+    """Return the state of ``game`` described by the keywords of :func:`craft_text`.
 
-    Each keyword becomes a field of a short position (:func:`craft_text`), read with
+    The keywords become the fields of a short position, read with
     ``game.state_from_position``; the notation's defaults fill in the rest.
     """
-    return game.state_from_position(
-        craft_text(
-            game,
-            seed=seed,
-            current=current,
-            dealer=dealer,
-            rows=rows,
-            splits=splits,
-            frozen=frozen,
-            hands=hands,
-            known=known,
-            certs=certs,
-            discard=discard,
-            draw_top=draw_top,
-            draw_size=draw_size,
-            spare_to_certs=spare_to_certs,
-            saved=saved,
-            event_top=event_top,
-            events_above=events_above,
-            event_discard=event_discard,
-            tokens=tokens,
-            round=round,
-            scores=scores,
-        )
-    )
+    return game.state_from_position(craft_text(game, **keywords))
 
 
 def craft_text(

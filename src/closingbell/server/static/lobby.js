@@ -173,7 +173,7 @@ async function main() {
     el("div", { class: "option" },
       el("label", { for: "position" }, _("Position")), positionInput,
       el("small", { id: "position-help" },
-        _("Paste a position to practise it: take one seat and give the others to bots. The position names its own seed; its game and options are those chosen above.")),
+        _("Paste a position to practise it: take one seat and give the others to bots. Without a seed field, the server picks one at random; the game and options are those chosen above.")),
       el("small", { class: "doc-link" },
         el("a", { href: POSITION_HELP, target: "_blank", rel: "noopener" }, _("How to write a position")))),
     positionError);

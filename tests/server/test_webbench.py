@@ -50,7 +50,8 @@ def test_a_tiny_run_plays_and_measures(tmp_path: Path) -> None:
 def test_expert_tables_think_in_the_servers_helper_processes(tmp_path: Path) -> None:
     settings = WebBenchSettings(
         tables=1,
-        seconds=4.0,
+        # Long enough for the helper process to start and answer on a loaded 2-core machine.
+        seconds=8.0,
         database=f"sqlite:///{tmp_path / 'bench.db'}",
         think=0.05,
         experts=1,

@@ -1,0 +1,129 @@
+"""Random play side by side: closingbell's engines and OpenSpiel's C++ games, from Python.
+
+Usage: ``python benchmarks/bench_openspiel.py [SECONDS] [ROUNDS]`` (time per engine and
+round, default 2 s; rounds, default 3). Every engine is driven by the same Python loop
+(``apply(choice(legal()))`` with one ``random.Random``), the engines take turns within each
+round so that a busy machine slows them alike, and the best round of each is printed.
+
+OpenSpiel's games deal through chance nodes: those actions are applied by the same loop
+but counted apart, so "decisions/s" counts only the players' decisions for every engine
+(closingbell deals inside ``new_game``, whose time is counted). Figures only.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pyspiel
+
+import closingbell
+
+Runner = Callable[[float], tuple[int, int, int, float]]
+"""Plays random games for about the given seconds: (games, decisions, chance actions, s)."""
+
+
+def closingbell_runner(name: str, players: int, engine: str) -> Runner:
+    """Random games of a closingbell game on the ``reference`` or ``native`` engine."""
+    game = closingbell.load_game(name, players=players)
+    if engine == "native":
+        from closingbell import native
+
+        if not native.available():
+            raise SystemExit("the compiled engine is not built (pip install -e .)")
+
+        def new(seed: int) -> Any:
+            return native.new_game(game, seed)
+    else:
+        new = game.new_game
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = random.Random(0)
+        choice = rng.choice
+        games = decisions = 0
+        clock = time.perf_counter
+        start = clock()
+        while not games or clock() - start < seconds:
+            state = new(games)
+            legal = state.legal_actions
+            apply = state.apply
+            while not state.is_terminal():
+                apply(choice(legal()))
+                decisions += 1
+            games += 1
+        return games, decisions, 0, clock() - start
+
+    return run
+
+
+def openspiel_runner(name: str) -> Runner:
+    """Random games of an OpenSpiel game (C++), chance nodes included."""
+    game = pyspiel.load_game(name)
+
+    def run(seconds: float) -> tuple[int, int, int, float]:
+        rng = random.Random(0)
+        choice = rng.choice
+        games = decisions = chance = 0
+        clock = time.perf_counter
+        start = clock()
+        while not games or clock() - start < seconds:
+            state = game.new_initial_state()
+            legal = state.legal_actions
+            apply = state.apply_action
+            is_chance = state.is_chance_node
+            while not state.is_terminal():
+                apply(choice(legal()))
+                if is_chance():
+                    chance += 1
+                else:
+                    decisions += 1
+            games += 1
+        return games, decisions, chance, clock() - start
+
+    return run
+
+
+def main(argv: list[str]) -> int:
+    seconds = float(argv[0]) if argv else 2.0
+    rounds = int(argv[1]) if len(argv) > 1 else 3
+    from closingbell import native
+
+    engines = ["reference", "native"] if native.available() else ["reference"]
+    runners: dict[str, Runner] = {}
+    for engine in engines:
+        runners[f"closingbell take_stock 3p ({engine})"] = closingbell_runner(
+            "take_stock", 3, engine
+        )
+    runners["closingbell card_stock_market 4p (reference)"] = closingbell_runner(
+        "card_stock_market", 4, "reference"
+    )
+    runners["openspiel hearts (C++)"] = openspiel_runner("hearts")
+    runners["openspiel gin_rummy (C++)"] = openspiel_runner("gin_rummy")
+    best: dict[str, tuple[int, int, int, float]] = {}
+    for _ in range(rounds):
+        for label, run in runners.items():
+            figures = run(seconds)
+            old = best.get(label)
+            if old is None or figures[1] / figures[3] > old[1] / old[3]:
+                best[label] = figures
+    print(
+        f"closingbell {closingbell.__version__}, {platform.python_implementation()} "
+        f"{platform.python_version()} on {platform.machine()}; best of {rounds} rounds "
+        f"of {seconds:g} s, one core"
+    )
+    width = max(len(label) for label in best)
+    print(f"{'engine':<{width}}  {'games/s':>10}  {'decisions/s':>12}  {'all actions/s':>13}")
+    for label, (games, decisions, chance, spent) in best.items():
+        print(
+            f"{label:<{width}}  {games / spent:>10,.1f}  {decisions / spent:>12,.0f}  "
+            f"{(decisions + chance) / spent:>13,.0f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,51 @@
+"""Build closingbell's compiled engines (Cython), each optional.
+
+Everything else is declared in ``pyproject.toml``. Every extension here is optional: when
+one cannot be compiled (no C compiler, no Python headers), the install goes on without it
+and ``closingbell.native`` falls back to the pure-Python rules, which are the reference.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+NATIVE = Path("src/closingbell/native")
+MODULES = sorted(p.stem for p in NATIVE.glob("*.pyx"))
+"""Every ``.pyx`` file of the package is one extension module."""
+
+# IEEE arithmetic exactly as Python does it: no fused multiply-adds, no fast-math, so that
+# compiled code that computes with floats gives the reference's numbers bit for bit.
+FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math"]
+
+
+def extensions() -> list[Extension]:
+    """The compiled modules, or none when Cython is missing or CLOSINGBELL_PURE is set."""
+    if os.environ.get("CLOSINGBELL_PURE"):
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    modules = [
+        Extension(
+            f"closingbell.native.{name}",
+            [str(NATIVE / f"{name}.pyx")],
+            include_dirs=[str(NATIVE)],
+            extra_compile_args=FLAGS,
+        )
+        for name in MODULES
+    ]
+    built = cythonize(
+        modules,
+        compiler_directives={"language_level": 3, "embedsignature": True},
+        quiet=True,
+    )
+    for ext in built:
+        ext.optional = True  # a module that fails to compile is left out, not fatal
+    return built
+
+
+setup(ext_modules=extensions())

@@ -1,0 +1,112 @@
+"""closingbell's compiled engines, and the pure-Python fallback where they are not built.
+
+The readable Python rules in :mod:`closingbell.games` are the reference. The modules here
+are the same rules compiled with Cython for speed, built by ``pip install`` (``setup.py``)
+and proven equal to the reference by differential tests, state by state
+(:mod:`closingbell.native.differential`). Where a module could not be compiled, everything
+here falls back to the reference, so callers never need to care which engine they got::
+
+    from closingbell import native
+    state = native.new_game(game, seed=7)        # compiled if built, else the reference
+    state = native.new_game(game, 7, engine="reference")
+
+A native state answers the whole :class:`~closingbell.core.game.State` API with the same
+results and the same errors as the reference state it mirrors, and reads its fields (as
+fresh copies: changing them changes nothing). ``state.to_reference()`` gives the equal
+reference state; :func:`from_state` goes the other way.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from closingbell.core.game import Game, State
+
+ENGINES = ("auto", "native", "reference")
+"""The engines callers may ask for: the compiled one if built (``auto``), the compiled one
+or an error (``native``), or the Python rules (``reference``)."""
+
+MODULES: dict[str, str] = {"_random": "closingbell.native._random"}
+"""Every compiled module, by short name."""
+
+GAME_MODULES: dict[str, str] = {}
+"""The compiled engine of each game that has one, by the game's registered name."""
+
+
+def module(name: str) -> ModuleType | None:
+    """The compiled module ``name`` (such as ``"_random"``), or ``None`` if it is not built."""
+    try:
+        return importlib.import_module(MODULES[name])
+    except ImportError:
+        return None
+
+
+def built() -> dict[str, bool]:
+    """Whether each compiled module is built and importable."""
+    return {name: module(name) is not None for name in MODULES}
+
+
+def engine_module(game: Game | str) -> ModuleType | None:
+    """The compiled engine of ``game`` (a game or its name), or ``None`` if there is none."""
+    name = game if isinstance(game, str) else game.info.name
+    short = GAME_MODULES.get(name)
+    return module(short) if short is not None else None
+
+
+def available(game: Game | str | None = None) -> bool:
+    """Whether ``game`` (default: every game that has one) has its compiled engine built."""
+    if game is None:
+        return all(module(short) is not None for short in GAME_MODULES.values())
+    return engine_module(game) is not None
+
+
+def _pick(game: Game, engine: str) -> ModuleType | None:
+    """The compiled module to use for ``engine``, or ``None`` for the reference."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "reference":
+        return None
+    compiled = engine_module(game)
+    if compiled is None and engine == "native":
+        raise RuntimeError(
+            f"the compiled engine of {game.info.title} is not built "
+            "(reinstall with a C compiler and Python's headers: pip install -e .)"
+        )
+    return compiled
+
+
+def new_game(game: Game, seed: int, engine: str = "auto") -> State:
+    """Deal ``game`` from ``seed`` on ``engine``: the same game as ``game.new_game(seed)``."""
+    compiled = _pick(game, engine)
+    if compiled is None:
+        return game.new_game(seed)
+    state: State = compiled.new_game(game, seed)
+    return state
+
+
+def from_state(state: State, engine: str = "auto") -> State:
+    """A state of ``engine`` equal to ``state`` (``state`` itself if it already is one)."""
+    compiled = _pick(state.game, engine)
+    if compiled is None:
+        return to_reference(state)
+    native_class: type = compiled.State
+    if isinstance(state, native_class):
+        return state
+    native: State = compiled.from_state(state)
+    return native
+
+
+def to_reference(state: State) -> State:
+    """The reference state equal to ``state`` (``state`` itself if it is one)."""
+    convert: Any = getattr(state, "to_reference", None)
+    if convert is None:
+        return state
+    reference: State = convert()
+    return reference
+
+
+def engine_of(state: State) -> str:
+    """``"native"`` for a compiled engine's state, ``"reference"`` otherwise."""
+    return "native" if hasattr(state, "to_reference") else "reference"

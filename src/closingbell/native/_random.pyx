@@ -1,0 +1,52 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Python's ``random.Random(text)`` in C (``pyrandom.h``), exposed for tests and tools.
+
+The compiled engines include ``pyrandom.h`` themselves; this module lets the tests compare
+the C generator with Python's own, number for number.
+"""
+
+from libc.stdint cimport uint32_t
+from libc.stdlib cimport free, malloc
+
+
+cdef class TextRandom:
+    """A generator seeded like ``random.Random(text)``, for a text of 1 to 512 UTF-8 bytes."""
+
+    cdef cb_random state
+
+    def __init__(self, str text):
+        data = text.encode("utf-8")
+        if cb_seed_text(&self.state, data, len(data)) != 0:
+            raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
+
+    def getrandbits(self, int k):
+        """``k`` random bits, 0 <= k <= 32."""
+        if not 0 <= k <= 32:
+            raise ValueError("k must be from 0 to 32")
+        return cb_getrandbits(&self.state, k)
+
+    def randrange(self, n):
+        """A number from 0 to ``n - 1``, as ``Random.randrange(n)`` draws it."""
+        if not 0 < n < 2**32:
+            raise ValueError("n must be from 1 to 2**32 - 1")
+        return cb_randbelow(&self.state, <uint32_t>n)
+
+    def shuffle(self, list items):
+        """Shuffle ``items`` in place, as ``Random.shuffle`` does."""
+        cdef int length = len(items)
+        cdef int *order = <int *>malloc(max(length, 1) * sizeof(int))
+        cdef int i
+        if order == NULL:
+            raise MemoryError()
+        try:
+            for i in range(length):
+                order[i] = i
+            cb_shuffle_int(&self.state, order, length)
+            items[:] = [items[order[i]] for i in range(length)]
+        finally:
+            free(order)
+
+
+def derive(seed, *labels):
+    """The generator ``closingbell.core.rng.derive_rng(seed, *labels)`` makes, in C."""
+    return TextRandom("/".join([str(seed), *(str(label) for label in labels)]))

@@ -1,0 +1,225 @@
+"""Differential play: a compiled engine against the reference rules, step by step.
+
+:func:`play_pair` deals the same game on both engines and plays random actions on both.
+Before every action it compares the two states field by field (every field the reference
+serializes, the log, the history and the pending decision), the legal actions, scores and
+winners, and, at the intervals given, every seat's view, the errors of illegal actions,
+clones, and round trips through :func:`closingbell.native.from_state` and
+``to_reference``. The first difference raises :class:`Mismatch` naming the game, the step
+and the field. The tests run a share of this; ``benchmarks/bench_differential.py`` runs
+millions of actions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from closingbell.core.errors import IllegalActionError
+from closingbell.core.game import Game, State
+
+ODD_ACTIONS: tuple[object, ...] = (-1, True, False, None, "3", 3.0, 2**70, [1], b"1")
+"""Values that are not action ids at all, refused by both engines with the same error."""
+
+
+class Mismatch(AssertionError):
+    """The compiled engine and the reference disagree."""
+
+
+@dataclass
+class Tally:
+    """What one differential run compared."""
+
+    games: int = 0
+    """Games played to the end (or to the step limit)."""
+    actions: int = 0
+    """Actions applied on both engines."""
+    states: int = 0
+    """States compared field by field."""
+    views: int = 0
+    """Views compared (one per seat and the spectator, at each state where views were)."""
+    illegal: int = 0
+    """Illegal actions refused by both with the same message."""
+    clones: int = 0
+    """Clones compared and checked to be independent."""
+    round_trips: int = 0
+    """States carried over from the reference with ``from_state`` and back."""
+    seconds: float = 0.0
+    """Time spent."""
+    cases: list[str] = field(default_factory=list)
+    """The games and options played, one line each."""
+
+    def add(self, other: Tally) -> None:
+        """Add another run's counts to this one."""
+        for name in ("games", "actions", "states", "views", "illegal", "clones", "round_trips"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.seconds += other.seconds
+        self.cases += other.cases
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def compare_states(ref: State, nat: State, where: str, *, log_from: int = 0) -> None:
+    """Raise :class:`Mismatch` unless the two states are equal in every field.
+
+    Fields are compared by ``repr``, so that ``1`` and ``True`` or a list and a tuple
+    differ. The log is compared from entry ``log_from`` on (and in length).
+    """
+    shapes = type(ref).SHAPES
+    for name in shapes:
+        if name == "log":
+            continue
+        a = getattr(ref, name)
+        b = getattr(nat, name)
+        if repr(a) != repr(b):
+            raise Mismatch(f"{where}: field {name!r}: reference {_shown(a)}, native {_shown(b)}")
+    for name in ("cur", "phase", "seed", "from_deal", "n"):
+        a = getattr(ref, name)
+        b = getattr(nat, name)
+        if repr(a) != repr(b):
+            raise Mismatch(f"{where}: field {name!r}: reference {a!r}, native {b!r}")
+    if nat.game is not ref.game:
+        raise Mismatch(f"{where}: the native state belongs to another game object")
+    ref_log = ref.log
+    nat_log = nat.log
+    if len(ref_log) != len(nat_log):
+        raise Mismatch(f"{where}: log of {len(ref_log)} entries, native {len(nat_log)}")
+    for i in range(log_from, len(ref_log)):
+        if repr(ref_log[i]) != repr(nat_log[i]):
+            raise Mismatch(
+                f"{where}: log entry {i}: reference {_shown(ref_log[i])}, "
+                f"native {_shown(nat_log[i])}"
+            )
+    checks: list[tuple[str, Any, Any]] = [
+        ("legal_actions()", ref.legal_actions(), nat.legal_actions()),
+        ("current_player", ref.current_player, nat.current_player),
+        ("decision", ref.decision, nat.decision),
+        ("is_terminal()", ref.is_terminal(), nat.is_terminal()),
+        ("choice_is_secret()", ref.choice_is_secret(), nat.choice_is_secret()),
+        ("scores()", ref.scores(), nat.scores()),
+    ]
+    if ref.is_terminal():
+        checks.append(("winners()", ref.winners(), nat.winners()))
+    for what, a, b in checks:
+        if repr(a) != repr(b):
+            raise Mismatch(f"{where}: {what}: reference {_shown(a)}, native {_shown(b)}")
+
+
+def compare_views(ref: State, nat: State, where: str) -> int:
+    """Raise :class:`Mismatch` unless every seat's and the spectator's views are equal."""
+    seats: list[int | None] = [*range(ref.n), None]
+    for seat in seats:
+        a = ref.view(seat)
+        b = nat.view(seat)
+        if type(a) is not type(b) or a != b or repr(a) != repr(b):
+            raise Mismatch(f"{where}: view of seat {seat}: reference {a!r}, native {b!r}")
+        ea = ref.visible_events(seat)
+        eb = nat.visible_events(seat)
+        if repr(ea) != repr(eb):
+            raise Mismatch(f"{where}: visible_events({seat}) differ")
+    return len(seats)
+
+
+def _refusal(state: State, action: object) -> str | None:
+    """The message of the error ``apply(action)`` raises, or ``None`` if it is accepted."""
+    try:
+        state.apply(action)  # type: ignore[arg-type]
+    except IllegalActionError as exc:
+        return f"IllegalActionError: {exc}"
+    return None
+
+
+def compare_illegal(ref: State, nat: State, rng: random.Random, where: str) -> int:
+    """Refuse a few illegal actions on both engines; the messages and states must agree."""
+    legal = set(ref.legal_actions())
+    count = ref.game.info.num_distinct_actions
+    tries: list[object] = [rng.randrange(-2, count + 2) for _ in range(4)]
+    tries.append(rng.choice(ODD_ACTIONS))
+    checked = 0
+    for action in tries:
+        if action in legal and type(action) is int:
+            continue
+        a = _refusal(ref, action)
+        b = _refusal(nat, action)
+        if a is None or b is None or a != b:
+            raise Mismatch(f"{where}: apply({action!r}): reference {a!r}, native {b!r}")
+        checked += 1
+    compare_states(ref, nat, where + " after refusals")
+    return checked
+
+
+def compare_clone(ref: State, nat: State, rng: random.Random, where: str) -> None:
+    """A clone of each engine's state equals the original and goes its own way."""
+    ref_copy = ref.clone()
+    nat_copy = nat.clone()
+    compare_states(ref_copy, nat_copy, where + " (clones)")
+    compare_states(ref, nat_copy, where + " (native clone)")
+    if not ref_copy.is_terminal():
+        action = rng.choice(ref_copy.legal_actions())
+        ref_copy.apply(action)
+        nat_copy.apply(action)
+        compare_states(ref_copy, nat_copy, where + " (clones after one action)")
+    compare_states(ref, nat, where + " (originals after their clones moved)")
+
+
+def play_pair(
+    game: Game,
+    compiled: Any,
+    seed: int,
+    rng: random.Random,
+    *,
+    max_steps: int | None = None,
+    views_every: int = 0,
+    illegal_every: int = 0,
+    clone_every: int = 0,
+    round_trip_every: int = 0,
+) -> Tally:
+    """Play one random game on the reference and on ``compiled``, comparing every state.
+
+    ``compiled`` is a game's compiled module (``new_game``, ``from_state``). The checks
+    beyond the fields run every so many steps (0: never). Returns what was compared.
+    """
+    start = time.perf_counter()
+    tally = Tally(cases=[f"{game!r} seed={seed}"])
+    ref = game.new_game(seed)
+    nat: Any = compiled.new_game(game, seed)
+    step = 0
+    seen_log = 0
+    while True:
+        where = f"{game!r} seed={seed} step {step}"
+        compare_states(ref, nat, where, log_from=seen_log)
+        seen_log = len(ref.log)
+        tally.states += 1
+        if views_every and step % views_every == 0:
+            tally.views += compare_views(ref, nat, where)
+        if ref.is_terminal() or (max_steps is not None and step >= max_steps):
+            break
+        if illegal_every and step % illegal_every == 0:
+            tally.illegal += compare_illegal(ref, nat, rng, where)
+        if clone_every and step % clone_every == 0:
+            compare_clone(ref, nat, rng, where)
+            tally.clones += 1
+        if round_trip_every and step % round_trip_every == 0:
+            back = nat.to_reference()
+            compare_states(ref, back, where + " (to_reference)")
+            if type(back) is not type(ref):
+                raise Mismatch(f"{where}: to_reference() made a {type(back).__name__}")
+            nat = compiled.from_state(ref)
+            compare_states(ref, nat, where + " (from_state)")
+            tally.round_trips += 1
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        nat.apply(action)
+        tally.actions += 1
+        step += 1
+    compare_states(ref, nat, f"{game!r} seed={seed} at the end")
+    if ref.to_json() != nat.to_json():
+        raise Mismatch(f"{game!r} seed={seed}: to_json() differs at the end")
+    tally.games = 1
+    tally.seconds = time.perf_counter() - start
+    return tally

@@ -20,6 +20,13 @@ from typing import Any
 from closingbell.core.errors import IllegalActionError
 from closingbell.core.game import Game, State
 
+OPTION_SETS: dict[str, list[dict[str, Any]]] = {
+    "take_stock": [{}],
+    "card_stock_market": [{}],
+}
+"""Rules options each game's engines are compared under (besides every player count):
+the defaults first, then non-default values of every option, alone and combined."""
+
 ODD_ACTIONS: tuple[object, ...] = (-1, True, False, None, "3", 3.0, 2**70, [1], b"1")
 """Values that are not action ids at all, refused by both engines with the same error."""
 
@@ -165,6 +172,56 @@ def compare_clone(ref: State, nat: State, rng: random.Random, where: str) -> Non
         nat_copy.apply(action)
         compare_states(ref_copy, nat_copy, where + " (clones after one action)")
     compare_states(ref, nat, where + " (originals after their clones moved)")
+
+
+def run(
+    name: str,
+    actions: int,
+    *,
+    seed: int = 0,
+    views_every: int = 0,
+    illegal_every: int = 0,
+    clone_every: int = 0,
+    round_trip_every: int = 0,
+) -> Tally:
+    """Play games of ``name`` on both engines until ``actions`` actions have been compared.
+
+    Games cycle through every player count and every entry of ``OPTION_SETS``; their seeds
+    and moves follow from ``seed``. Raises ``RuntimeError`` if the game has no compiled
+    engine built, and :class:`Mismatch` at the first difference.
+    """
+    from closingbell import native
+    from closingbell.core.registry import game_class, load_game
+
+    compiled = native.engine_module(name)
+    if compiled is None:
+        raise RuntimeError(f"{name} has no compiled engine built")
+    info = game_class(name).info
+    cases = [
+        (players, options)
+        for options in OPTION_SETS.get(name, [{}])
+        for players in range(info.min_players, info.max_players + 1)
+    ]
+    rng = random.Random(f"differential/{name}/{seed}")
+    total = Tally()
+    index = 0
+    while total.actions < actions:
+        players, options = cases[index % len(cases)]
+        game = load_game(name, players=players, **options)
+        total.add(
+            play_pair(
+                game,
+                compiled,
+                seed * 1_000_003 + index,
+                rng,
+                views_every=views_every,
+                illegal_every=illegal_every,
+                clone_every=clone_every,
+                round_trip_every=round_trip_every,
+            )
+        )
+        index += 1
+    return total
 
 
 def play_pair(

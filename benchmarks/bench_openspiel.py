@@ -22,6 +22,7 @@ from typing import Any
 import pyspiel
 
 import closingbell
+from closingbell import native
 
 Runner = Callable[[float], tuple[int, int, int, float]]
 """Plays random games for about the given seconds: (games, decisions, chance actions, s)."""
@@ -31,8 +32,6 @@ def closingbell_runner(name: str, players: int, engine: str) -> Runner:
     """Random games of a closingbell game on the ``reference`` or ``native`` engine."""
     game = closingbell.load_game(name, players=players)
     if engine == "native":
-        from closingbell import native
-
         if not native.available():
             raise SystemExit("the compiled engine is not built (pip install -e .)")
 
@@ -90,8 +89,6 @@ def openspiel_runner(name: str) -> Runner:
 def main(argv: list[str]) -> int:
     seconds = float(argv[0]) if argv else 2.0
     rounds = int(argv[1]) if len(argv) > 1 else 3
-    from closingbell import native
-
     engines = ["reference", "native"] if native.available() else ["reference"]
     runners: dict[str, Runner] = {}
     for engine in engines:

@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from closingbell import native
 from closingbell.core.errors import IllegalActionError
 from closingbell.core.game import Game, State
+from closingbell.core.registry import game_class, load_game
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "take_stock": [{}],
@@ -190,9 +192,6 @@ def run(
     and moves follow from ``seed``. Raises ``RuntimeError`` if the game has no compiled
     engine built, and :class:`Mismatch` at the first difference.
     """
-    from closingbell import native
-    from closingbell.core.registry import game_class, load_game
-
     compiled = native.engine_module(name)
     if compiled is None:
         raise RuntimeError(f"{name} has no compiled engine built")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import closingbell
 from closingbell.bots import make_bot
 from closingbell.core.errors import IllegalActionError
 from closingbell.envs.gymnasium import ENV_IDS, ClosingbellEnv
@@ -85,3 +86,19 @@ def test_options_and_bots() -> None:
     with pytest.raises(ValueError):
         ClosingbellEnv("take_stock", players=3, opponents="nobody")
     assert bot_env.opponents[0].name == "random"
+
+
+@pytest.mark.parametrize(
+    ("env_id", "players"), [(ENV_IDS["take_stock"], 3), (ENV_IDS["card_stock_market"], 4)]
+)
+def test_make_with_no_arguments_plays_the_documented_defaults(env_id: str, players: int) -> None:
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=3)
+    assert env.unwrapped.game.players == players
+    assert (
+        env.unwrapped.game.options
+        == closingbell.load_game(env.unwrapped.game.info.name, players=players).options
+    )
+    assert obs.shape == env.observation_space.shape
+    assert info["action_mask"].any()
+    env.close()

@@ -98,3 +98,8 @@ def test_a_game_object_and_options() -> None:
         raw_env(game, rounds=2)
     with pytest.raises(ValueError):
         raw_env("take_stock", players=2, reward="points")
+
+
+def test_env_with_no_player_count_plays_the_documented_default() -> None:
+    assert env().game.players == 3
+    assert env("card_stock_market").game.players == 4

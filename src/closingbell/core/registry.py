@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
@@ -41,3 +42,17 @@ def game_class(name: str) -> type[Game]:
 def load_game(name: str, **options: Any) -> Game:
     """Return the game ``name`` with the given rules options (``players`` among them)."""
     return game_class(name)(**options)
+
+
+def default_players(name: str) -> int:
+    """The number of seats the game ``name`` is played with when nobody says otherwise.
+
+    It is the default of the game's ``players`` option (3 for Take Stock, 4 for Card Stock
+    Market), for front ends that take no player count, such as ``gym.make`` with no arguments.
+    """
+    options = load_game(name, players=game_class(name).info.min_players).options
+    fields = {f.name: f.default for f in dataclasses.fields(options)}
+    players = fields.get("players")
+    if not isinstance(players, int):  # pragma: no cover (every game's options have players)
+        raise TypeError(f"{name}'s options give no default number of players")
+    return players

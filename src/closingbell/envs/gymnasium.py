@@ -31,7 +31,7 @@ from gymnasium import spaces
 from closingbell.bots import make_bot
 from closingbell.bots.base import Bot
 from closingbell.core.game import Game, State
-from closingbell.core.registry import load_game
+from closingbell.core.registry import default_players, load_game
 from closingbell.core.rng import fresh_seed
 from closingbell.envs.encoding import encoder_for
 from closingbell.envs.rewards import check_reward_kind, final_rewards
@@ -75,8 +75,7 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
                 raise ValueError("pass either a Game or a name with players and options")
             self.game: Game = game
         else:
-            if players is not None:
-                options["players"] = players
+            options["players"] = default_players(game) if players is None else players
             self.game = load_game(game, **options)
         n = self.game.players
         if isinstance(opponents, str):

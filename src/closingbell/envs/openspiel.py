@@ -50,7 +50,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from closingbell.bots import make_bot
 from closingbell.core.game import Game, State
-from closingbell.core.registry import game_class, load_game
+from closingbell.core.registry import default_players, game_class, load_game
 from closingbell.envs.encoding import Encoder, encoder_for
 from closingbell.envs.rewards import final_rewards
 
@@ -59,10 +59,14 @@ NUM_DEALS = 1 << 16
 _DEAL_OUTCOMES = [(k, 1.0 / NUM_DEALS) for k in range(NUM_DEALS)]
 
 GAMES: dict[str, dict[str, Any]] = {
-    "take_stock": {"short_name": "closingbell_take_stock", "players": 3, "max_length": 3000},
+    "take_stock": {
+        "short_name": "closingbell_take_stock",
+        "players": default_players("take_stock"),
+        "max_length": 3000,
+    },
     "card_stock_market": {
         "short_name": "closingbell_card_stock_market",
-        "players": 4,
+        "players": default_players("card_stock_market"),
         "max_length": 3000,
     },
 }

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from closingbell.core.game import Game, State
-from closingbell.core.registry import load_game
+from closingbell.core.registry import default_players, load_game
 from closingbell.core.rng import fresh_seed
 from closingbell.envs.encoding import Encoder, encoder_for
 from closingbell.envs.rewards import check_reward_kind, final_rewards
@@ -71,8 +71,7 @@ class ClosingbellAEC(AECEnv):  # type: ignore[misc]
                 raise ValueError("pass either a Game or a name with players and options")
             self.game: Game = game
         else:
-            if players is not None:
-                options["players"] = players
+            options["players"] = default_players(game) if players is None else players
             self.game = load_game(game, **options)
         self.metadata = {**self.metadata, "name": f"closingbell_{self.game.info.name}_v0"}
         self.reward_kind = check_reward_kind(reward)

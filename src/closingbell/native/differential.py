@@ -24,7 +24,43 @@ from closingbell.core.registry import game_class, load_game
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "take_stock": [{}],
-    "card_stock_market": [{}],
+    "card_stock_market": [
+        {},
+        {"strip": "graded"},
+        {"strip": (0, 13, 13, 0, 1, 1, 13, 13)},
+        {"starting_money": 1000},
+        {"starting_money": 0},
+        {"bank_money": None},
+        {"bank_money": 0},
+        {"levy": 1},
+        {"levy": 1000},
+        {"same_suit_trades": False},
+        {"face_raise_limited": True},
+        {"phase_order": "trade_first"},
+        {"same_price_change": True},
+        {"bankrupt_buying": "forbidden"},
+        {"ace_at_setup": False},
+        {"debt_repayment": "end_of_turn"},
+        {"first_dealer": 0},
+        {"first_dealer": 1},
+        # Levies and debts in nearly every game, repaid either way.
+        {"bank_money": 10, "starting_money": 60, "levy": 30},
+        {"bank_money": 10, "starting_money": 60, "levy": 45, "debt_repayment": "end_of_turn"},
+        {
+            "phase_order": "trade_first",
+            "same_price_change": True,
+            "face_raise_limited": True,
+            "strip": "graded",
+        },
+        {
+            "same_suit_trades": False,
+            "bankrupt_buying": "forbidden",
+            "ace_at_setup": False,
+            "first_dealer": 1,
+            "strip": (1, 1, 0, 0, 13, 13, 2, 5),
+        },
+        {"bank_money": None, "starting_money": 0, "same_price_change": True},
+    ],
 }
 """Rules options each game's engines are compared under (besides every player count):
 the defaults first, then non-default values of every option, alone and combined."""
@@ -151,7 +187,7 @@ def compare_illegal(ref: State, nat: State, rng: random.Random, where: str) -> i
     tries.append(rng.choice(ODD_ACTIONS))
     checked = 0
     for action in tries:
-        if action in legal and type(action) is int:
+        if type(action) is int and action in legal:
             continue
         a = _refusal(ref, action)
         b = _refusal(nat, action)

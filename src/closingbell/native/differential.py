@@ -277,13 +277,49 @@ def play_pair(
     beyond the fields run every so many steps (0: never). Returns what was compared.
     """
     start = time.perf_counter()
-    tally = Tally(cases=[f"{game!r} seed={seed}"])
     ref = game.new_game(seed)
     nat: Any = compiled.new_game(game, seed)
+    tally = play_on(
+        ref,
+        nat,
+        compiled,
+        rng,
+        f"{game!r} seed={seed}",
+        max_steps=max_steps,
+        views_every=views_every,
+        illegal_every=illegal_every,
+        clone_every=clone_every,
+        round_trip_every=round_trip_every,
+    )
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def play_on(
+    ref: State,
+    nat: Any,
+    compiled: Any,
+    rng: random.Random,
+    label: str,
+    *,
+    max_steps: int | None = None,
+    views_every: int = 0,
+    illegal_every: int = 0,
+    clone_every: int = 0,
+    round_trip_every: int = 0,
+) -> Tally:
+    """Play random actions on two equal states to the end, comparing them at every step.
+
+    ``ref`` is a reference state (dealt, sampled, read from a position or from JSON) and
+    ``nat`` the compiled engine's state made equal to it; ``label`` names the game in
+    the messages. The checks are those of :func:`play_pair`.
+    """
+    start = time.perf_counter()
+    tally = Tally(cases=[label])
     step = 0
     seen_log = 0
     while True:
-        where = f"{game!r} seed={seed} step {step}"
+        where = f"{label} step {step}"
         compare_states(ref, nat, where, log_from=seen_log)
         seen_log = len(ref.log)
         tally.states += 1
@@ -309,9 +345,9 @@ def play_pair(
         nat.apply(action)
         tally.actions += 1
         step += 1
-    compare_states(ref, nat, f"{game!r} seed={seed} at the end")
+    compare_states(ref, nat, f"{label} at the end")
     if ref.to_json() != nat.to_json():
-        raise Mismatch(f"{game!r} seed={seed}: to_json() differs at the end")
+        raise Mismatch(f"{label}: to_json() differs at the end")
     tally.games = 1
     tally.seconds = time.perf_counter() - start
     return tally

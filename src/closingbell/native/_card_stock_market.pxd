@@ -83,7 +83,6 @@ ctypedef struct csm_fields:
     signed char legal_valid
     int legal_len
     unsigned char legal[CSM_LEGAL_CAP]
-    uint64_t legal_bits[4]
 
 
 cdef class _Tape:

@@ -16,7 +16,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 
 from closingbell.native._random cimport cb_derive, cb_random, cb_randbelow, cb_shuffle_int
 
@@ -271,9 +271,20 @@ cdef int _read_rules(csm_rules *r, object game) except -1:
     return 0
 
 
+# The rules of the game last read: a loop of new games reads them once.
+cdef object _rules_game = None
+cdef csm_rules _rules_cache
+
+
 cdef State blank_state(object game):
+    global _rules_game, _rules_cache
     cdef State st = State.__new__(State)
-    _read_rules(&st.rules, game)
+    cdef csm_rules fresh
+    if game is not _rules_game:
+        _read_rules(&fresh, game)
+        _rules_cache = fresh
+        _rules_game = game
+    st.rules = _rules_cache
     memset(&st.f, 0, sizeof(csm_fields))
     st.game = game
     st.deal = False
@@ -417,9 +428,6 @@ cdef class State:
                 out[m] = DONE_A
                 m += 1
         f.legal_len = m
-        f.legal_bits[0] = f.legal_bits[1] = f.legal_bits[2] = f.legal_bits[3] = 0
-        for i in range(m):
-            f.legal_bits[out[i] >> 6] |= (<uint64_t>1) << (out[i] & 63)
         f.legal_valid = 1
         return 0
 
@@ -461,9 +469,9 @@ cdef class State:
         a = PyLong_AsLongAndOverflow(action, &overflow)
         if not self.f.legal_valid:
             self.compute_legal()
-        if overflow or a < 0 or a >= CSM_NUM_ACTIONS or not (
-            (self.f.legal_bits[a >> 6] >> (a & 63)) & 1
-        ):
+        if overflow or a < 0 or a >= CSM_NUM_ACTIONS or memchr(
+            self.f.legal, <int>a, self.f.legal_len
+        ) == NULL:
             ref = self.to_reference()
             raise ref.refuse(action, ref._explain_illegal(action))
         self.apply_unchecked(<int>a)

@@ -29,6 +29,7 @@ from closingbell.games.card_stock_market.views import SuitMarket as _SuitMarket
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object obj, int *overflow) except? -1
+    void PyObject_GC_UnTrack(object obj)
 
 # Decision kinds (state.py).
 cdef enum:
@@ -142,6 +143,9 @@ cdef inline tuple _tuple_of(const cell *arr, Py_ssize_t k):
         v = PyLong_FromLongLong(arr[i])
         Py_INCREF(v)
         PyTuple_SET_ITEM(t, i, v)
+    # A tuple of ints is in no reference cycle: untracked now, as the collector would
+    # untrack it at its first pass, so that views kept alive cost the collector nothing.
+    PyObject_GC_UnTrack(t)
     return t
 
 

@@ -24,7 +24,43 @@ from closingbell.core.registry import game_class, load_game
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "take_stock": [{}],
-    "card_stock_market": [{}],
+    "card_stock_market": [
+        {},
+        {"strip": "graded"},
+        {"strip": (0, 13, 13, 0, 1, 1, 13, 13)},
+        {"starting_money": 1000},
+        {"starting_money": 0},
+        {"bank_money": None},
+        {"bank_money": 0},
+        {"levy": 1},
+        {"levy": 1000},
+        {"same_suit_trades": False},
+        {"face_raise_limited": True},
+        {"phase_order": "trade_first"},
+        {"same_price_change": True},
+        {"bankrupt_buying": "forbidden"},
+        {"ace_at_setup": False},
+        {"debt_repayment": "end_of_turn"},
+        {"first_dealer": 0},
+        {"first_dealer": 1},
+        # Levies and debts in nearly every game, repaid either way.
+        {"bank_money": 10, "starting_money": 60, "levy": 30},
+        {"bank_money": 10, "starting_money": 60, "levy": 45, "debt_repayment": "end_of_turn"},
+        {
+            "phase_order": "trade_first",
+            "same_price_change": True,
+            "face_raise_limited": True,
+            "strip": "graded",
+        },
+        {
+            "same_suit_trades": False,
+            "bankrupt_buying": "forbidden",
+            "ace_at_setup": False,
+            "first_dealer": 1,
+            "strip": (1, 1, 0, 0, 13, 13, 2, 5),
+        },
+        {"bank_money": None, "starting_money": 0, "same_price_change": True},
+    ],
 }
 """Rules options each game's engines are compared under (besides every player count):
 the defaults first, then non-default values of every option, alone and combined."""
@@ -151,7 +187,7 @@ def compare_illegal(ref: State, nat: State, rng: random.Random, where: str) -> i
     tries.append(rng.choice(ODD_ACTIONS))
     checked = 0
     for action in tries:
-        if action in legal and type(action) is int:
+        if type(action) is int and action in legal:
             continue
         a = _refusal(ref, action)
         b = _refusal(nat, action)
@@ -241,13 +277,49 @@ def play_pair(
     beyond the fields run every so many steps (0: never). Returns what was compared.
     """
     start = time.perf_counter()
-    tally = Tally(cases=[f"{game!r} seed={seed}"])
     ref = game.new_game(seed)
     nat: Any = compiled.new_game(game, seed)
+    tally = play_on(
+        ref,
+        nat,
+        compiled,
+        rng,
+        f"{game!r} seed={seed}",
+        max_steps=max_steps,
+        views_every=views_every,
+        illegal_every=illegal_every,
+        clone_every=clone_every,
+        round_trip_every=round_trip_every,
+    )
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def play_on(
+    ref: State,
+    nat: Any,
+    compiled: Any,
+    rng: random.Random,
+    label: str,
+    *,
+    max_steps: int | None = None,
+    views_every: int = 0,
+    illegal_every: int = 0,
+    clone_every: int = 0,
+    round_trip_every: int = 0,
+) -> Tally:
+    """Play random actions on two equal states to the end, comparing them at every step.
+
+    ``ref`` is a reference state (dealt, sampled, read from a position or from JSON) and
+    ``nat`` the compiled engine's state made equal to it; ``label`` names the game in
+    the messages. The checks are those of :func:`play_pair`.
+    """
+    start = time.perf_counter()
+    tally = Tally(cases=[label])
     step = 0
     seen_log = 0
     while True:
-        where = f"{game!r} seed={seed} step {step}"
+        where = f"{label} step {step}"
         compare_states(ref, nat, where, log_from=seen_log)
         seen_log = len(ref.log)
         tally.states += 1
@@ -273,9 +345,9 @@ def play_pair(
         nat.apply(action)
         tally.actions += 1
         step += 1
-    compare_states(ref, nat, f"{game!r} seed={seed} at the end")
+    compare_states(ref, nat, f"{label} at the end")
     if ref.to_json() != nat.to_json():
-        raise Mismatch(f"{game!r} seed={seed}: to_json() differs at the end")
+        raise Mismatch(f"{label}: to_json() differs at the end")
     tally.games = 1
     tally.seconds = time.perf_counter() - start
     return tally

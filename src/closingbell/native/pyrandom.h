@@ -114,8 +114,18 @@ static inline void cb_init_genrand(cb_random *r, uint32_t s) {
 }
 
 static inline void cb_init_by_array(cb_random *r, const uint32_t *key, size_t key_length) {
+    /* Every seed starts from init_genrand(19650218): computed once, then copied (a third
+     * of the seeding's time).  The engines run under the GIL, so the first call is alone. */
+    static uint32_t start[CB_MT_N];
+    static int ready = 0;
     uint32_t *mt = r->mt;
-    cb_init_genrand(r, 19650218U);
+    if (!ready) {
+        cb_init_genrand(r, 19650218U);
+        memcpy(start, mt, sizeof start);
+        ready = 1;
+    }
+    memcpy(mt, start, sizeof start);
+    r->index = CB_MT_N;
     size_t i = 1, j = 0;
     size_t k = CB_MT_N > key_length ? CB_MT_N : key_length;
     for (; k; k--) {

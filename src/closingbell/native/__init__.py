@@ -28,7 +28,10 @@ ENGINES = ("auto", "native", "reference")
 """The engines callers may ask for: the compiled one if built (``auto``), the compiled one
 or an error (``native``), or the Python rules (``reference``)."""
 
-MODULES: dict[str, str] = {"_random": "closingbell.native._random"}
+MODULES: dict[str, str] = {
+    "_random": "closingbell.native._random",
+    "_take_stock_bot": "closingbell.native._take_stock_bot",
+}
 """Every compiled module, by short name."""
 
 GAME_MODULES: dict[str, str] = {}

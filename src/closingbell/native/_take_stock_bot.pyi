@@ -36,5 +36,8 @@ class TakeStockBot:
     def pick(self, view: TakeStockView, legal: Sequence[int]) -> int:
         """The best of the actions ``legal`` for the seat of ``view``, as the reference's."""
 
+    def scores(self, view: TakeStockView, legal: Sequence[int]) -> list[float]:
+        """The score of each action where ``pick`` takes the best-scored one (for tests)."""
+
     def evaluate(self, view: TakeStockView) -> float:
         """The seat's expected end-of-round standing against its opponents, by the model."""

@@ -1344,6 +1344,32 @@ cdef class TakeStockBot:
             fail(error)
         return choice
 
+    def scores(self, view, legal):
+        """The score of each action of ``legal`` where ``pick`` takes the best-scored one.
+
+        For tests: empty for the decisions ``pick`` settles otherwise (``audit_what``,
+        ``retrieve``, ``exercise``).
+        """
+        cdef ts_view v
+        cdef int acts[TS_ACTIONS]
+        cdef double out[TS_ACTIONS]
+        cdef Board b
+        cdef int n, i
+        ts_fill_view(&v, view)
+        n = read_ints(legal, acts, TS_ACTIONS, 0, TS_ACTIONS, "legal actions")
+        if v.decision in (TS_AUDIT_WHAT, TS_RETRIEVE, TS_EXERCISE, TS_OTHER):
+            return []
+        for i in range(n):
+            if not fits(v.decision, acts[i]):
+                fail(TS_BAD_ACTION)
+        init_board(&b, &self.params, &v)
+        for i in range(n):
+            if not b.error:
+                out[i] = score(&b, v.decision, acts[i])
+        if b.error:
+            fail(b.error)
+        return [out[i] for i in range(n)]
+
     def evaluate(self, view):
         """The seat's expected end-of-round standing against its opponents, by the model."""
         cdef ts_view v

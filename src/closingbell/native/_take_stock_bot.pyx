@@ -297,6 +297,7 @@ cdef inline double fmin_py(double a, double b) noexcept nogil:
 
 
 cdef inline int shares_of(const Board *b, int c) noexcept nogil:
+    """The shares printed on share card ``c``."""
     return b.P.shares[c % TS_VALUES + 1]
 
 
@@ -1258,6 +1259,7 @@ cdef dict ERRORS = {
 
 
 cdef object fail(int error):
+    """Raise what the reference raises for ``error``."""
     kind, message = ERRORS[error]
     raise kind(message)
 

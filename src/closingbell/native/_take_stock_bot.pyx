@@ -1105,7 +1105,7 @@ cdef double ts_evaluate(const ts_params *params, const ts_view *view, int *error
 
 # ---------------------------------------------------------------------- reading a view
 
-_DECISIONS = {
+cdef dict DECISIONS = {
     "action": TS_ACTION,
     "discard": TS_DISCARD,
     "insider_discard": TS_DISCARD,
@@ -1166,7 +1166,7 @@ cdef int ts_fill_view(ts_view *v, object view) except -1:
     v.round = view.round
     v.rounds = view.rounds
     v.event_pile = view.event_pile
-    v.decision = _DECISIONS.get(view.decision, TS_OTHER)
+    v.decision = DECISIONS.get(view.decision, TS_OTHER)
     stock = view.event_stock
     v.event_stock = -1 if stock is None else stock
     if not -1 <= v.event_stock < TS_STOCKS:

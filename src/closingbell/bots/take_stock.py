@@ -26,10 +26,13 @@ tokens are kept for later rounds while a card is worth less than a typical later
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from closingbell import native
 from closingbell.bots.base import HeuristicBot
 from closingbell.core.game import Game
 from closingbell.core.view import View
@@ -37,6 +40,9 @@ from closingbell.games.take_stock import actions as A
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.game import TakeStock
 from closingbell.games.take_stock.views import TakeStockView
+
+if TYPE_CHECKING:
+    from closingbell.native._take_stock_bot import TakeStockBot
 
 _V = C.VALUES
 _STOCKS = range(C.NUM_STOCKS)
@@ -536,7 +542,14 @@ class _Board:
 
 
 class TakeStockHeuristic(HeuristicBot):
-    """A rule-based Take Stock player that values every choice by its effect on the round."""
+    """A rule-based Take Stock player that values every choice by its effect on the round.
+
+    ``engine`` chooses who computes ``pick`` and ``evaluate``: ``"reference"`` this
+    module's Python, ``"native"`` the same procedure compiled
+    (:mod:`closingbell.native._take_stock_bot`, an error if it is not built or cannot take
+    the weights), ``"auto"`` the compiled one where it can be used. Both give the same
+    results, bit for bit, so the bot plays the same whatever the engine.
+    """
 
     def __init__(
         self,
@@ -545,6 +558,7 @@ class TakeStockHeuristic(HeuristicBot):
         *,
         epsilon: float = 0.0,
         weights: TakeStockWeights | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__(game, seed, epsilon=epsilon)
         if not isinstance(game, TakeStock):
@@ -562,17 +576,24 @@ class TakeStockHeuristic(HeuristicBot):
         """Whether Insider Trading's cards join the hand before its discards."""
         self.crash_counts_one = options.crash_counts_one
         """Whether a crash's half counts the row's 1."""
+        self._compiled = _compiled_bot(self, engine)
+        self.engine = "reference" if self._compiled is None else "native"
+        """Who computes the choices: ``native`` (compiled) or ``reference`` (Python)."""
 
     def evaluate(self, view: View) -> float:
         """The seat's expected end-of-round standing against its opponents, by the model."""
         if not isinstance(view, TakeStockView):
             raise TypeError("TakeStockHeuristic needs a Take Stock view")
+        if self._compiled is not None and view.seat is not None:
+            return self._compiled.evaluate(view)
         return _Board(self, view).absolute()
 
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The best legal action by the bot's model of the round."""
         if not isinstance(view, TakeStockView):
             raise TypeError("TakeStockHeuristic needs a Take Stock view")
+        if self._compiled is not None and view.seat is not None:
+            return self._compiled.pick(view, legal)
         board = _Board(self, view)
         decision = view.decision
         if decision == "action":
@@ -595,6 +616,37 @@ class TakeStockHeuristic(HeuristicBot):
         if decision == "exercise":
             return _exercise(board, legal)
         return legal[0]
+
+
+def _compiled_bot(bot: TakeStockHeuristic, engine: str) -> TakeStockBot | None:
+    """The compiled procedure ``bot`` delegates to under ``engine``, or ``None`` for Python."""
+    if engine not in native.ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(native.ENGINES)}, not {engine!r}")
+    if engine == "reference":
+        return None
+    compiled = native.module("_take_stock_bot")
+    if compiled is None:
+        if engine == "native":
+            raise RuntimeError(
+                "the compiled Take Stock bot is not built "
+                "(reinstall with a C compiler and Python's headers: pip install -e .)"
+            )
+        return None
+    weights = dataclasses.asdict(bot.weights)
+    reason = compiled.unsupported(weights)
+    if reason is not None:
+        if engine == "native":
+            raise ValueError(f"the compiled Take Stock bot cannot play: {reason}")
+        return None
+    made: TakeStockBot = compiled.TakeStockBot(
+        bot.shares,
+        weights,
+        zero_frozen=bot.zero_frozen,
+        limit_counts_freeze=bot.limit_counts_freeze,
+        take_first=bot.take_first,
+        crash_counts_one=bot.crash_counts_one,
+    )
+    return made
 
 
 def _best(legal: tuple[int, ...], score: Callable[[int], float]) -> int:

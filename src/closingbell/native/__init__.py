@@ -14,6 +14,10 @@ A native state answers the whole :class:`~closingbell.core.game.State` API with 
 results and the same errors as the reference state it mirrors, and reads its fields (as
 fresh copies: changing them changes nothing). ``state.to_reference()`` gives the equal
 reference state; :func:`from_state` goes the other way.
+
+Bots use compiled modules too: ``_take_stock_bot`` is the rule-based Take Stock bot's
+decision procedure, which :class:`~closingbell.bots.take_stock.TakeStockHeuristic` calls
+itself when it is built (its ``engine`` keyword), with the same choices as its Python.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ or an error (``native``), or the Python rules (``reference``)."""
 MODULES: dict[str, str] = {
     "_random": "closingbell.native._random",
     "_card_stock_market": "closingbell.native._card_stock_market",
+    "_take_stock_bot": "closingbell.native._take_stock_bot",
 }
 """Every compiled module, by short name."""
 

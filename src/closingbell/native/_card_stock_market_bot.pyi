@@ -35,5 +35,8 @@ class Planner:
     def pick(self, view: View, legal: Sequence[int]) -> int:
         """The reference's ``pick(view, legal)``: the next action of the best plan."""
 
+    def read(self, view: View) -> None:
+        """Only read ``view`` as ``pick`` does, deciding nothing: for timing the two apart."""
+
     def explain(self, view: View) -> dict[str, Any]:
         """The numbers behind a decision, as the reference's planner holds them."""

@@ -928,6 +928,12 @@ cdef class Planner:
             action = csm_pick(&self.params, &v, allowed)
         return action if action >= 0 else legal[0]
 
+    def read(self, view):
+        """Only read ``view`` as ``pick`` does, deciding nothing: for timing the two apart."""
+        cdef CsmView v
+        _check(view)
+        csm_fill_view(&v, view)
+
     def explain(self, view):
         """The numbers behind a decision, as the reference's planner holds them.
 

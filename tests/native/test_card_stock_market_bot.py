@@ -25,6 +25,7 @@ from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.state import CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView
+from tests.bots.test_card_stock_market_heuristic import BROKE
 from tests.games.card_stock_market.craft import craft, make_game, play
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -317,6 +318,11 @@ def test_rare_decisions_of_crafted_positions(name: str) -> None:
     for players in (2, 3):
         done = _turn_alike(craft(make_game(players, **options), **position))
         assert done
+
+
+def test_a_plan_that_runs_everybody_out_of_money() -> None:
+    game = make_game(2, bank_money=0, starting_money=65, levy=7)
+    assert _turn_alike(game.state_from_position(BROKE), seat=1)
 
 
 def test_trading_market_and_discarding_decisions_within_a_turn() -> None:

@@ -618,6 +618,11 @@ class _Planner:
         if child.bank >= 0:
             # A short bank levies every player, the bot included, until it can pay.
             while child.bank < paid:
+                if child.cash <= 0 and all(c <= 0 for c in child.ocash):
+                    # Nobody has money for a levy, so the bank could never pay: in a plan
+                    # (unlike the game) repaid debts leave the bank, and with little money
+                    # in the game a second sale may find everyone broke.
+                    break
                 child.levies += 1
                 pay = min(child.cash, rules.levy)
                 child.cash -= pay

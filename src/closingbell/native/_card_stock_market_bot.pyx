@@ -618,6 +618,15 @@ cdef int csm_moves(const CsmPlanner *P, const CsmNode *node, CsmMove *out) noexc
     return count
 
 
+cdef inline bint _all_broke(const CsmNode *node) noexcept nogil:
+    """Whether every opponent is out of cash in ``node``."""
+    cdef int i
+    for i in range(node.n_opp):
+        if node.ocash[i] > 0:
+            return False
+    return True
+
+
 cdef void _sell(const CsmPlanner *P, CsmNode *child, int s, int k) noexcept nogil:
     """Sell ``k`` shares of suit ``s`` in ``child``, levies and debts included."""
     cdef const CsmParams *par = P.params
@@ -630,9 +639,10 @@ cdef void _sell(const CsmPlanner *P, CsmNode *child, int s, int k) noexcept nogi
     child.trades += 1
     child.phase = _TRADE
     if child.bank >= 0:
-        # A short bank levies every player, the bot included, until it can pay (the
-        # game's money, at least what one sale pays, ends the loop).
+        # A short bank levies every player, the bot included, until it can pay.
         while child.bank < paid:
+            if child.cash <= 0 and _all_broke(child):
+                break  # nobody has money for a levy (see the reference)
             child.levies += 1
             pay = levy if levy < child.cash else child.cash
             child.cash -= pay

@@ -3,8 +3,8 @@
 
 :class:`closingbell.bots.card_stock_market.CardStockMarketHeuristic` is the reference:
 this module computes the same numbers with the same operations in the same order (Python
-floats are C doubles; ``x ** y`` is C's ``pow``; ``sum`` of floats is summed as the
-running Python sums it, see ``_py_sum``), so it picks the same action on every view.
+floats are C doubles; ``x ** y`` is C's ``pow``; a ``sum`` of floats is added up as the
+Python running it adds it up, see ``_py_sum``), so it picks the same action on every view.
 
 It works in two layers (see the ``.pxd``): ``csm_fill_view`` copies what the bot reads
 of a view into a ``CsmView``, and ``csm_pick`` decides from that struct alone, without
@@ -15,6 +15,8 @@ cimport cython
 from libc.math cimport fabs, isfinite, pow
 from libc.string cimport memset
 
+from closingbell.games.card_stock_market import actions as _actions
+from closingbell.games.card_stock_market import cards as _cards
 from closingbell.games.card_stock_market.views import CardStockMarketView
 
 cdef extern from "Python.h":
@@ -45,6 +47,20 @@ cdef int[14] _SHARES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 5, 5, 5]
 """Shares a certificate of each rank stands for (a face card counts 5)."""
 
 cdef double _TOLERANCE = 1e-9
+
+# The figures above are the game's; a module built for other ones is not used (the bot
+# falls back to the reference).
+if (
+    (_actions.BUY, _actions.SELL, _actions.MARKET, _actions.BANKRUPT, _actions.DISCARD)
+    != (_A_BUY, _A_SELL, _A_MARKET, _A_BANKRUPT, _A_DISCARD)
+    or (_actions.DONE, _actions.NUM_ACTIONS) != (_A_DONE, CSM_NUM_ACTIONS)
+    or (_cards.NUM_SUITS, _cards.RANKS, _cards.COPIES, _cards.DECK_SIZE)
+    != (CSM_SUITS, CSM_RANKS, _COPIES, _DECK)
+    or (_cards.HAND_SIZE, _cards.MAX_SHARES, _cards.MAX_DISCARDS, _cards.MAX_PRICE)
+    != (_HAND_SIZE, _MAX_SHARES, _MAX_DISCARDS, _MAX_PRICE)
+    or list(_cards.SHARES[:CSM_RANKS]) != [_SHARES[r] for r in range(1, CSM_RANKS + 1)]
+):
+    raise ImportError("closingbell.native._card_stock_market_bot was built for other rules")
 
 
 # ---------------------------------------------------------------------- Python's arithmetic

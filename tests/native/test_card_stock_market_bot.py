@@ -20,6 +20,7 @@ from closingbell import native
 from closingbell.bots import make_bot
 from closingbell.bots.base import Bot
 from closingbell.bots.card_stock_market import CardStockMarketHeuristic, _Planner
+from closingbell.bots.ismcts import STRONG
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
@@ -395,6 +396,21 @@ def test_weights_set_on_a_bot_reach_its_compiled_planner() -> None:
     bots = _line_ups(game, 9)["mixed"]
     for _, view in _decisions(game, 9, bots, limit=120):
         assert_same(reference, compiled, view)
+
+
+def test_a_bot_pickled_for_a_helper_process_chooses_alike() -> None:
+    # The web server sends its searching bots, with their rule-based play-out players,
+    # to helper processes.
+    game = make_game(3)
+    view = next(_decisions(game, 2, _line_ups(game, 2)["self-play"]))[1]
+    for bot in (
+        make_bot("heuristic", game, seed=3),
+        make_bot("ismcts", game, seed=3, **{**STRONG, "iterations": 8}),
+    ):
+        copy = pickle.loads(pickle.dumps(bot))
+        assert copy.choose(view) == bot.choose(view)
+    copy = pickle.loads(pickle.dumps(make_bot("heuristic", game, seed=3)))
+    assert isinstance(copy, CardStockMarketHeuristic) and copy.engine == "native"
 
 
 def test_the_compiled_planner_is_pickled_with_its_settings() -> None:

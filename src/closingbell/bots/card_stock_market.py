@@ -189,8 +189,7 @@ class CardStockMarketHeuristic(HeuristicBot):
         opts = game.options
         if not isinstance(opts, CardStockMarketOptions):
             raise TypeError("the Card Stock Market heuristic plays only Card Stock Market")
-        self._compiled = native.bot_module(game, engine)
-        self.engine = "reference" if self._compiled is None else "native"
+        self.engine = "reference" if native.bot_module(game, engine) is None else "native"
         """Who makes the decisions: ``native`` (the compiled planner) or ``reference``
         (this module's Python); both choose alike. ``engine="auto"`` takes the compiled
         one when it is built."""
@@ -219,9 +218,10 @@ class CardStockMarketHeuristic(HeuristicBot):
         """The compiled planner with this bot's rules and weights (built once)."""
         planner = self._planner
         if planner is None:
-            assert self._compiled is not None
+            compiled = native.bot_module(self.game, "native")
+            assert compiled is not None
             rules = self.rules
-            planner = self._compiled.Planner(
+            planner = compiled.Planner(
                 rise=rules.rise,
                 fall=rules.fall,
                 limited=rules.limited,
@@ -240,7 +240,7 @@ class CardStockMarketHeuristic(HeuristicBot):
         """The next action of the best plan for the rest of the turn."""
         if not isinstance(view, CardStockMarketView) or view.seat is None:
             raise TypeError("the Card Stock Market heuristic needs a seat's Card Stock Market view")
-        if self._compiled is not None:
+        if self.engine == "native":
             return self._compiled_planner().pick(view, legal)
         planner = _Planner(self, view)
         if view.decision == "discarding":

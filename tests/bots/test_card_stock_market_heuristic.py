@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -254,6 +257,53 @@ def test_with_nothing_worth_doing_it_discards_rather_than_passes() -> None:
         hands={0: ["AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S"]},
     )
     assert done and all(a.startswith("discard") for a in done)
+
+
+BROKE = "; ".join(
+    [
+        "turn: 1",
+        "market: 4C 6D JH KH 9S 6S JS AS 4S",
+        "hands: 2C 4C 9D 8H 2S 3S 5S 9S / 3C 8C 4H QH AS 3S 5S 10S",
+        "certs: 10C 6S / 7C 10D 3H 6H",
+        "cash: 126 / 0",
+        "debts: 0 / 26",
+        "bank: 4",
+        "levies: 58",
+        "draw: ...",
+        "discard: ...",
+        "jokers: draw",
+    ]
+)
+"""Seat 1 to move, broke and in debt, in a game of $130 with a $7 levy: a plan of two
+sales runs everybody out of money."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Fail, rather than hang, when the block takes longer than ``seconds``."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still deciding after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("engine", ["reference", "native"])
+def test_a_plan_stops_levying_when_nobody_has_money_left(engine: str) -> None:
+    # The plan's repaid debts leave its bank, so a second sale could find the bank short
+    # and every player broke; the levies used to go on for ever there.
+    game = make_game(2, bank_money=0, starting_money=65, levy=7)
+    state = game.state_from_position(BROKE)
+    bot = CardStockMarketHeuristic(game, engine=engine)
+    with _deadline(5.0):
+        done = _turn(state, bot, seat=1)
+    assert done and state.current_player == 0
 
 
 # ---------------------------------------------------------------------- strength

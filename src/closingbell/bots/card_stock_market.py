@@ -29,10 +29,18 @@ keeps moving and the game ends.
 
 The weights were set by playing variants against each other; every decision depends
 only on the view (the bot keeps no memory between decisions).
+
+This Python code is the reference. Where :mod:`closingbell.native` has the compiled
+planner built (``closingbell.native._card_stock_market_bot``), the bot hands ``pick`` to
+it by default: it makes the same choice on every view, only faster (the ``engine``
+keyword chooses).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from closingbell import native
 from closingbell.bots.base import HeuristicBot
 from closingbell.core.game import Game
 from closingbell.core.view import View
@@ -40,6 +48,9 @@ from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.options import CardStockMarketOptions
 from closingbell.games.card_stock_market.views import CardStockMarketView
+
+if TYPE_CHECKING:
+    from closingbell.native._card_stock_market_bot import Planner
 
 _START, _TRADE, _MARKET = 0, 1, 2
 _BUY, _SELL, _CHANGE, _BANKRUPT = 0, 1, 2, 3
@@ -171,11 +182,18 @@ class CardStockMarketHeuristic(HeuristicBot):
     RATE = 2.5
     """Cards a turn is assumed to draw, before the game shows its own rate."""
 
-    def __init__(self, game: Game, seed: int = 0, *, epsilon: float = 0.0) -> None:
+    def __init__(
+        self, game: Game, seed: int = 0, *, epsilon: float = 0.0, engine: str = "auto"
+    ) -> None:
         super().__init__(game, seed, epsilon=epsilon)
         opts = game.options
         if not isinstance(opts, CardStockMarketOptions):
             raise TypeError("the Card Stock Market heuristic plays only Card Stock Market")
+        self.engine = "reference" if native.bot_module(game, engine) is None else "native"
+        """Who makes the decisions: ``native`` (the compiled planner) or ``reference``
+        (this module's Python); both choose alike. ``engine="auto"`` takes the compiled
+        one when it is built."""
+        self._planner: Planner | None = None
         self.rules = _Rules(
             rise=opts.strip[0::2],
             fall=opts.strip[1::2],
@@ -189,14 +207,63 @@ class CardStockMarketHeuristic(HeuristicBot):
         )
         """The rules options the plans follow."""
 
+    def __setattr__(self, name: str, value: object) -> None:
+        # The compiled planner holds a copy of the weights and rules: a new value for
+        # one of them (a tuning script's) makes it be built again.
+        super().__setattr__(name, value)
+        if name in _PLANNER_INPUTS:
+            super().__setattr__("_planner", None)
+
+    def _compiled_planner(self) -> Planner:
+        """The compiled planner with this bot's rules and weights (built once)."""
+        planner = self._planner
+        if planner is None:
+            compiled = native.bot_module(self.game, "native")
+            assert compiled is not None
+            rules = self.rules
+            planner = compiled.Planner(
+                rise=rules.rise,
+                fall=rules.fall,
+                limited=rules.limited,
+                free=rules.free,
+                same_suit=rules.same_suit,
+                levy=rules.levy,
+                immediate=rules.immediate,
+                trade_first=rules.trade_first,
+                same_price=rules.same_price,
+                **{name.lower(): getattr(self, name) for name in _WEIGHTS},
+            )
+            self._planner = planner
+        return planner
+
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The next action of the best plan for the rest of the turn."""
         if not isinstance(view, CardStockMarketView) or view.seat is None:
             raise TypeError("the Card Stock Market heuristic needs a seat's Card Stock Market view")
+        if self.engine == "native":
+            return self._compiled_planner().pick(view, legal)
         planner = _Planner(self, view)
         if view.decision == "discarding":
             return planner.next_discard(legal)
         return planner.best(legal)[0]
+
+
+_WEIGHTS = (
+    "MEAN_PRICE",
+    "DRIFT",
+    "FACE_DRIFT",
+    "HAZARD",
+    "HAND_WEIGHT",
+    "SPARE",
+    "LEADER_WEIGHT",
+    "DEBT_PENALTY",
+    "PROGRESS",
+    "BEAM",
+    "RATE",
+)
+"""The heuristic's weights, which the compiled planner takes as lower-case keywords."""
+_PLANNER_INPUTS = frozenset({*_WEIGHTS, "rules"})
+"""The attributes the compiled planner is built from."""
 
 
 class _Rules:
@@ -551,6 +618,11 @@ class _Planner:
         if child.bank >= 0:
             # A short bank levies every player, the bot included, until it can pay.
             while child.bank < paid:
+                if child.cash <= 0 and all(c <= 0 for c in child.ocash):
+                    # Nobody has money for a levy, so the bank could never pay: in a plan
+                    # (unlike the game) repaid debts leave the bank, and with little money
+                    # in the game a second sale may find everyone broke.
+                    break
                 child.levies += 1
                 pay = min(child.cash, rules.levy)
                 child.cash -= pay

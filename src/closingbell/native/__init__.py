@@ -23,6 +23,7 @@ itself when it is built (its ``engine`` keyword), with the same choices as its P
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -35,12 +36,19 @@ or an error (``native``), or the Python rules (``reference``)."""
 MODULES: dict[str, str] = {
     "_random": "closingbell.native._random",
     "_card_stock_market": "closingbell.native._card_stock_market",
+    "_card_stock_market_bot": "closingbell.native._card_stock_market_bot",
     "_take_stock_bot": "closingbell.native._take_stock_bot",
 }
 """Every compiled module, by short name."""
 
 GAME_MODULES: dict[str, str] = {"card_stock_market": "_card_stock_market"}
 """The compiled engine of each game that has one, by the game's registered name."""
+
+BOT_MODULES: dict[str, str] = {
+    "card_stock_market": "_card_stock_market_bot",
+    "take_stock": "_take_stock_bot",
+}
+"""The compiled rule-based bot of each game that has one, by the game's registered name."""
 
 
 def module(name: str) -> ModuleType | None:
@@ -70,19 +78,38 @@ def available(game: Game | str | None = None) -> bool:
     return engine_module(game) is not None
 
 
-def _pick(game: Game, engine: str) -> ModuleType | None:
-    """The compiled module to use for ``engine``, or ``None`` for the reference."""
+def _choose(engine: str, find: Callable[[], ModuleType | None], what: str) -> ModuleType | None:
+    """The compiled module ``find`` gives for ``engine``, or ``None`` for the reference."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine == "reference":
         return None
-    compiled = engine_module(game)
+    compiled = find()
     if compiled is None and engine == "native":
         raise RuntimeError(
-            f"the compiled engine of {game.info.title} is not built "
+            f"{what} is not built "
             "(reinstall with a C compiler and Python's headers: pip install -e .)"
         )
     return compiled
+
+
+def _pick(game: Game, engine: str) -> ModuleType | None:
+    """The compiled engine to use for ``engine``, or ``None`` for the reference."""
+    return _choose(engine, lambda: engine_module(game), f"the compiled engine of {game.info.title}")
+
+
+def bot_module(game: Game, engine: str = "auto") -> ModuleType | None:
+    """The compiled rule-based bot of ``game`` to use for ``engine`` (see :data:`ENGINES`).
+
+    ``None`` means the Python bot, the reference: asked for, or (``auto``) the only one
+    there is. ``native`` with no compiled bot built raises ``RuntimeError``.
+    """
+    short = BOT_MODULES.get(game.info.name)
+    return _choose(
+        engine,
+        lambda: module(short) if short is not None else None,
+        f"the compiled rule-based bot of {game.info.title}",
+    )
 
 
 def new_game(game: Game, seed: int, engine: str = "auto") -> State:

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 
 from closingbell.core.game import Game
 from closingbell.core.view import View
+from closingbell.native import ENGINES
 
 
 def legal_of(view: View) -> tuple[int, ...]:
@@ -60,14 +61,23 @@ class RandomBot(Bot):
 
 
 class HeuristicBot(Bot):
-    """A rule-based player; ``epsilon`` is the share of moves it makes at random instead."""
+    """A rule-based player; ``epsilon`` is the share of moves it makes at random instead.
+
+    ``engine`` says who computes its choices where a game's bot has a compiled version:
+    ``auto`` (the compiled one where it is built), ``native`` (compiled, or an error) or
+    ``reference`` (Python). Every engine makes the same choices.
+    """
 
     name = "heuristic"
 
-    def __init__(self, game: Game, seed: int = 0, *, epsilon: float = 0.0) -> None:
+    def __init__(
+        self, game: Game, seed: int = 0, *, epsilon: float = 0.0, engine: str = "auto"
+    ) -> None:
         super().__init__(game, seed)
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.epsilon = epsilon
         """The probability of a random move instead of the rule-based one."""
 
@@ -83,6 +93,15 @@ class HeuristicBot(Bot):
     @abstractmethod
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The rule-based choice among ``legal`` (more than one action)."""
+
+    def compiled_procedure(self) -> object | None:
+        """The compiled decision procedure this bot hands ``pick`` to, or ``None``.
+
+        A search bot gives it to its game's compiled play-out (:mod:`closingbell.native`),
+        which makes the same choices from the compiled state without building views. The
+        rule-based bot of each game returns its compiled procedure when it uses one.
+        """
+        return None
 
     def evaluate(self, view: View) -> float:
         """How well the view's seat stands against its opponents (higher is better).

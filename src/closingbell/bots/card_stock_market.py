@@ -185,7 +185,7 @@ class CardStockMarketHeuristic(HeuristicBot):
     def __init__(
         self, game: Game, seed: int = 0, *, epsilon: float = 0.0, engine: str = "auto"
     ) -> None:
-        super().__init__(game, seed, epsilon=epsilon)
+        super().__init__(game, seed, epsilon=epsilon, engine=engine)
         opts = game.options
         if not isinstance(opts, CardStockMarketOptions):
             raise TypeError("the Card Stock Market heuristic plays only Card Stock Market")
@@ -235,6 +235,10 @@ class CardStockMarketHeuristic(HeuristicBot):
             )
             self._planner = planner
         return planner
+
+    def compiled_procedure(self) -> Planner | None:
+        """The compiled planner this bot plays by, or ``None`` when it plays in Python."""
+        return self._compiled_planner() if self.engine == "native" else None
 
     def pick(self, view: View, legal: tuple[int, ...]) -> int:
         """The next action of the best plan for the rest of the turn."""

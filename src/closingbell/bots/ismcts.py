@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from closingbell import native
 from closingbell.bots.base import Bot, HeuristicBot, heuristic_class, legal_of
 from closingbell.bots.take_stock import TakeStockWeights
 from closingbell.core.game import Game, State
@@ -104,12 +105,73 @@ def _model_values(judge: HeuristicBot) -> Evaluator:
     return values
 
 
-def _horizon(state: State) -> Callable[[State], bool]:
-    """A test telling when a play-out from ``state`` may stop before the game ends."""
-    start = getattr(state, "round", None)
-    if state.game.info.name == "take_stock" and start is not None:
+def _horizon_round(state: State) -> int | None:
+    """The round a play-out from ``state`` stops at the end of, or ``None`` for no horizon."""
+    start: int | None = getattr(state, "round", None)
+    return start if state.game.info.name == "take_stock" else None
+
+
+def _horizon_stop(start: int | None) -> Callable[[State], bool]:
+    """A test telling when a play-out that began in round ``start`` may stop early."""
+    if start is not None:
         return lambda s: getattr(s, "round", start) != start
     return lambda s: False
+
+
+Playout = Callable[[State, int, int], int]
+"""A compiled play-out: ``playout(world, max_steps, horizon_round)`` plays the rule-based bot
+for every seat on ``world`` in place, as the search's own loop would, and returns the steps
+played (``horizon_round`` -1: no horizon)."""
+
+
+class _Worlds:
+    """Where a search deals its possible worlds and plays them out.
+
+    With the reference engine, worlds are the game's Python states and play-outs ask the
+    play-out bots for every decision through views. With a compiled engine
+    (:mod:`closingbell.native`), worlds are compiled states, dealt by the compiled sampler
+    where there is one, and a compiled play-out plays the rule-based bot without views when
+    every play-out bot hands its choices to the same compiled procedure and never moves at
+    random. Either way the worlds, play-outs and results are the same, number for number.
+    """
+
+    def __init__(self, game: Game, engine: str, policies: list[Bot]) -> None:
+        self.game = game
+        self.compiled = native.engine_for(game, engine)
+        """The compiled engine module, or ``None`` for the reference."""
+        self.sampler: Callable[[Game, View, Any], State] | None = getattr(
+            self.compiled, "sample_state", None
+        )
+        self.playout: Playout | None = None
+        """The compiled play-out, when one applies."""
+        if self.compiled is None or not policies:
+            return
+        play = getattr(native.bot_module(game, engine), "playout", None)
+        # The play-out bots differ only in their seeds, which matter only for random moves:
+        # without those, one compiled procedure plays every seat.
+        procedures = [
+            p.compiled_procedure() if isinstance(p, HeuristicBot) and not p.epsilon else None
+            for p in policies
+        ]
+        first = procedures[0]
+        if play is None or first is None or None in procedures:
+            return
+
+        def playout(world: State, max_steps: int, horizon: int) -> int:
+            steps: int = play(first, world, max_steps, horizon)
+            return steps
+
+        self.playout = playout
+
+    def sample(self, view: View, rng: Any) -> State:
+        """A possible world from ``view``, its hidden cards drawn with ``rng``."""
+        if self.sampler is not None:
+            return self.sampler(self.game, view, rng)
+        world = self.game.sample_state(view, rng)
+        if self.compiled is not None:
+            compiled: State = self.compiled.from_state(world)
+            return compiled
+        return world
 
 
 SCALES: dict[str, float] = {"take_stock": 40.0, "card_stock_market": 100.0}
@@ -268,6 +330,7 @@ class ISMCTSBot(Bot):
         confidence: float | None = None,
         depth: int | None = None,
         settle: float | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__(game, seed)
         explicit_playout = max_playout is not None
@@ -299,6 +362,13 @@ class ISMCTSBot(Bot):
             raise ValueError(f"settle needs candidates and must be positive, not {settle!r}")
         if depth is not None and (isinstance(depth, bool) or depth < 1):
             raise ValueError(f"depth must be a positive integer, not {depth!r}")
+        if engine not in native.ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(native.ENGINES)}, not {engine!r}")
+        self.engine = engine
+        """Where worlds are dealt and played out: ``auto`` (compiled code where it is built),
+        ``native`` (compiled, or an error) or ``reference`` (the Python rules and bots). The
+        search's results are the same on every engine; only its speed differs."""
+        bot_engine = "reference" if engine == "reference" else "auto"
         self.iterations = iterations
         """The most iterations per decision (``None``: no limit)."""
         self.seconds = seconds
@@ -314,7 +384,8 @@ class ISMCTSBot(Bot):
         if playout == "heuristic":
             cls = heuristic_class(game)
             self.policies = [
-                cls(game, seed * 7919 + q, epsilon=playout_epsilon) for q in range(game.players)
+                cls(game, seed * 7919 + q, epsilon=playout_epsilon, engine=bot_engine)
+                for q in range(game.players)
             ]
         self.evaluate = EVALUATORS.get(game.info.name, _take_stock_values)
         """The evaluation of a play-out's last state."""
@@ -323,7 +394,7 @@ class ISMCTSBot(Bot):
         of every seat's view at the leaf (then ``max_playout`` counts the random moves
         played first, none unless given)."""
         if evaluation == "heuristic":
-            judge = heuristic_class(game)(game, seed)
+            judge = heuristic_class(game)(game, seed, engine=bot_engine)
             if type(judge).evaluate is HeuristicBot.evaluate:
                 raise ValueError(
                     f"evaluation='heuristic' needs a rule-based bot that judges positions, "
@@ -359,13 +430,15 @@ class ISMCTSBot(Bot):
         self.ranker: HeuristicBot | None = None
         """The rule-based bot that ranks the root's actions when widening or pairing."""
         if widening is not None or candidates is not None:
-            self.ranker = heuristic_class(game)(game, seed)
+            self.ranker = heuristic_class(game)(game, seed, engine=bot_engine)
         self.last_iterations = 0
         """How many iterations the last search ran."""
         self.last_stats: dict[int, tuple[int, float]] = {}
         """The last search's root statistics: action to (visits, mean reward)."""
         self.paired: _Paired | None = None
         """The last paired search's candidates and rewards."""
+        self.worlds = _Worlds(game, engine, self.policies)
+        """Where the search deals and plays out its worlds (see ``engine``)."""
 
     def choose(self, view: View) -> int:
         """The action the search settles on from ``view``."""
@@ -383,7 +456,6 @@ class ISMCTSBot(Bot):
         seat = view.seat
         if seat is None:
             raise ValueError("a spectator's view has no decision to search")
-        game = self.game
         rng = self.rng
         root = _Node(seat)
         ranking = _Ranking(self.ranker, view) if self.ranker is not None else None
@@ -396,7 +468,7 @@ class ISMCTSBot(Bot):
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
         while done < limit and (deadline == math.inf or time.perf_counter() < deadline):
-            world = game.sample_state(view, rng)
+            world = self.worlds.sample(view, rng)
             if paired is None:
                 if ranking is not None:
                     ranked = ranking.best(1 + int(widening * math.sqrt(done)))
@@ -438,7 +510,7 @@ class ISMCTSBot(Bot):
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        stop = _horizon(world)
+        horizon = _horizon_round(world)
         node = root
         path = [root]
         level = 0
@@ -493,6 +565,11 @@ class ISMCTSBot(Bot):
         steps = 0
         policies = self.policies
         max_playout = self.max_playout
+        fast = self.worlds.playout
+        if fast is not None:
+            fast(world, max_playout, -1 if horizon is None else horizon)
+            steps = max_playout
+        stop = _horizon_stop(horizon)
         while not world.is_terminal() and not stop(world) and steps < max_playout:
             if policies:
                 mover = world.current_player
@@ -520,4 +597,5 @@ class ISMCTSBot(Bot):
             "confidence": self.confidence,
             "depth": self.depth,
             "settle": self.settle,
+            "engine": self.engine,
         }

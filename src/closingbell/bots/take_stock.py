@@ -560,7 +560,7 @@ class TakeStockHeuristic(HeuristicBot):
         weights: TakeStockWeights | None = None,
         engine: str = "auto",
     ) -> None:
-        super().__init__(game, seed, epsilon=epsilon)
+        super().__init__(game, seed, epsilon=epsilon, engine=engine)
         if not isinstance(game, TakeStock):
             raise TypeError("TakeStockHeuristic plays Take Stock only")
         options = game.options
@@ -579,6 +579,10 @@ class TakeStockHeuristic(HeuristicBot):
         self._compiled = _compiled_bot(self, engine)
         self.engine = "reference" if self._compiled is None else "native"
         """Who computes the choices: ``native`` (compiled) or ``reference`` (Python)."""
+
+    def compiled_procedure(self) -> TakeStockBot | None:
+        """The compiled procedure this bot plays by, or ``None`` when it plays in Python."""
+        return self._compiled
 
     def evaluate(self, view: View) -> float:
         """The seat's expected end-of-round standing against its opponents, by the model."""

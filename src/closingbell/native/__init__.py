@@ -98,6 +98,14 @@ def _pick(game: Game, engine: str) -> ModuleType | None:
     return _choose(engine, lambda: engine_module(game), f"the compiled engine of {game.info.title}")
 
 
+def engine_for(game: Game, engine: str = "auto") -> ModuleType | None:
+    """The compiled engine to play ``game`` on under ``engine``, or ``None`` for the reference.
+
+    ``native`` with no compiled engine built raises ``RuntimeError``.
+    """
+    return _pick(game, engine)
+
+
 def bot_module(game: Game, engine: str = "auto") -> ModuleType | None:
     """The compiled rule-based bot of ``game`` to use for ``engine`` (see :data:`ENGINES`).
 

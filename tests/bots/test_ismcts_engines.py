@@ -1,0 +1,66 @@
+"""The search makes the same choices, with the same numbers, on every engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import closingbell
+from closingbell import native
+from closingbell.bots.ismcts import STRONG, ISMCTSBot
+from closingbell.core.view import View
+
+SETTINGS = [
+    pytest.param({**STRONG, "iterations": 6}, id="strong"),
+    pytest.param(
+        {"iterations": 25, "playout": "heuristic", "playout_epsilon": 0.0, "max_playout": 12},
+        id="tree-heuristic-playouts",
+    ),
+    pytest.param({"iterations": 25, "max_playout": 40}, id="random-playouts"),
+    pytest.param({**STRONG, "iterations": 5, "playout_epsilon": 0.2}, id="strong-epsilon"),
+]
+
+
+def _views(name: str, players: int, count: int, seed: int) -> list[View]:
+    """Views of the deciding seat at states spread over random games, several choices each."""
+    game = closingbell.load_game(name, players=players)
+    rng = random.Random(f"engines/{name}/{players}/{seed}")
+    views: list[View] = []
+    deal = 0
+    while len(views) < count:
+        state = game.new_game(seed * 100 + deal)
+        deal += 1
+        while not state.is_terminal() and len(views) < count:
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.04:
+                views.append(state.view(state.current_player))
+            state.apply(rng.choice(legal))
+    return views
+
+
+def _search(engine: str, name: str, players: int, settings: dict[str, object], view: View):
+    game = closingbell.load_game(name, players=players)
+    bot = ISMCTSBot(game, 17, engine=engine, **settings)  # type: ignore[arg-type]
+    action = bot.choose(view)
+    paired = bot.paired.results if bot.paired is not None else None
+    return action, bot.last_iterations, bot.last_stats, paired
+
+
+@pytest.mark.parametrize("settings", SETTINGS)
+@pytest.mark.parametrize(
+    ("name", "players"), [("take_stock", 2), ("take_stock", 4), ("card_stock_market", 3)]
+)
+def test_every_engine_searches_alike(name: str, players: int, settings: dict[str, object]) -> None:
+    for view in _views(name, players, 4, seed=players):
+        reference = _search("reference", name, players, settings, view)
+        assert _search("auto", name, players, settings, view) == reference
+        if native.available(name):
+            assert _search("native", name, players, settings, view) == reference
+
+
+def test_the_engine_is_checked_and_described() -> None:
+    game = closingbell.load_game("take_stock", players=3)
+    with pytest.raises(ValueError, match="engine must be one of auto, native, reference"):
+        ISMCTSBot(game, 1, engine="fast")
+    assert ISMCTSBot(game, 1, engine="reference").describe()["engine"] == "reference"

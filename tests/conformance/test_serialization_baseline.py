@@ -12,12 +12,10 @@ Python data instead of text.
 from __future__ import annotations
 
 import enum
-import importlib.util
 import json
 import random
 from collections.abc import Callable, Iterator
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -26,21 +24,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from closingbell import Game, State, StateFormatError
+from tests import benchmarks
 from tests.conformance.common import CASES, Position, case_params, get_game, positions
 from tests.conformance.test_state_mutations import EXTREMES, STRANGERS, _mutate
-
-BASELINE = Path(__file__).parents[2] / "benchmarks" / "serialization_baseline.py"
 
 Data = dict[str, Any]
 
 
 @cache
 def baseline() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("serialization_baseline", BASELINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmarks.load("serialization_baseline")
 
 
 def outcome(read: Callable[[], State]) -> tuple[str, str]:

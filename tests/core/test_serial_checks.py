@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import closingbell
 from closingbell import StateFormatError
 from closingbell.core import serial
 from closingbell.core.checks import MAX_INT
@@ -79,6 +80,12 @@ def test_on_other_values_the_compiled_code_refuses_no_less(name: str) -> None:
             assert check(value, players), value
 
 
+def test_the_games_logs_are_checked_by_checks_made_here() -> None:
+    for name in closingbell.available_games():
+        schema = serial.schema_of(closingbell.load_game(name, players=2).state_class)
+        assert schema.typed and schema.log.depth is not None
+
+
 def test_depths_are_known_for_the_checks_made_here() -> None:
     assert serial.check_depth(CHECKS["ints"]) == 0
     assert serial.check_depth(CHECKS["optional"]) == 0
@@ -108,6 +115,7 @@ class Toy:
 def test_a_log_checked_by_a_function_of_the_games_own() -> None:
     schema = serial.StateSchema(Toy)  # type: ignore[arg-type]
     assert schema.log.depth is None  # its values may nest at any depth
+    assert not schema.typed  # nor is it known which types it lets through
     deep = json.loads("[" * 70 + "]" * 70)
     log = [
         [None, ["say", 1, deep], None],

@@ -702,6 +702,10 @@ class LogSchema:
         self.depth = _deepest((check_depth(c) for kind in fields for c in values[kind]), 3)
         """How deeply lists nest in a log this schema accepts (the log, an entry, a form and
         the values), or ``None`` if a check of the game's own leaves it open."""
+        self.typed = all(c in _CODE for kind in fields for c in values[kind])
+        """Whether every check is one made in this module, each of which lets through only
+        the JSON types it names (never a boolean or a float for an integer): then equal
+        values of an accepted log are equal JSON."""
 
     def read(self, data: list[Any], title: str, players: int) -> list[Entry]:
         """:func:`read_log` of ``data``: the same entries, or the same refusal."""
@@ -759,6 +763,10 @@ class StateSchema:
             for shape, names in by_shape.items()
         ]
         self._keys = frozenset((*HEADER_KEYS, *shapes))
+        self.typed = self.log.typed
+        """Whether values accepted for the fields, equal as Python values, are equal JSON
+        (the shapes' checks let through only the JSON types they name, and so do the log's
+        if :attr:`LogSchema.typed`)."""
         self._depth = _deepest(
             (
                 self.log.depth if name == "log" else _FITS[shape][1]

@@ -95,6 +95,7 @@ def test_depths_are_known_for_the_checks_made_here() -> None:
     assert serial.check_depth(CHECKS["own"]) is None
     assert serial.check_depth(CHECKS["one_of_float"]) is None
     assert serial.check_depth(serial.tuple_of(CHECKS["own"])) is None
+    assert serial.check_depth(serial.optional(CHECKS["own"])) is None
 
 
 class Toy:

@@ -17,9 +17,10 @@ A registered replay must do exactly what :func:`reference_replay` does: deal
 reference's ``IllegalActionError`` would give. The state it returns must answer
 ``getattr`` for every field of the game's ``SHAPES`` with the values the reference's state
 holds, of the same Python types (ints where the reference has ints, tuples in the log),
-since the fields are compared as Python values. ``closingbell.native`` registers its
-compiled engines this way when it is imported; the differential tests hold them to the
-reference state by state.
+since the fields are compared as Python values. The place to register a compiled engine
+is ``closingbell.native``, when it is imported (this package never imports it), with a
+replay that runs the whole history inside the engine; the differential tests hold such an
+engine to the reference, state by state.
 """
 
 from __future__ import annotations

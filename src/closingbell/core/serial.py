@@ -702,10 +702,11 @@ class LogSchema:
         self.depth = _deepest((check_depth(c) for kind in fields for c in values[kind]), 3)
         """How deeply lists nest in a log this schema accepts (the log, an entry, a form and
         the values), or ``None`` if a check of the game's own leaves it open."""
-        self.typed = all(c in _CODE for kind in fields for c in values[kind])
-        """Whether every check is one made in this module, each of which lets through only
-        the JSON types it names (never a boolean or a float for an integer): then equal
-        values of an accepted log are equal JSON."""
+        self.typed = self.depth is not None
+        """Whether every check is made in this module all the way down (exactly when the
+        depth is known), each of them letting through only the JSON types it names (never
+        a boolean or a float for an integer): then equal values of accepted logs are equal
+        JSON."""
 
     def read(self, data: list[Any], title: str, players: int) -> list[Entry]:
         """:func:`read_log` of ``data``: the same entries, or the same refusal."""

@@ -48,6 +48,26 @@ def test_a_registered_replay_checks_dealt_states(engine: list[tuple[str, int, in
     assert len(engine) == 1
 
 
+def test_a_replay_on_states_dealt_otherwise() -> None:
+    dealt_here: list[int] = []
+
+    def deal(game: Game, seed: int) -> State:
+        dealt_here.append(seed)
+        return game.new_game(seed)
+
+    state = dealt()
+    replay.register("take_stock", replay.dealt_by(deal))
+    try:
+        assert state.game.state_from_json(state.to_json()).to_json() == state.to_json()
+        assert dealt_here == [7]
+        data = json.loads(state.to_json())
+        data["history"].append(data["history"][0])
+        with pytest.raises(StateFormatError, match="'history' entry 40 cannot be replayed"):
+            state.game.state_from_json(json.dumps(data))
+    finally:
+        replay.unregister("take_stock")
+
+
 def test_unregistering_goes_back_to_the_reference(engine: list[tuple[str, int, int]]) -> None:
     replay.unregister("take_stock")
     assert replay.registered("take_stock") is None

@@ -10,6 +10,7 @@ of the same rules can take its place for one game, without this package knowing 
 
     from closingbell.core import replay
     replay.register("take_stock", compiled_replay)
+    replay.register("take_stock", replay.dealt_by(native.new_game))  # or, its states apply
 
 A registered replay must do exactly what :func:`reference_replay` does: deal
 ``game.new_game(seed)``, apply every action of the history, and raise
@@ -52,17 +53,30 @@ class ReplayError(Exception):
         the game was already over."""
 
 
-def reference_replay(game: Game, seed: int, history: Sequence[int]) -> State:
-    """Deal ``game`` from ``seed`` and apply ``history`` through the Python rules."""
-    state = game.new_game(seed)
-    for entry, action in enumerate(history):
-        if state.is_terminal():
-            raise ReplayError(entry, None)
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise ReplayError(entry, str(exc)) from None
-    return state
+def dealt_by(deal: Callable[[Game, int], State]) -> Callable[[Game, int, Sequence[int]], State]:
+    """The replay that deals with ``deal(game, seed)`` and applies each action in turn.
+
+    The state ``deal`` makes applies the actions (``is_terminal`` and ``apply``, raising
+    ``IllegalActionError`` as the reference does): an engine whose states apply actions
+    fast is plugged in so, such as ``dealt_by(native.new_game)``.
+    """
+
+    def replay(game: Game, seed: int, history: Sequence[int]) -> State:
+        state = deal(game, seed)
+        for entry, action in enumerate(history):
+            if state.is_terminal():
+                raise ReplayError(entry, None)
+            try:
+                state.apply(action)
+            except IllegalActionError as exc:
+                raise ReplayError(entry, str(exc)) from None
+        return state
+
+    return replay
+
+
+reference_replay = dealt_by(lambda game, seed: game.new_game(seed))
+"""Deal ``game`` from ``seed`` and apply the history through the Python rules."""
 
 
 def register(game: str, replay: Replay) -> None:

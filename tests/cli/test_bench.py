@@ -36,6 +36,7 @@ def test_table_has_a_row_per_game_and_player_count(capsys: pytest.CaptureFixture
     header = next(i for i, line in enumerate(lines) if line.startswith("game"))
     assert "decisions/s" in lines[header] and "games/s" in lines[header]
     assert "clone" in lines[header] and "sample_state" in lines[header]
+    assert "to_json" in lines[header] and "from_json" in lines[header]
     assert set(lines[header + 1]) <= {"-", " "}
     rows = [line.split() for line in lines[header + 2 :] if line.strip()]
     assert [(row[0], int(row[1])) for row in rows] == all_cases()
@@ -60,6 +61,8 @@ def test_json_figures_are_positive_numbers(capsys: pytest.CaptureFixture[str]) -
         for key in ("seconds", "decisions_per_second", "games_per_second", "clone_us"):
             assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
         assert r["sample_us"] > 0 and r["mean_decisions"] == r["decisions"] / 2
+        for key in ("to_json_us", "from_json_us", "sampled_to_json_us", "sampled_from_json_us"):
+            assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
         assert r["ismcts_ips"] > 0 and r["paired_wps"] > 0
         assert r["decisions_per_second"] == pytest.approx(r["decisions"] / r["seconds"])
 

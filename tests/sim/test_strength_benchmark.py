@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from closingbell.sim import GameResult
-
-SCRIPT = Path(__file__).parents[2] / "benchmarks" / "bot_strength.py"
+from tests import benchmarks
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bot_strength", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmarks.load("bot_strength")
 
 
 def result(index: int, bots: tuple[str, ...], scores: tuple[int, ...]) -> GameResult:

@@ -29,10 +29,12 @@ def add_parser(sub: Any) -> None:
     """Register the ``bench`` subcommand."""
     p = sub.add_parser(
         "bench",
-        help="measure random-play speed, clone and sample_state costs on one core "
+        help="measure random-play speed, clone, sample_state and JSON costs on one core "
         "(--web: the web server under load)",
         description="Measure, for each game and player count, random-play decisions and "
-        "games per second on one core, and the mean cost of clone() and sample_state(). "
+        "games per second on one core, and the mean cost of clone(), sample_state(), "
+        "to_json() and state_from_json() (on dealt states, whose history is replayed when "
+        "read, and on states sampled from their views). "
         "With --web, measure the web server instead: tables held, actions a second and "
         "round-trip latency of many WebSocket clients playing on one `closingbell serve` "
         "process (docs/web.md). Figures only: nothing is compared against a threshold.",
@@ -62,8 +64,9 @@ def add_parser(sub: Any) -> None:
         type=arguments.positive_float,
         default=None,
         metavar="S",
-        help="playout time per player count when --games is not given; clone and "
-        f"sample_state are each timed for S/8 (default: {bench.DEFAULT_SECONDS:g}); "
+        help="playout time per player count when --games is not given; clone, "
+        "sample_state and the JSON of dealt and of sampled states are each timed for S/8 "
+        f"(default: {bench.DEFAULT_SECONDS:g}); "
         f"with --web, the time measured once every table is open (default: {WEB_SECONDS:g})",
     )
     p.add_argument(
@@ -71,7 +74,8 @@ def add_parser(sub: Any) -> None:
         type=arguments.positive_int,
         default=bench.DEFAULT_STATES,
         metavar="N",
-        help=f"states on which clone and sample_state are timed (default: {bench.DEFAULT_STATES})",
+        help="states on which clone, sample_state and the JSON costs are timed "
+        f"(default: {bench.DEFAULT_STATES})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games played (default: 0)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -16,9 +16,11 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, partial
+from operator import itemgetter
 from typing import Any, ClassVar, Self
 
-from closingbell.core import serial
+from closingbell.core import replay, serial
 from closingbell.core.checks import shown
 from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
@@ -78,11 +80,13 @@ class Game(ABC):
 
         What a state must satisfy to be read back is described in ``docs/api.md``.
         """
+        cls = self.state_class
         try:
-            data = serial.load_json(text)
-        except (TypeError, ValueError) as exc:
+            return serial.read_json(
+                text, partial(cls._from_data, self, copy=False), serial.schema_of(cls).depth
+            )
+        except serial.InvalidJSON as exc:
             raise StateFormatError(f"not valid JSON: {exc}") from None
-        return self.state_class.from_dict(self, data)
 
     @abstractmethod
     def state_from_position(self, text: str) -> State:
@@ -108,6 +112,11 @@ class Game(ABC):
     def options_dict(self) -> dict[str, Any]:
         """Return the options as a JSON-ready dict."""
         return self.options.to_dict()
+
+    @cached_property
+    def options_data(self) -> Mapping[str, Any]:
+        """:meth:`options_dict`, made once and shared: for reading, never to be changed."""
+        return self.options_dict()
 
     @classmethod
     def versions(cls) -> list[int]:
@@ -311,8 +320,9 @@ class State(ABC):
         """The complete state as JSON-ready data."""
         out = serial.header(self.game, self.FORMAT)
         out["from_deal"] = self.from_deal
-        for name in self.SHAPES:
-            out[name] = json.loads(json.dumps(getattr(self, name)))
+        # One round trip through JSON copies every field (the log's tuples become lists).
+        fields = json.loads(serial.fields_json(self))
+        out.update((name, fields[name]) for name in self.SHAPES)
         return out
 
     @classmethod
@@ -323,18 +333,22 @@ class State(ABC):
         every invariant must hold, and a state ``from_deal`` must be what its history makes
         of the deal of its seed (it is replayed); ``StateFormatError`` names what is wrong.
         """
+        return cls._from_data(game, data, copy=True)
+
+    @classmethod
+    def _from_data(cls, game: Game, data: Any, copy: bool) -> Self:
+        """:meth:`from_dict`; the state shares the lists of ``data`` unless ``copy``."""
         title = game.info.title
+        schema = serial.schema_of(cls)
         serial.check_header(data, game, cls.FORMAT)
-        serial.check_fields(data, cls.SHAPES, title)
+        schema.check_fields(data, title)
         n = game.options.players
         _check_turn(data, n, len(cls.PHASE_NAMES), game.info.num_distinct_actions, title)
-        log = serial.read_log(data["log"], title, cls.EVENT_FIELDS, cls.EVENT_VALUES, n)
+        log = schema.log.read(data["log"], title, n)
         st = cls.__new__(cls)
         st.game = game
         st.n = n
-        for name, shape in cls.SHAPES.items():
-            if name != "log":  # read (and copied) above
-                setattr(st, name, serial.copy_value(data[name], shape))
+        schema.fill(st, data, copy)
         st.log = log
         st.from_deal = data["from_deal"]
         st._legal = None
@@ -345,58 +359,68 @@ class State(ABC):
         except (AssertionError, TypeError, ValueError, IndexError, KeyError) as exc:
             raise StateFormatError(f"inconsistent {title} state: {exc}") from None
         if data["from_deal"]:
-            return st._replayed(data)
+            st._check_replay(data)
         return st
 
     def _check_game_over(self) -> None:
         """A ``game_over`` entry ends the log of a finished game and tells its result."""
         log = self.log
-        for i, (_, full, _) in enumerate(log):
-            if full[0] == "game_over":
-                expected = ("game_over", tuple(self.scores()), tuple(self.winners()))
-                if i != len(log) - 1 or not self.is_terminal() or full != expected:
-                    raise AssertionError(
-                        f"'log' entry {i} (game_over) must be the last of a finished game "
-                        "and give its scores and winners"
-                    )
+        kinds = list(map(_KIND, map(_FULL, log)))
+        # Looked for in C, since most logs have none and a finished game's has one, last.
+        count = kinds.count("game_over")
+        if count == 0:
+            ends = []
+        elif count == 1 and kinds[-1] == "game_over":
+            ends = [len(log) - 1]
+        else:
+            ends = [i for i, kind in enumerate(kinds) if kind == "game_over"]
+        for i in ends:
+            expected = ("game_over", tuple(self.scores()), tuple(self.winners()))
+            if i != len(log) - 1 or not self.is_terminal() or log[i][1] != expected:
+                raise AssertionError(
+                    f"'log' entry {i} (game_over) must be the last of a finished game "
+                    "and give its scores and winners"
+                )
         finished = log and self.is_terminal() and "game_over" in self.EVENT_FIELDS
-        if finished and log[-1][1][0] != "game_over":
+        if finished and kinds[-1] != "game_over":
             raise AssertionError("the 'log' of a finished game must end with game_over")
 
-    def _replayed(self, data: Mapping[str, Any]) -> Self:
-        """Replay the history from the deal of the seed and return the result.
+    def _check_replay(self, data: Mapping[str, Any]) -> None:
+        """Refuse the state unless its history, replayed from the deal of its seed, gives it.
 
-        Any field of ``data`` that differs from the result is refused.
+        The replay runs on the engine :mod:`closingbell.core.replay` has for the game.
         """
         title = self.game.info.title
-        fresh = self.game.new_game(self.seed)
-        for i, action in enumerate(self.history):
-            if fresh.is_terminal():
+        try:
+            fresh = replay.replay(self.game, self.seed, self.history)
+        except replay.ReplayError as exc:
+            if exc.reason is None:
                 raise StateFormatError(
                     f"inconsistent {title} state: 'history' goes on after the game is over "
-                    f"(entry {i})"
-                )
-            try:
-                fresh.apply(action)
-            except IllegalActionError as exc:
-                raise StateFormatError(
-                    f"inconsistent {title} state: 'history' entry {i} cannot be replayed "
-                    f"from the seed: {exc}"
+                    f"(entry {exc.entry})"
                 ) from None
-        for name in self.SHAPES:
+            raise StateFormatError(
+                f"inconsistent {title} state: 'history' entry {exc.entry} cannot be replayed "
+                f"from the seed: {exc.reason}"
+            ) from None
+        schema = serial.schema_of(type(self))
+        # The fields read from the data have the types their checks let through (ints,
+        # never booleans, where a check asks for an integer) and the replay's have the
+        # reference's, so equal values here are equal JSON; unequal ones are compared
+        # again as JSON text, which also lets a list stand where the replay has a tuple.
+        if schema.typed and schema.values_of(fresh) == schema.values_of(self):
+            return
+        for name in schema.names:
             # Compared as JSON text, so that 1 and true or 1 and 1.0 differ.
             if json.dumps(data[name]) != json.dumps(getattr(fresh, name)):
                 raise StateFormatError(
                     f"inconsistent {title} state: {name!r} is not what the 'seed' and the "
                     "'history' make of the deal"
                 )
-        if not isinstance(fresh, type(self)):  # pragma: no cover (new_game makes this class)
-            raise StateFormatError(f"{title} made a state of another class")
-        return fresh
 
     def to_json(self) -> str:
         """The complete state as JSON text; :meth:`Game.state_from_json` reads it back."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return serial.state_json(self)
 
     def action_to_string(self, action: int) -> str:
         """The text form of ``action``."""
@@ -440,6 +464,10 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+_FULL = itemgetter(1)
+_KIND = itemgetter(0)
+
+
 def _check_turn(data: Mapping[str, Any], n: int, phases: int, actions: int, title: str) -> None:
     """The fields every game has: who decides, the kind of decision, the history's ids."""
     cur = data.get("cur")
@@ -453,7 +481,10 @@ def _check_turn(data: Mapping[str, Any], n: int, phases: int, actions: int, titl
         raise StateFormatError(
             f"malformed {title} state: 'phase' must be from 0 to {phases - 1}, not {shown(phase)}"
         )
-    for i, action in enumerate(data.get("history", ())):
+    history = data.get("history", ())
+    if history and min(history) >= 0 and max(history) < actions:
+        return  # every id in range: no need to look for the first one out of it
+    for i, action in enumerate(history):
         if not 0 <= action < actions:
             raise StateFormatError(
                 f"malformed {title} state: 'history' entry {i} is {shown(action)}, "

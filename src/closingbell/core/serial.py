@@ -9,15 +9,26 @@ Every integer but the seed must lie within :data:`~closingbell.core.checks.MAX_I
 A game also declares the type of every value of every kind of log entry with the small
 checks below (:func:`ints`, :data:`SEAT`, :func:`one_of`, :func:`tuple_of` ...), so that
 :func:`read_log` refuses an entry of an unknown kind or with values of the wrong type.
+
+Reading thousands of log entries is the dear part of reading a state, so each state class
+gets a :class:`StateSchema` made once (:func:`schema_of`): a checker per field, and for
+each kind of log entry one small function compiled from the kind's checks that accepts a
+well-formed entry at once. Whatever those fast checks do not accept is handed to the
+plain checks above, which decide and say why; so both ways refuse exactly the same data
+with the same message.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import accumulate, chain
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from closingbell.core.checks import MAX_INT, shown
 from closingbell.core.errors import RulesVersionError, StateFormatError
@@ -25,8 +36,9 @@ from closingbell.core.events import Entry
 from closingbell.core.rng import SEED_BITS
 
 if TYPE_CHECKING:
-    from closingbell.core.game import Game
+    from closingbell.core.game import Game, State
 
+T = TypeVar("T")
 
 MAX_JSON_DEPTH = 64
 """How deeply arrays and objects may nest in JSON that closingbell reads: far more than any
@@ -42,6 +54,10 @@ _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 class JSONDepthError(ValueError):
     """JSON text nested more deeply than allowed (refused before it is parsed)."""
+
+
+class InvalidJSON(ValueError):
+    """Text that :func:`load_json` refuses, with its reason as the message."""
 
 
 def check_json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
@@ -67,38 +83,183 @@ def load_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> Any:
     return json.loads(text, parse_constant=_refuse_constant)
 
 
+def read_json(
+    text: str | bytes,
+    read: Callable[[Any], T],
+    depth: Callable[[Any], int | None],
+    limit: int = MAX_JSON_DEPTH,
+) -> T:
+    """``read(load_json(text, limit))``, without scanning valid text for its depth.
+
+    Scanning a long text for its depth costs more than parsing it, and a value that
+    ``read`` accepts is usually shallow by construction: ``depth(value)``, asked once
+    ``read`` has accepted ``value``, bounds how deeply it nests (``None``: no bound is
+    known). So the text is parsed and read first, and scanned only when the parse or
+    ``read`` fails, or the bound is missing or above ``limit``: a text nested too deeply
+    is still refused for its depth before anything else, as :func:`load_json` refuses it.
+    What :func:`load_json` would refuse is raised as :class:`InvalidJSON`; what ``read``
+    raises is raised as it is.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidJSON(str(exc)) from None
+    if not isinstance(text, str):
+        _scan_depth(text, limit)  # refuses what is not text, as load_json does
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (TypeError, ValueError, RecursionError) as exc:
+        _scan_depth(text, limit)
+        if isinstance(exc, RecursionError):
+            raise
+        raise InvalidJSON(str(exc)) from None
+    try:
+        result = read(value)
+    except Exception:
+        _scan_depth(text, limit)
+        raise
+    bound = depth(value)
+    if bound is None or bound > limit:
+        _scan_depth(text, limit)
+    return result
+
+
+def _scan_depth(text: Any, limit: int) -> None:
+    """:func:`check_json_depth`, its errors raised as :class:`InvalidJSON`."""
+    try:
+        check_json_depth(text, limit)
+    except (TypeError, ValueError) as exc:
+        raise InvalidJSON(str(exc)) from None
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists, tuples and dicts nest in ``value`` (0 for a number or a string)."""
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, (list, tuple)):
+        return 0
+    inner = [v for v in value if isinstance(v, (list, tuple, dict))]
+    return 1 + max(map(nesting, inner), default=0)
+
+
+# ---------------------------------------------------------------------- field shapes
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -MAX_INT <= value <= MAX_INT
 
 
-def fits(value: Any, shape: str) -> bool:
-    """Whether a JSON value has ``shape`` (integers within ``MAX_INT`` of 0, seeds aside)."""
-    if shape == "seed":
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**SEED_BITS
-    if shape == "int":
-        return _is_int(value)
-    if shape == "bool":
-        return isinstance(value, bool)
-    if shape == "int or null":
-        return value is None or _is_int(value)
-    if shape == "str or null":
-        return value is None or isinstance(value, str)
+_ONLY_INT = frozenset({int})
+_ONLY_BOOL = frozenset({bool})
+_ONLY_STR = frozenset({str})
+_ONLY_LIST = frozenset({list})
+
+
+def _all_ints(values: Sequence[Any]) -> bool:
+    """Whether every item of ``values`` is an integer within ``MAX_INT`` of 0."""
+    if _ONLY_INT.issuperset(map(type, values)):  # plain ints, as JSON gives them: at C speed
+        return not values or (min(values) >= -MAX_INT and max(values) <= MAX_INT)
+    return all(map(_is_int, values))
+
+
+def _fits_seed(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**SEED_BITS
+
+
+def _fits_int_or_null(value: Any) -> bool:
+    return value is None or _is_int(value)
+
+
+def _fits_str_or_null(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _fits_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _fits_int_list(value: Any) -> bool:
+    return isinstance(value, list) and _all_ints(value)
+
+
+def _fits_bool_list(value: Any) -> bool:
+    return isinstance(value, list) and _ONLY_BOOL.issuperset(map(type, value))
+
+
+def _fits_str_list(value: Any) -> bool:
     if not isinstance(value, list):
         return False
-    if shape == "list of int":
-        return all(_is_int(v) for v in value)
-    if shape == "list of bool":
-        return all(isinstance(v, bool) for v in value)
-    if shape == "list of str":
-        return all(isinstance(v, str) for v in value)
-    if shape == "list of list of int":
-        return all(isinstance(v, list) and all(_is_int(x) for x in v) for v in value)
-    if shape == "list":
-        return True
+    return _ONLY_STR.issuperset(map(type, value)) or all(isinstance(v, str) for v in value)
+
+
+def _fits_int_lists(value: Any) -> bool:
+    if not isinstance(value, list):
+        return False
+    if _ONLY_LIST.issuperset(map(type, value)):
+        return _all_ints(list(chain.from_iterable(value)))
+    return all(isinstance(v, list) and _all_ints(v) for v in value)
+
+
+def _fits_list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
+_FITS: dict[str, tuple[Callable[[Any], bool], int | None]] = {
+    "seed": (_fits_seed, 0),
+    "int": (_is_int, 0),
+    "bool": (_fits_bool, 0),
+    "int or null": (_fits_int_or_null, 0),
+    "str or null": (_fits_str_or_null, 0),
+    "list of int": (_fits_int_list, 1),
+    "list of bool": (_fits_bool_list, 1),
+    "list of str": (_fits_str_list, 1),
+    "list of list of int": (_fits_int_lists, 2),
+    "list": (_fits_list, None),
+}
+"""Each shape's check, and how deeply the lists of a value of that shape nest (``None``:
+any depth)."""
+
+
+def _all_int_lists(values: Sequence[Any]) -> bool:
+    return _ONLY_LIST.issuperset(map(type, values)) and _all_ints(list(chain.from_iterable(values)))
+
+
+def _all_int_list_lists(values: Sequence[Any]) -> bool:
+    return _ONLY_LIST.issuperset(map(type, values)) and _all_int_lists(
+        list(chain.from_iterable(values))
+    )
+
+
+def _all_bool_lists(values: Sequence[Any]) -> bool:
+    return _ONLY_LIST.issuperset(map(type, values)) and _ONLY_BOOL.issuperset(
+        map(type, chain.from_iterable(values))
+    )
+
+
+_FITS_ALL: dict[str, Callable[[Sequence[Any]], bool]] = {
+    "int": _all_ints,
+    "bool": lambda values: _ONLY_BOOL.issuperset(map(type, values)),
+    "list of int": _all_int_lists,
+    "list of bool": _all_bool_lists,
+    "list of list of int": _all_int_list_lists,
+}
+"""Checks of several values of one shape at once, for the shapes that most fields have.
+Each is true only if every value has the shape (and the values are JSON's plain lists and
+ints): a false one sends the values to their checks one by one."""
+
+
+def fits(value: Any, shape: str) -> bool:
+    """Whether a JSON value has ``shape`` (integers within ``MAX_INT`` of 0, seeds aside)."""
+    known = _FITS.get(shape)
+    if known is not None:
+        return known[0](value)
+    if not isinstance(value, list):
+        return False
     raise ValueError(f"unknown shape {shape!r}")
 
 
@@ -131,12 +292,12 @@ def check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
             raise StateFormatError(f"the state cannot be read: {exc}") from None
         except (TypeError, ValueError):
             played = None
-        if played != game.options_dict():
+        if played != game.options_data:
             raise StateFormatError(
                 f"the state's options, under its rules version {shown(version)}, differ "
                 "from this game's options"
             )
-    elif options != game.options_dict():
+    elif options != game.options_data:
         raise StateFormatError("the state's options differ from this game's options")
     return data
 
@@ -159,16 +320,24 @@ def check_fields(data: Mapping[str, Any], shapes: Mapping[str, str], title: str)
     for name in data:
         if name not in shapes and name not in HEADER_KEYS:
             raise StateFormatError(f"malformed {title} state: unknown key {shown(name)}")
-    if not isinstance(data.get("from_deal"), bool):
-        raise StateFormatError(f"malformed {title} state: 'from_deal' must be true or false")
+    _check_marker(data, title)
     for name, shape in shapes.items():
         if name not in data:
             raise StateFormatError(f"malformed {title} state: {name!r} is missing")
         if not fits(data[name], shape):
-            raise StateFormatError(
-                f"malformed {title} state: {name!r} must be {_SHAPE_WORDS.get(shape, shape)}, "
-                f"not {shown(data[name])}"
-            )
+            raise _misshapen(data, name, shape, title)
+
+
+def _check_marker(data: Mapping[str, Any], title: str) -> None:
+    if not isinstance(data.get("from_deal"), bool):
+        raise StateFormatError(f"malformed {title} state: 'from_deal' must be true or false")
+
+
+def _misshapen(data: Mapping[str, Any], name: str, shape: str, title: str) -> StateFormatError:
+    return StateFormatError(
+        f"malformed {title} state: {name!r} must be {_SHAPE_WORDS.get(shape, shape)}, "
+        f"not {shown(data[name])}"
+    )
 
 
 def _tuplify(values: list[Any]) -> tuple[Any, ...]:
@@ -182,20 +351,58 @@ ValueCheck = Callable[[Any, int], bool]
 """Whether a value of a log entry has the right type: ``check(value, players)``."""
 
 
+@dataclass(frozen=True)
+class _Code:
+    """How a check made below is written as Python code (see :class:`_Source`)."""
+
+    write: Callable[[_Source, str], str]
+    """Writes the check as an expression over the variable it is given."""
+    depth: int | None
+    """How deeply lists nest in the values the check accepts (``None``: any depth)."""
+    bounds: tuple[str, str] | None = None
+    """For a check of integers from a low to a high bound, the bounds as expressions:
+    a list of such integers is then checked at once with ``min`` and ``max``."""
+
+
+_CODE: weakref.WeakKeyDictionary[ValueCheck, _Code] = weakref.WeakKeyDictionary()
+"""How each check made below is written as code. A check of a game's own has no entry:
+compiled code calls it."""
+
+
+def _written(check: ValueCheck, code: _Code) -> ValueCheck:
+    """Record how ``check`` is written as code; return ``check``."""
+    _CODE[check] = code
+    return check
+
+
+def check_depth(check: ValueCheck) -> int | None:
+    """How deeply lists nest in the values ``check`` accepts (``None``: it is not known)."""
+    code = _CODE.get(check)
+    return None if code is None else code.depth
+
+
+def _integers(check: ValueCheck, low: str, high: str) -> ValueCheck:
+    """``check``, of integers from ``low`` to ``high`` (both written as code)."""
+    return _written(
+        check,
+        _Code(lambda _, v: f"(type({v}) is int and {low} <= {v} <= {high})", 0, (low, high)),
+    )
+
+
 def ints(low: int, high: int) -> ValueCheck:
     """An integer from ``low`` to ``high``."""
 
     def check(value: Any, players: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
-    return check
+    return _integers(check, str(low), str(high))
 
 
 def _seat(value: Any, players: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
-SEAT: ValueCheck = _seat
+SEAT: ValueCheck = _integers(_seat, "0", "players - 1")
 """A seat of the table."""
 
 NUMBER: ValueCheck = ints(-MAX_INT, MAX_INT)
@@ -206,8 +413,11 @@ def _boolean(value: Any, players: int) -> bool:
     return isinstance(value, bool)
 
 
-BOOL: ValueCheck = _boolean
+BOOL: ValueCheck = _written(_boolean, _Code(lambda _, v: f"(type({v}) is bool)", 0))
 """``True`` or ``False``."""
+
+_CHOICE_TYPES = (int, str, bool, type(None))
+"""The types of choice that :func:`one_of` writes as code (others are called)."""
 
 
 def one_of(*choices: object) -> ValueCheck:
@@ -216,7 +426,20 @@ def one_of(*choices: object) -> ValueCheck:
     def check(value: Any, players: int) -> bool:
         return any(type(value) is type(c) and value == c for c in choices)
 
-    return check
+    if not all(type(c) in _CHOICE_TYPES for c in choices):
+        return check
+    by_type: dict[type, frozenset[object]] = {}
+    for choice in choices:
+        by_type[type(choice)] = by_type.get(type(choice), frozenset()) | {choice}
+
+    def write(source: _Source, v: str) -> str:
+        tests = [
+            f"(type({v}) is {source.constant(kind)} and {v} in {source.constant(values)})"
+            for kind, values in by_type.items()
+        ]
+        return f"({' or '.join(tests) or 'False'})"
+
+    return _written(check, _Code(write, 0))
 
 
 def optional(inner: ValueCheck) -> ValueCheck:
@@ -225,7 +448,10 @@ def optional(inner: ValueCheck) -> ValueCheck:
     def check(value: Any, players: int) -> bool:
         return value is None or inner(value, players)
 
-    return check
+    def write(source: _Source, v: str) -> str:
+        return f"({v} is None or {source.test(inner, v)})"
+
+    return _written(check, _Code(write, check_depth(inner)))
 
 
 def tuple_of(
@@ -243,7 +469,26 @@ def tuple_of(
             return False
         return all(item(v, players) for v in value)
 
-    return check
+    def write(source: _Source, v: str) -> str:
+        if per_seat:
+            size = f"len({v}) == players"
+        else:
+            size = f"{low} <= len({v})" + ("" if high is None else f" <= {high}")
+        code = _CODE.get(item)
+        if code is not None and code.bounds is not None:
+            # Plain ints only, then the smallest and the largest: each a pass in C.
+            least, most = code.bounds
+            items = (
+                f"{source.constant(_ONLY_INT)}.issuperset(map(type, {v})) and "
+                f"(not {v} or ({least} <= min({v}) and max({v}) <= {most}))"
+            )
+        else:
+            x = source.variable()
+            items = f"all({source.test(item, x)} for {x} in {v})"
+        return f"(type({v}) is list and {size} and {items})"
+
+    inner = check_depth(item)
+    return _written(check, _Code(write, None if inner is None else inner + 1))
 
 
 def _check_form(
@@ -326,3 +571,288 @@ def read_log(
 def header(game: Game, fmt: str) -> dict[str, Any]:
     """The first keys of a serialized state: format name, game version and options."""
     return {"format": fmt, "version": game.info.version, "options": game.options_dict()}
+
+
+# ---------------------------------------------------------------------- compiled checks
+
+_SAME_JSON_TYPES = frozenset({int, str, bool})
+"""Types whose equal values have equal JSON text (unlike floats, where 0.0 == -0.0)."""
+
+
+class _Source:
+    """The Python source of one compiled function, and the constants it refers to."""
+
+    def __init__(self) -> None:
+        self.constants: dict[str, object] = {"_tuplify": _tuplify, "_SAME": _SAME_JSON_TYPES}
+        self._variables = 0
+
+    def constant(self, value: object) -> str:
+        """A name under which the compiled code reads ``value``."""
+        name = f"_k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def variable(self) -> str:
+        """A fresh variable name (for the items of a list)."""
+        self._variables += 1
+        return f"_x{self._variables}"
+
+    def test(self, check: ValueCheck, v: str) -> str:
+        """An expression true when ``check`` accepts the value of ``v``.
+
+        It is true exactly when ``check`` is for values as ``json.loads`` makes them; for
+        other values (tuples, subclasses of int) it may be false where ``check`` is true,
+        and the caller then asks ``check`` itself.
+        """
+        code = _CODE.get(check)
+        if code is None:
+            return f"{self.constant(check)}({v}, players)"
+        return code.write(self, v)
+
+    def function(self, name: str, lines: Iterable[str]) -> Callable[..., Any]:
+        """Compile the function ``name`` whose source is ``lines``."""
+        namespace = dict(self.constants)
+        exec("\n".join(lines), namespace)
+        function: Callable[..., Any] = namespace[name]  # type: ignore[assignment]
+        return function
+
+
+_EntryReader = Callable[[Any, list[Any], Any, int], "Entry | None"]
+
+
+def _compile_kind(checks: Sequence[ValueCheck]) -> _EntryReader:
+    """The fast reader of the log entries of one kind, whose values ``checks`` check.
+
+    ``entry(owner, full, redacted, players)``, given an entry whose ``owner`` is a seat or
+    ``None`` and whose ``full`` form is a list that starts with the kind, is the entry as
+    :func:`read_log` reads it if the entry is well formed: a full form of the right size
+    and values, and a redacted form only for a private entry, of the same kind and size,
+    with each value ``None`` or the full form's own (and such that the kind's checks
+    accept it). For anything else it is ``None``, and the plain checks decide.
+    """
+    source = _Source()
+    tests, redactions = [], []
+    full_items: list[str] = []
+    redacted_items: list[str] = []
+    for i, check in enumerate(checks):
+        v, w = f"v{i}", f"w{i}"
+        tests.append(source.test(check, w))
+        # A redacted value is a null the check accepts, or the full form's own value: an
+        # equal one of a type whose equal values write the same JSON (the check accepts
+        # it as it accepted the full form's).
+        redactions.append(
+            f"(({v} is None and {source.test(check, v)}) or "
+            f"(type({v}) in _SAME and type({v}) is type({w}) and {v} == {w}))"
+        )
+        full_items.append(_as_tuple(w, check_depth(check)))
+        redacted_items.append(_as_tuple(v, check_depth(check)))
+    full = f"(k, {''.join(f'{x}, ' for x in full_items)})"
+    redacted = f"(k, {''.join(f'{x}, ' for x in redacted_items)})"
+    size = len(checks) + 1
+    return source.function(
+        "entry",
+        [
+            "def entry(owner, f, r, players):",
+            f"    if len(f) != {size}:",
+            "        return None",
+            f"    k, {''.join(f'w{i}, ' for i in range(len(checks)))}= f",
+            f"    if not ({' and '.join(tests) or 'True'}):",
+            "        return None",
+            "    if r is None:",
+            f"        return (owner, {full}, None)",
+            f"    if owner is None or type(r) is not list or len(r) != {size}:",
+            "        return None",
+            "    if type(r[0]) is not str or r[0] != k:",
+            "        return None",
+            f"    _, {''.join(f'v{i}, ' for i in range(len(checks)))}= r",
+            f"    if {' and '.join(redactions) or 'True'}:",
+            f"        return (owner, {full}, {redacted})",
+            "    return None",
+        ],
+    )
+
+
+def _as_tuple(v: str, depth: int | None) -> str:
+    """An expression turning the value of ``v`` into its log form: lists become tuples."""
+    if depth == 0:
+        return v
+    convert = "tuple" if depth == 1 else "_tuplify"
+    return f"({convert}({v}) if type({v}) is list else {v})"
+
+
+def _deepest(depths: Iterable[int | None], around: int) -> int | None:
+    """``around`` levels more than the deepest of ``depths``; ``None`` if one is unknown."""
+    known = list(depths)
+    if None in known:
+        return None
+    return around + max((d for d in known if d is not None), default=0)
+
+
+class LogSchema:
+    """The log checks of one state class, compiled once: :meth:`read` is :func:`read_log`."""
+
+    def __init__(
+        self, fields: Mapping[str, Sequence[str]], values: Mapping[str, Sequence[ValueCheck]]
+    ) -> None:
+        self.fields = fields
+        """The field names of each kind of entry."""
+        self.values = values
+        """The checks of the values of each kind of entry."""
+        self._kinds = {kind: _compile_kind(values[kind]) for kind in fields}
+        self.depth = _deepest((check_depth(c) for kind in fields for c in values[kind]), 3)
+        """How deeply lists nest in a log this schema accepts (the log, an entry, a form and
+        the values), or ``None`` if a check of the game's own leaves it open."""
+        self.typed = self.depth is not None
+        """Whether every check is made in this module all the way down (exactly when the
+        depth is known), each of them letting through only the JSON types it names (never
+        a boolean or a float for an integer): then equal values of accepted logs are equal
+        JSON."""
+
+    def read(self, data: list[Any], title: str, players: int) -> list[Entry]:
+        """:func:`read_log` of ``data``: the same entries, or the same refusal."""
+        log = self._read_well_formed(data, players)
+        if log is None:
+            return read_log(data, title, self.fields, self.values, players)
+        return log
+
+    def _read_well_formed(self, data: list[Any], players: int) -> list[Entry] | None:
+        """The entries of ``data`` if the compiled checks accept every one, else ``None``."""
+        kinds = self._kinds
+        log: list[Entry] = []
+        append = log.append
+        try:
+            for item in data:
+                if type(item) is not list or len(item) != 3:
+                    return None
+                owner, full, redacted = item
+                if owner is not None and (type(owner) is not int or not 0 <= owner < players):
+                    return None
+                # A form that is not a list, or whose kind is no string, is refused below,
+                # or raises TypeError or IndexError here: either way the plain checks decide.
+                read = kinds.get(full[0]) if type(full) is list and type(full[0]) is str else None
+                entry = None if read is None else read(owner, full, redacted, players)
+                if entry is None:
+                    return None
+                append(entry)
+        except (TypeError, IndexError):
+            return None
+        return log
+
+
+class StateSchema:
+    """What a state class declares about its JSON, prepared once (see :func:`schema_of`)."""
+
+    def __init__(self, state_class: type[State]) -> None:
+        shapes = state_class.SHAPES
+        for shape in shapes.values():
+            if shape not in _FITS:
+                raise ValueError(f"unknown shape {shape!r}")
+        self.shapes = shapes
+        """The shape of every field, as the class declares them."""
+        self.names: tuple[str, ...] = tuple(shapes)
+        """The fields, in the class's order (the order of the checks and their messages)."""
+        self.values_of: Callable[[object], tuple[Any, ...]] = _getter(self.names)
+        """The values of every field of a state, in the order of :attr:`names`."""
+        self.log = LogSchema(state_class.EVENT_FIELDS, state_class.EVENT_VALUES)
+        """The checks of the log."""
+        self._fits = [(name, _FITS[shape][0], shape) for name, shape in shapes.items()]
+        by_shape: dict[str, list[str]] = {}
+        for name, shape in shapes.items():
+            by_shape.setdefault(shape, []).append(name)
+        self._groups = [
+            (_items(names), _FITS_ALL.get(shape) or _fit_each(_FITS[shape][0]))
+            for shape, names in by_shape.items()
+        ]
+        self._keys = frozenset((*HEADER_KEYS, *shapes))
+        self.typed = self.log.typed
+        """Whether values accepted for the fields, equal as Python values, are equal JSON
+        (the shapes' checks let through only the JSON types they name, and so do the log's
+        if :attr:`LogSchema.typed`)."""
+        self._depth = _deepest(
+            (
+                self.log.depth if name == "log" else _FITS[shape][1]
+                for name, shape in shapes.items()
+            ),
+            1,
+        )
+
+    def check_fields(self, data: Mapping[str, Any], title: str) -> None:
+        """:func:`check_fields` against this class's shapes: the same refusals."""
+        if data.keys() != self._keys:  # an unknown or a missing key: the full check says which
+            check_fields(data, self.shapes, title)
+            return
+        _check_marker(data, title)
+        if all(fit(values(data)) for values, fit in self._groups):
+            return
+        for name, fit, shape in self._fits:  # one is misshapen: the first in order is named
+            if not fit(data[name]):
+                raise _misshapen(data, name, shape, title)
+
+    def depth(self, data: Any) -> int | None:
+        """How deeply a state's data that this schema accepted may nest (``None``: unknown)."""
+        if self._depth is None:
+            return None
+        return max(self._depth, 1 + nesting(data.get("options")))
+
+    def fill(self, state: State, data: Mapping[str, Any], copy: bool) -> None:
+        """Set every field of ``state`` but the log from ``data`` (copies if ``copy``)."""
+        for name, shape in self.shapes.items():
+            if name != "log":
+                value = data[name]
+                setattr(state, name, copy_value(value, shape) if copy else value)
+
+
+def _getter(names: Sequence[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the attributes ``names`` of an object as a tuple."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda obj: (getattr(obj, name),)
+    return attrgetter(*names)
+
+
+def _items(names: Sequence[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the values of the keys ``names`` of a mapping as a tuple."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda data: (data[name],)
+    return itemgetter(*names)
+
+
+def _fit_each(fit: Callable[[Any], bool]) -> Callable[[Sequence[Any]], bool]:
+    """A check of several values that ``fit`` checks one by one."""
+    return lambda values: all(map(fit, values))
+
+
+@cache
+def schema_of(state_class: type[State]) -> StateSchema:
+    """The schema of ``state_class``, made on first use."""
+    return StateSchema(state_class)
+
+
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False).encode
+"""The JSON writer of states: sorted keys, no spaces. A state holds no cycle, so the
+encoder need not look for one (which saves a third of its time)."""
+
+
+def state_json(state: State) -> str:
+    """The JSON text of ``state``: its header, ``from_deal`` and every field.
+
+    The fields are written as they are, the state's own lists and the log's tuples
+    alike, without a copy first.
+    """
+    game = state.game
+    data = {
+        "format": state.FORMAT,
+        "version": game.info.version,
+        "options": game.options_data,
+        "from_deal": state.from_deal,
+    }
+    schema = schema_of(type(state))
+    data.update(zip(schema.names, schema.values_of(state), strict=True))
+    return _ENCODE(data)
+
+
+def fields_json(state: State) -> str:
+    """The JSON text of the fields of ``state`` alone, as :func:`state_json` writes them."""
+    schema = schema_of(type(state))
+    return _ENCODE(dict(zip(schema.names, schema.values_of(state), strict=True)))

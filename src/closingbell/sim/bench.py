@@ -2,7 +2,9 @@
 
 For each game and player count: random-play decisions and whole games per second (each
 step is ``legal_actions``, ``rng.choice``, ``apply``), and the mean cost of ``clone()`` and
-of ``sample_state(view)`` on states taken from random games at various stages, and how
+of ``sample_state(view)`` on states taken from random games at various stages, of
+``to_json()`` and ``state_from_json`` on those states (dealt: read back, their history is
+replayed) and on states sampled from their views (positions: nothing to replay), and how
 many ISMCTS iterations (and worlds of the strong paired search) run per second from
 those states. The
 functions return plain data; :func:`format_table` turns it into text. Nothing here
@@ -77,6 +79,14 @@ class BenchResult:
     """Mean cost of ``Game.sample_state(view)`` for the deciding seat, in microseconds."""
     states: int
     """States on which ``clone`` and ``sample_state`` were timed."""
+    to_json_us: float
+    """Mean cost of ``State.to_json()`` on those (dealt) states, in microseconds."""
+    from_json_us: float
+    """Mean cost of ``Game.state_from_json`` reading them back (history replayed), in µs."""
+    sampled_to_json_us: float
+    """Mean cost of ``to_json()`` on states sampled from their views, in microseconds."""
+    sampled_from_json_us: float
+    """Mean cost of reading those sampled states back (positions, nothing replayed), in µs."""
     ismcts_ips: float
     """ISMCTS iterations per second, searching from the deciding seat's view."""
     paired_wps: float
@@ -172,6 +182,20 @@ def time_sample_state(
     return _mean_cost_us([lambda v=v: sample(v, rng) for v in views], budget)
 
 
+def time_json(game: Game, states: Sequence[State], budget: float = 0.25) -> tuple[float, float]:
+    """Mean costs of ``to_json()`` and of ``state_from_json`` over ``states``, in µs."""
+    texts = [s.to_json() for s in states]
+    read = game.state_from_json
+    write = _mean_cost_us([s.to_json for s in states], budget / 2)
+    return write, _mean_cost_us([lambda t=t: read(t) for t in texts], budget / 2)
+
+
+def sampled_states(game: Game, states: Sequence[State], *, seed: int = 0) -> list[State]:
+    """A state sampled from the deciding seat's view of each state (a position)."""
+    rng = random.Random(seed)
+    return [game.sample_state(s.view(s.current_player), rng) for s in states]
+
+
 def time_ismcts(
     game: Game, states: Sequence[State], budget: float, *, seed: int = 0, **settings: Any
 ) -> float:
@@ -202,13 +226,17 @@ def bench_game(
 ) -> BenchResult:
     """Measure the game ``name`` at ``players`` seats (see the module docstring).
 
-    ``clone``, ``sample_state``, ISMCTS and the paired search are each timed for an eighth
-    of ``seconds`` (at least one pass over the states).
+    ``clone``, ``sample_state``, the JSON of dealt states, that of sampled ones, ISMCTS
+    and the paired search are each timed for an eighth of ``seconds`` (at least one pass
+    over the states).
     """
     game = closingbell.load_game(name, players=players)
     figures = time_playouts(game, games=games, seconds=seconds, seed=seed)
     positions = sample_positions(game, states, seed=seed)
     budget = seconds / 8
+    to_json_us, from_json_us = time_json(game, positions, budget)
+    sampled = sampled_states(game, positions, seed=seed)
+    sampled_to_json_us, sampled_from_json_us = time_json(game, sampled, budget)
     return BenchResult(
         game=name,
         players=players,
@@ -221,6 +249,10 @@ def bench_game(
         clone_us=time_clone(positions, budget),
         sample_us=time_sample_state(game, positions, budget, seed=seed),
         states=len(positions),
+        to_json_us=to_json_us,
+        from_json_us=from_json_us,
+        sampled_to_json_us=sampled_to_json_us,
+        sampled_from_json_us=sampled_from_json_us,
         ismcts_ips=time_ismcts(game, positions, budget, seed=seed),
         paired_wps=time_ismcts(game, positions, budget, seed=seed, **STRONG),
     )
@@ -258,6 +290,10 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("games_per_second", "games/s", "{:,.1f}"),
     ("clone_us", "clone us", "{:,.1f}"),
     ("sample_us", "sample_state us", "{:,.1f}"),
+    ("to_json_us", "to_json us", "{:,.1f}"),
+    ("from_json_us", "from_json us", "{:,.1f}"),
+    ("sampled_to_json_us", "to_json us (sampled)", "{:,.1f}"),
+    ("sampled_from_json_us", "from_json us (sampled)", "{:,.1f}"),
     ("ismcts_ips", "ismcts it/s", "{:,.0f}"),
     ("paired_wps", "paired worlds/s", "{:,.0f}"),
 )

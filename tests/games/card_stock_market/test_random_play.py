@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -116,3 +119,46 @@ def test_inconsistent_states_are_refused() -> None:
             game.state_from_json(json.dumps(bad))
     with pytest.raises(StateFormatError):
         game.state_from_json("{not json")
+
+
+def _after_the_reshuffle(players: int) -> dict[str, Any]:
+    """A position of a random game some turns after its draw pile was made anew."""
+    game = make_game(players)
+    for seed in range(50):
+        st = game.new_game(seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            if st.reshuffled and any(st.re_drawn) and any(st.re_hands) and st.decision == "turn":
+                data: dict[str, Any] = json.loads(st.to_json())
+                data["from_deal"] = False
+                return data
+            st.apply(rng.choice(st.legal_actions()))
+    raise AssertionError("no reshuffle in 50 games")
+
+
+def _moved_from_the_pile(d: dict[str, Any]) -> None:
+    # The hand keeps its size; the card it gains came from nowhere since the reshuffle.
+    seat = next(q for q, drawn in enumerate(d["re_drawn"]) if drawn)
+    d["re_drawn"][seat][0] = next(c for c in range(52) if c not in d["re_drawn"][seat])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d["re_pile"].pop(), "'re_pile'"),
+        (lambda d: d["re_pile"].append(d["re_pile"][0]), "'re_pile'"),
+        (lambda d: d["re_events"][0].append(-1), "'re_events'[0]"),
+        (lambda d: d["re_hands"][1].append(d["re_hands"][1][0]), "'hands'[1]"),
+        (_moved_from_the_pile, "'hands'["),
+    ],
+)
+def test_the_record_since_the_reshuffle_must_explain_every_hand(
+    players: int, change: Callable[[dict[str, Any]], None], field: str
+) -> None:
+    game = make_game(players)
+    data = _after_the_reshuffle(players)
+    game.state_from_json(json.dumps(data))  # untouched, it is read back
+    change(data)
+    with pytest.raises(StateFormatError, match=re.escape(field)):
+        game.state_from_json(json.dumps(data))

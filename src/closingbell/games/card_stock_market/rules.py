@@ -17,7 +17,6 @@ card must move the price, and a bankruptcy of a suit already at $0 must wipe out
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from closingbell.core.checks import MAX_INT, int_in, ints_in, lists_in, need, per_seat
@@ -714,18 +713,18 @@ def _check_reshuffle(st: CardStockMarketState) -> None:
         ("re_events", st.re_events),
     ):
         per_seat(name, lists, n)
-    drawn: Counter[int] = Counter(st.draw)
-    if st.joker_by >= 0:
-        drawn[JOKER] += 1
+    # Cards are compared as multisets, sorted (cheaper than counting them).
+    drawn = [*st.draw, JOKER] if st.joker_by >= 0 else st.draw[:]
     for q in range(n):
-        drawn.update(st.re_drawn[q])
+        drawn += st.re_drawn[q]
         played = [e for e in st.re_events[q] if e >= 0]
         draws = -sum(e for e in st.re_events[q] if e < 0)
         need(draws == len(st.re_drawn[q]), f"'re_events'[{q}] counts seat {q}'s draws")
-        have = Counter(st.re_hands[q]) + Counter(st.re_drawn[q])
-        have.subtract(played)
+        # What the seat held at the reshuffle and drew since is what it holds and played.
         need(
-            +have == Counter(st.hands[q]) and min(have.values(), default=0) >= 0,
+            sorted(st.re_hands[q] + st.re_drawn[q]) == sorted(st.hands[q] + played),
             f"'hands'[{q}] must follow from 're_hands', 're_drawn' and 're_events'",
         )
-    need(drawn == Counter(st.re_pile), "'re_pile': the new draw pile came from the reshuffle")
+    need(
+        sorted(drawn) == sorted(st.re_pile), "'re_pile': the new draw pile came from the reshuffle"
+    )

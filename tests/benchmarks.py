@@ -1,0 +1,19 @@
+"""Loading the scripts of ``benchmarks/`` that tests look into (they are not a package)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+FOLDER = Path(__file__).parents[1] / "benchmarks"
+"""The benchmark scripts' folder."""
+
+
+def load(name: str) -> ModuleType:
+    """The module of ``benchmarks/<name>.py``, freshly loaded."""
+    spec = importlib.util.spec_from_file_location(name, FOLDER / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -64,3 +65,15 @@ def test_the_engine_is_checked_and_described() -> None:
     with pytest.raises(ValueError, match="engine must be one of auto, native, reference"):
         ISMCTSBot(game, 1, engine="fast")
     assert ISMCTSBot(game, 1, engine="reference").describe()["engine"] == "reference"
+
+
+@pytest.mark.parametrize("name", ["take_stock", "card_stock_market"])
+def test_a_pickled_search_finds_its_engine_again(name: str) -> None:
+    game = closingbell.load_game(name, players=3)
+    view = _views(name, 3, 1, seed=5)[0]
+    bot = ISMCTSBot(game, 4, **{**STRONG, "iterations": 4})
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.worlds.compiled is bot.worlds.compiled
+    assert (copy.worlds.playout is None) == (bot.worlds.playout is None)
+    assert copy.choose(view) == bot.choose(view)
+    assert copy.last_stats == bot.last_stats

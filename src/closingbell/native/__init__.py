@@ -23,10 +23,11 @@ itself when it is built (its ``engine`` keyword), with the same choices as its P
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
+from closingbell.core import replay
 from closingbell.core.game import Game, State
 
 ENGINES = ("auto", "native", "reference")
@@ -153,3 +154,16 @@ def to_reference(state: State) -> State:
 def engine_of(state: State) -> str:
     """``"native"`` for a compiled engine's state, ``"reference"`` otherwise."""
     return "native" if hasattr(state, "to_reference") else "reference"
+
+
+def _replay(game: Game, seed: int, history: Sequence[int]) -> object:
+    """Replay a dealt game's history on its compiled engine (the reference if not built)."""
+    compiled = engine_module(game)
+    if compiled is None:
+        return replay.reference_replay(game, seed, history)
+    return replay.dealt_by(compiled.new_game)(game, seed, history)
+
+
+# Reading a dealt state replays its history (closingbell.core.replay): on the compiled engine.
+for _name in GAME_MODULES:
+    replay.register(_name, _replay)

@@ -13,6 +13,18 @@ from closingbell.core import replay
 from tests.conformance.common import Position, case_params, get_game
 
 
+@pytest.fixture(autouse=True)
+def _replays_kept() -> Iterator[None]:
+    """Each test finds the replays registered at import (closingbell.native's) and leaves them."""
+    kept = {name: replay.registered(name) for name in ("take_stock", "card_stock_market")}
+    yield
+    for name, hook in kept.items():
+        if hook is None:
+            replay.unregister(name)
+        else:
+            replay.register(name, hook)
+
+
 @pytest.fixture
 def engine() -> Iterator[list[tuple[str, int, int]]]:
     """Registers, for Take Stock, a replay that notes each call and asks the reference."""
@@ -34,7 +46,6 @@ def dealt(name: str = "take_stock", players: int = 3, steps: int = 40) -> State:
 def test_a_registered_replay_checks_dealt_states(engine: list[tuple[str, int, int]]) -> None:
     state = dealt()
     assert replay.registered("take_stock") is not None
-    assert replay.registered("card_stock_market") is None
     read = state.game.state_from_json(state.to_json())
     assert engine == [("take_stock", 7, 40)]
     assert read.to_json() == state.to_json()

@@ -28,10 +28,13 @@ ENGINES = ("auto", "native", "reference")
 """The engines callers may ask for: the compiled one if built (``auto``), the compiled one
 or an error (``native``), or the Python rules (``reference``)."""
 
-MODULES: dict[str, str] = {"_random": "closingbell.native._random"}
+MODULES: dict[str, str] = {
+    "_random": "closingbell.native._random",
+    "_take_stock": "closingbell.native._take_stock",
+}
 """Every compiled module, by short name."""
 
-GAME_MODULES: dict[str, str] = {}
+GAME_MODULES: dict[str, str] = {"take_stock": "_take_stock"}
 """The compiled engine of each game that has one, by the game's registered name."""
 
 

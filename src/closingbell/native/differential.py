@@ -275,14 +275,45 @@ def play_pair(
     ``compiled`` is a game's compiled module (``new_game``, ``from_state``). The checks
     beyond the fields run every so many steps (0: never). Returns what was compared.
     """
+    return play_states(
+        game.new_game(seed),
+        compiled.new_game(game, seed),
+        compiled,
+        rng,
+        f"{game!r} seed={seed}",
+        max_steps=max_steps,
+        views_every=views_every,
+        illegal_every=illegal_every,
+        clone_every=clone_every,
+        round_trip_every=round_trip_every,
+    )
+
+
+def play_states(
+    ref: State,
+    nat: Any,
+    compiled: Any,
+    rng: random.Random,
+    label: str,
+    *,
+    max_steps: int | None = None,
+    views_every: int = 0,
+    illegal_every: int = 0,
+    clone_every: int = 0,
+    round_trip_every: int = 0,
+) -> Tally:
+    """Play random actions on two equal states, one of each engine, comparing every state.
+
+    The states may come from anywhere (a deal, a position, a sample, JSON); ``label``
+    names the game in a :class:`Mismatch`. Play goes on to the end of the game or
+    ``max_steps``; both states are changed. Returns what was compared.
+    """
     start = time.perf_counter()
-    tally = Tally(cases=[f"{game!r} seed={seed}"])
-    ref = game.new_game(seed)
-    nat: Any = compiled.new_game(game, seed)
+    tally = Tally(cases=[label])
     step = 0
     seen_log = 0
     while True:
-        where = f"{game!r} seed={seed} step {step}"
+        where = f"{label} step {step}"
         compare_states(ref, nat, where, log_from=seen_log)
         seen_log = len(ref.log)
         tally.states += 1
@@ -308,9 +339,9 @@ def play_pair(
         nat.apply(action)
         tally.actions += 1
         step += 1
-    compare_states(ref, nat, f"{game!r} seed={seed} at the end")
+    compare_states(ref, nat, f"{label} at the end")
     if ref.to_json() != nat.to_json():
-        raise Mismatch(f"{game!r} seed={seed}: to_json() differs at the end")
+        raise Mismatch(f"{label}: to_json() differs at the end")
     tally.games = 1
     tally.seconds = time.perf_counter() - start
     return tally

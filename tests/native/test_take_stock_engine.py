@@ -81,6 +81,14 @@ def test_random_games_agree_at_every_player_count(players: int) -> None:
         assert tally.views and tally.illegal and tally.clones and tally.round_trips
 
 
+@pytest.mark.parametrize("players", [2, 6])
+def test_views_agree_after_every_action(players: int) -> None:
+    # Views share their market rows until the market changes: any stale row would show.
+    game = make_game(players, rounds=2)
+    tally = play_pair(game, T, 40 + players, random.Random(players), views_every=1)
+    assert tally.views == tally.states * (players + 1)
+
+
 def _option_id(options: dict[str, object]) -> str:
     return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
 

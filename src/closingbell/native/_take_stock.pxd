@@ -13,7 +13,7 @@
 #   - the legal actions of the pending decision are cached in ``legal`` while ``legal_ok``.
 # Share cards are ids (stock * 12 + value - 1), event cards kinds, as in the reference.
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 cdef enum:
     TS_STOCKS = 5
@@ -162,6 +162,7 @@ cdef struct ts_core:
     int16_t legal[TS_MAX_LEGAL]
     int16_t legal_len
     bint legal_ok
+    int64_t market            # counts changes of rows, splits and frozen (views cache by it)
 
 
 cdef struct ts_buf:
@@ -182,6 +183,8 @@ cdef class State:
     cdef list log_cache           # the log as Python entries, shared with clones
     cdef Py_ssize_t cache_entries  # how many entries of log_cache are this state's
     cdef Py_ssize_t cache_offset   # how much of log_buf they cover
+    cdef tuple stock_rows          # the views' five StockRow, made when c.market was ...
+    cdef int64_t stock_rows_at     # ... this
 
     cdef int apply_unchecked(self, int action) except -1
     cdef State copy(self)

@@ -10,7 +10,7 @@ compact records and turned into the reference's entries only when it is read.
 """
 
 from cpython.object cimport PyObject
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
@@ -641,6 +641,7 @@ cdef int _start_round(State st, int first_dealer) except -1:
         c.row_len[s] = 1
         c.splits[s] = 0
         c.frozen[s] = 0
+    c.market += 1
     c.end_reason = TS_R_NONE
     for card in range(TS_CARDS):
         if card % TS_VALUES:
@@ -918,6 +919,7 @@ cdef int _raise_price(State st, int p, int card) except -1:
     _release(c, p, card)
     c.rows[s][c.row_len[s]] = v
     c.row_len[s] += 1
+    c.market += 1
     _log2(st, L_RAISE, p, card)
     if v >= 11:
         _end_round(st, TS_R_HIGH_CARD)
@@ -974,6 +976,7 @@ cdef int _resolve(State st, int p, int kind) except -1:
             _log3(st, L_SPLIT, s, -1, 1)
         else:
             c.splits[s] += 1
+            c.market += 1
             removed = -1
             if c.row_len[s] > 1:
                 c.row_len[s] -= 1
@@ -1057,6 +1060,7 @@ cdef int _crash(State st, int s) except -1:
     cdef int i, card, count
     cdef int8_t removed[TS_VALUES]
     cdef int32_t *r
+    c.market += 1
     if freeze_removed:
         c.frozen[s] = 0
         _to_event_discard(c, TS_K_FREEZE, public)
@@ -1105,6 +1109,7 @@ cdef int _audit_card(State st, int p, int s) except -1:
     cdef ts_core *c = &st.c
     cdef int card
     c.row_len[s] -= 1
+    c.market += 1
     card = s * TS_VALUES + c.rows[s][c.row_len[s]] - 1
     c.discard[c.discard_len] = card
     c.discard_len += 1
@@ -1114,6 +1119,7 @@ cdef int _audit_card(State st, int p, int s) except -1:
 
 cdef int _audit_split(State st, int p, int s) except -1:
     st.c.splits[s] -= 1
+    st.c.market += 1
     _to_event_discard(&st.c, TS_K_SPLIT + s, _public(&st.c))
     _log3(st, L_AUDIT, p, s, -1)
     return 0
@@ -1123,6 +1129,7 @@ cdef int _freeze(State st, int p, int s) except -1:
     cdef ts_core *c = &st.c
     cdef int public = _public(c)
     c.ev_active = -1
+    c.market += 1
     if c.frozen[s]:
         c.frozen[s] = 0
         _to_event_discard(c, TS_K_FREEZE, public)
@@ -1192,7 +1199,7 @@ cdef int _reveal_downturn(State st) except -1:
     cdef ts_core *c = &st.c
     cdef int n = c.r.n
     cdef int q, i, card, k = 0
-    cdef int8_t shown[TS_SEATS]
+    cdef int8_t shown[TS_CARDS]
     cdef int32_t *r
     cdef bint empty = False
     for q in range(n):
@@ -1448,6 +1455,8 @@ cdef class State:
         new.log_cache = self.log_cache
         new.cache_entries = self.cache_entries
         new.cache_offset = self.cache_offset
+        new.stock_rows = self.stock_rows
+        new.stock_rows_at = self.stock_rows_at
         return new
 
     cdef list _entries(self):
@@ -1572,17 +1581,23 @@ cdef class State:
         seat = player if mine else n
         bit = 1 << seat
         public = _public(c)
-        stocks = PyTuple_New(TS_STOCKS)
-        for s in range(TS_STOCKS):
-            row = _make_frozen(_StockRow, {
-                "name": _STOCK_NAMES[s],
-                "cards": _tuple8(c.rows[s], c.row_len[s]),
-                "splits": c.splits[s],
-                "frozen": c.frozen[s] != 0,
-                "price": _price(c, s),
-            })
-            Py_INCREF(<PyObject *>row)
-            PyTuple_SET_ITEM(stocks, s, <PyObject *>row)
+        stocks = self.stock_rows
+        if stocks is None or self.stock_rows_at != c.market:
+            # Frozen and made of immutable values, the rows are shared by views until the
+            # market changes.
+            stocks = PyTuple_New(TS_STOCKS)
+            for s in range(TS_STOCKS):
+                row = _make_frozen(_StockRow, {
+                    "name": _STOCK_NAMES[s],
+                    "cards": _tuple8(c.rows[s], c.row_len[s]),
+                    "splits": c.splits[s],
+                    "frozen": c.frozen[s] != 0,
+                    "price": _price(c, s),
+                })
+                Py_INCREF(<PyObject *>row)
+                PyTuple_SET_ITEM(stocks, s, <PyObject *>row)
+            self.stock_rows = stocks
+            self.stock_rows_at = c.market
         pools = PyTuple_New(c.npools)
         for k in range(c.npools):
             members = tuple([card for card in range(TS_CARDS) if c.pool_of[card] == k])
@@ -1943,6 +1958,14 @@ cdef State ts_blank(object game, uint64_t seed):
     return st
 
 
+cdef int _count8(const int8_t *items, int length, int value) noexcept nogil:
+    cdef int i, k = 0
+    for i in range(length):
+        if items[i] == value:
+            k += 1
+    return k
+
+
 cdef inline int _need(bint ok, str message) except -1:
     if not ok:
         raise ValueError(f"not a consistent Take Stock state: {message}")
@@ -1980,6 +2003,8 @@ cdef int ts_seal(State st) except -1:
     for q in range(n):
         _need(0 <= c.tokens[q] <= _TOTAL_TOKENS, "'tokens'")
     _need(0 <= c.supply <= _TOTAL_TOKENS and 0 <= c.owed <= _MAX_RETRIEVE, "'supply', 'owed'")
+    _need(c.reshuffles >= 0 and c.pair_len <= 2 and c.retrieved_len <= TS_RETRIEVED,
+          "'reshuffles', 'pair', 'retrieved'")
     _need(c.phase not in (TS_PH_AUDIT_WHAT, TS_PH_RETRIEVE, TS_PH_INSIDER_DISCARD)
           or c.ev_stock >= 0, "'ev_stock'")
     for i in range(c.ev_below_len):
@@ -2001,7 +2026,12 @@ cdef int ts_seal(State st) except -1:
         for i in range(c.hidden_len[q]):
             seen[c.hidden[q][i]] += 1
         for i in range(c.known_len[q]):
-            _need(0 <= c.known[q][i] < TS_CARDS, "'known'")
+            # Known cards are held, once each (Insider Trading adds to the list).
+            card = c.known[q][i]
+            _need(0 <= card < TS_CARDS and c.pool_of[card] < 0, "'known'")
+            _need(_count8(c.known[q], c.known_len[q], card) == 1, "'known'")
+            _need(_count8(c.hands[q], c.hand_len[q], card)
+                  + _count8(c.hidden[q], c.hidden_len[q], card) == 1, "'known'")
     for i in range(c.draw_len):
         seen[c.draw[i]] += 1
     for i in range(c.discard_len):

@@ -15,7 +15,13 @@ from libc.stdio cimport snprintf
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
-from closingbell.native._random cimport cb_derive, cb_randbelow, cb_random, cb_shuffle_schar
+from closingbell.native._random cimport (
+    cb_derive,
+    cb_derive_many,
+    cb_randbelow,
+    cb_random,
+    cb_shuffle_schar,
+)
 
 import numbers
 
@@ -560,21 +566,20 @@ cdef bint ts_is_legal(ts_core *c, int action) noexcept nogil:
 # ---------------------------------------------------------------------- setting up
 
 
-cdef int _reset_event_pile(State st) except -1:
-    """Gather all 40 event cards and build the pile with Market Closed 11th from the bottom."""
+cdef int _reset_event_pile(State st, cb_random *rng) except -1:
+    """Gather all 40 event cards and build the pile with Market Closed 11th from the bottom.
+
+    ``rng`` is the round's ``events`` generator.
+    """
     cdef ts_core *c = &st.c
     cdef int8_t deck[TS_EVENT_CARDS]
     cdef int k, j, size = 0
-    cdef char labels[48]
-    cdef cb_random rng
     for k in range(TS_KINDS):
         if k != TS_K_MARKET_CLOSED:
             for j in range(_EVENT_DECK[k]):
                 deck[size] = k
                 size += 1
-    snprintf(labels, sizeof(labels), "events/%d", c.round)
-    _derive(&rng, c, labels)
-    cb_shuffle_schar(&rng, <signed char *>deck, size)
+    cb_shuffle_schar(rng, <signed char *>deck, size)
     memcpy(c.ev_below, deck, _BELOW_CLOSED)
     memset(c.ev_below_mask, 0, _BELOW_CLOSED)
     c.ev_below_len = _BELOW_CLOSED
@@ -621,18 +626,26 @@ cdef int _gather_under_pile(State st) except -1:
     return 0
 
 
-cdef int _start_round(State st, int first_dealer) except -1:
-    """Prepare the next round's events and market, deal, and start the first turn."""
+cdef int _start_round(State st, int first_dealer, cb_random *seeded) except -1:
+    """Prepare the next round's events and market, deal, and start the first turn.
+
+    ``seeded`` is NULL, or the round's ``shares`` and ``events`` generators already seeded
+    (as ``new_game`` seeds them with the first dealer's).
+    """
     cdef ts_core *c = &st.c
     cdef int n = c.r.n
     cdef int size = c.r.hand_size
     cdef int s, p, card, total = 0
     cdef int8_t deck[TS_CARDS]
-    cdef char labels[48]
-    cdef cb_random rng
-    if c.round == 0 or c.end_reason == TS_R_MARKET_CLOSED:
+    cdef cb_random made[2]
+    cdef cb_random *rng = seeded
+    cdef bint new_events = c.round == 0 or c.end_reason == TS_R_MARKET_CLOSED
+    if rng == NULL:
+        rng = made
+        _seed_round(c, rng, c.round + 1, new_events)
+    if new_events:
         c.round += 1
-        _reset_event_pile(st)
+        _reset_event_pile(st, rng + 1)
     else:
         _gather_under_pile(st)
         c.round += 1
@@ -650,9 +663,7 @@ cdef int _start_round(State st, int first_dealer) except -1:
             c.pool_of[card] = 0
         else:
             c.pool_of[card] = -1
-    snprintf(labels, sizeof(labels), "shares/%d", c.round)
-    _derive(&rng, c, labels)
-    cb_shuffle_schar(&rng, <signed char *>deck, total)
+    cb_shuffle_schar(rng, <signed char *>deck, total)
     for p in range(n):
         memcpy(c.hands[p], deck + p * size, size)
         _sort8(c.hands[p], size)
@@ -669,6 +680,22 @@ cdef int _start_round(State st, int first_dealer) except -1:
     _log2(st, L_ROUND_START, c.round, c.dealer)
     _begin_turn(st, (c.dealer + 1) % n)
     return 0
+
+
+cdef void _seed_round(ts_core *c, cb_random *rng, int round, bint events) noexcept:
+    """Seed ``rng[0]`` as ``shares/round`` and, if ``events``, ``rng[1]`` as ``events/round``
+    (together: seeding is most of a deal's cost, and two cost about what one does)."""
+    cdef char shares_label[32]
+    cdef char events_label[32]
+    cdef cb_random *both[2]
+    cdef const char *labels[2]
+    snprintf(shares_label, sizeof(shares_label), "shares/%d", round)
+    snprintf(events_label, sizeof(events_label), "events/%d", round)
+    both[0] = rng
+    both[1] = rng + 1
+    labels[0] = shares_label
+    labels[1] = events_label
+    cb_derive_many(both, c.seed, labels, 2 if events else 1)
 
 
 cdef int _next_dealer(ts_core *c) noexcept:
@@ -1322,7 +1349,7 @@ cdef int _finish_round(State st) except -1:
         for i in range(count):
             r[1 + n + i] = top[i]
         return 0
-    _start_round(st, -1)
+    _start_round(st, -1, NULL)
     return 0
 
 
@@ -2072,7 +2099,9 @@ def new_game(game, seed):
     """Deal ``game`` from ``seed``: the same game as ``game.new_game(seed)``, in C."""
     cdef State st
     cdef ts_core *c
-    cdef cb_random rng
+    cdef cb_random rng[3]
+    cdef cb_random *all3[3]
+    cdef const char *labels[3]
     cdef int q
     seed = check_seed(seed)
     _check_game(game)
@@ -2081,16 +2110,23 @@ def new_game(game, seed):
     c.from_deal = 1
     c.round = 0
     if c.r.first_dealer >= 0:
+        _seed_round(c, rng, 1, True)
         c.dealer = c.r.first_dealer
     else:
-        _derive(&rng, c, b"first-dealer")
-        c.dealer = cb_randbelow(&rng, c.r.n)
+        # The three generators of the deal, seeded together.
+        for q in range(3):
+            all3[q] = &rng[q]
+        labels[0] = b"shares/1"
+        labels[1] = b"events/1"
+        labels[2] = b"first-dealer"
+        cb_derive_many(all3, c.seed, labels, 3)
+        c.dealer = cb_randbelow(&rng[2], c.r.n)
     c.turn = c.dealer
     c.phase = TS_PH_ACTION
     for q in range(c.r.n):
         c.tokens[q] = _START_TOKENS
     c.supply = _TOTAL_TOKENS - _START_TOKENS * c.r.n
-    _start_round(st, c.dealer)
+    _start_round(st, c.dealer, rng)
     return st
 
 

@@ -2169,12 +2169,19 @@ cdef list _per_seat(object value, str name, int n):
     return value
 
 
+_SCALARS = ("round", "dealer", "turn", "phase", "supply", "ev_active", "follow", "ev_stock",
+            "owed", "reshuffles")
+
+
 cdef State _read(object game, object get):
     """A native state with the fields ``get(name)`` gives (a reference state's, checked)."""
     cdef State st
     cdef ts_core *c
     cdef int n, q, k, s
     cdef int mask_max
+    cdef int32_t *scalars[10]
+    cdef int8_t *lists_at[4]
+    cdef int8_t *lengths_at[4]
     _check_game(game)
     seed = get("seed")
     if type(seed) is not int or not 0 <= seed < 2**63:
@@ -2187,29 +2194,19 @@ cdef State _read(object game, object get):
     c.from_deal = get("from_deal")
     cur = get("cur")
     c.cur = -1 if cur is None else _int(cur, "cur", 0, n - 1)
-    for name in ("round", "dealer", "turn", "phase", "supply", "ev_active", "follow",
-                 "ev_stock", "owed", "reshuffles"):
-        value = _int(get(name), name, -1, 1_000_000)
-        if name == "round":
-            c.round = value
-        elif name == "dealer":
-            c.dealer = value
-        elif name == "turn":
-            c.turn = value
-        elif name == "phase":
-            c.phase = value
-        elif name == "supply":
-            c.supply = value
-        elif name == "ev_active":
-            c.ev_active = value
-        elif name == "follow":
-            c.follow = value
-        elif name == "ev_stock":
-            c.ev_stock = value
-        elif name == "owed":
-            c.owed = value
-        else:
-            c.reshuffles = value
+    # The ranges are checked by ts_seal, once the fields that bound them are read too.
+    scalars[0] = &c.round
+    scalars[1] = &c.dealer
+    scalars[2] = &c.turn
+    scalars[3] = &c.phase
+    scalars[4] = &c.supply
+    scalars[5] = &c.ev_active
+    scalars[6] = &c.follow
+    scalars[7] = &c.ev_stock
+    scalars[8] = &c.owed
+    scalars[9] = &c.reshuffles
+    for k, name in enumerate(_SCALARS):
+        scalars[k][0] = _int(get(name), name, -1, 1_000_000)
     reason = get("end_reason")
     if reason is not None and (type(reason) is not str or reason not in _REASON_CODES):
         raise ValueError(f"cannot carry over the Take Stock field 'end_reason': {reason!r}")
@@ -2228,21 +2225,25 @@ cdef State _read(object game, object get):
         raise ValueError(f"cannot carry over the Take Stock field 'frozen': {frozen!r}")
     for s in range(TS_STOCKS):
         c.frozen[s] = frozen[s]
-    for name in ("hands", "certs", "known", "hidden", "saved"):
+    lists_at[0] = &c.hands[0][0]
+    lists_at[1] = &c.certs[0][0]
+    lists_at[2] = &c.known[0][0]
+    lists_at[3] = &c.hidden[0][0]
+    lengths_at[0] = c.hand_len
+    lengths_at[1] = c.cert_len
+    lengths_at[2] = c.known_len
+    lengths_at[3] = c.hidden_len
+    for k, name in enumerate(("hands", "certs", "known", "hidden")):
         lists = _per_seat(get(name), name, n)
         for q in range(n):
-            if name == "hands":
-                c.hand_len[q] = _fill8(c.hands[q], lists[q], name, 0, TS_CARDS - 1, TS_CARDS)
-            elif name == "certs":
-                c.cert_len[q] = _fill8(c.certs[q], lists[q], name, 0, TS_CARDS - 1, TS_CARDS)
-            elif name == "known":
-                c.known_len[q] = _fill8(c.known[q], lists[q], name, 0, TS_CARDS - 1, TS_CARDS)
-            elif name == "hidden":
-                c.hidden_len[q] = _fill8(c.hidden[q], lists[q], name, 0, TS_CARDS - 1, TS_CARDS)
-            else:
-                c.saved_len[q] = _fill8(
-                    c.saved[q], lists[q], name, 0, TS_K_MARKET_CLOSED - 1, TS_EVENT_CARDS
-                )
+            lengths_at[k][q] = _fill8(
+                lists_at[k] + q * TS_CARDS, lists[q], name, 0, TS_CARDS - 1, TS_CARDS
+            )
+    lists = _per_seat(get("saved"), "saved", n)
+    for q in range(n):
+        c.saved_len[q] = _fill8(
+            c.saved[q], lists[q], "saved", 0, TS_K_MARKET_CLOSED - 1, TS_EVENT_CARDS
+        )
     tokens = _per_seat(get("tokens"), "tokens", n)
     totals = _per_seat(get("totals"), "totals", n)
     for q in range(n):

@@ -1431,8 +1431,8 @@ cdef class State:
     """One position of a Take Stock game, held in C; the reference's API and results.
 
     Fields read as attributes (``rows``, ``hands``, ``log``, ``history``...) are fresh
-    Python values equal to the reference state's: changing them changes nothing. Make
-    states with :func:`new_game` or :func:`from_state`.
+    Python values equal to the reference state's: changing them changes nothing, and
+    they cannot be assigned. Make states with :func:`new_game` or :func:`from_state`.
     """
 
     FORMAT = _S.FORMAT

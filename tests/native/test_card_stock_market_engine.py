@@ -29,8 +29,8 @@ from closingbell.native.differential import (
     Mismatch,
     compare_states,
     compare_views,
-    play_on,
     play_pair,
+    play_states,
 )
 from tests.conformance.common import random_step, walk
 
@@ -74,7 +74,7 @@ def _reshuffled(game: CardStockMarket, seed: int) -> CardStockMarketState:
 def _play_both(ref: State, seed: int) -> None:
     """Carry ``ref`` over to the compiled engine and play both to the end."""
     nat = engine.from_state(ref)
-    play_on(ref, nat, engine, random.Random(seed), f"{ref.game!r} from a state", **CHECKS)
+    play_states(ref, nat, engine, random.Random(seed), f"{ref.game!r} from a state", **CHECKS)
 
 
 # ---------------------------------------------------------------------- random games
@@ -282,7 +282,7 @@ def test_pickling_and_copying_give_equal_states_that_play_on() -> None:
     for ref_copy, other in pairs:
         assert type(other) is engine.State
         assert other == nat and other == ref
-        play_on(ref_copy, other, engine, random.Random(70), "copied")
+        play_states(ref_copy, other, engine, random.Random(70), "copied")
     compare_states(ref, nat, "the original after its copies played")
 
 

@@ -62,3 +62,27 @@ def test_derived_generators_are_the_rules_own() -> None:
 def test_texts_out_of_range_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="1 to 512"):
         _random.TextRandom(text)
+
+
+def test_generators_seeded_together_are_the_rules_own() -> None:
+    rng = random.Random(9)
+    labels = [("shares", 1), ("events", 12), ("first-dealer",), ("reshuffle", 3, 17), ()]
+    for _ in range(150):
+        seed = rng.getrandbits(64) >> rng.randrange(64)
+        groups = [rng.choice(labels) for _ in range(rng.randint(1, 4))]
+        for ours, group in zip(_random.derive_many(seed, *groups), groups, strict=True):
+            theirs = derive_rng(seed, *group)
+            a = list(range(55))
+            b = list(range(55))
+            ours.shuffle(a)
+            theirs.shuffle(b)
+            assert a == b
+            assert [ours.getrandbits(32) for _ in range(700)] == [
+                theirs.getrandbits(32) for _ in range(700)
+            ]
+
+
+@pytest.mark.parametrize("groups", [[], [("a",)] * 5, [("x" * 600,)]])
+def test_seeding_together_refuses_what_it_cannot_seed(groups: list[tuple[str]]) -> None:
+    with pytest.raises(ValueError):
+        _random.derive_many(1, *groups)

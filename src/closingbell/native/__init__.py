@@ -38,11 +38,15 @@ MODULES: dict[str, str] = {
     "_random": "closingbell.native._random",
     "_card_stock_market": "closingbell.native._card_stock_market",
     "_card_stock_market_bot": "closingbell.native._card_stock_market_bot",
+    "_take_stock": "closingbell.native._take_stock",
     "_take_stock_bot": "closingbell.native._take_stock_bot",
 }
 """Every compiled module, by short name."""
 
-GAME_MODULES: dict[str, str] = {"card_stock_market": "_card_stock_market"}
+GAME_MODULES: dict[str, str] = {
+    "card_stock_market": "_card_stock_market",
+    "take_stock": "_take_stock",
+}
 """The compiled engine of each game that has one, by the game's registered name."""
 
 BOT_MODULES: dict[str, str] = {

@@ -7,6 +7,7 @@ cdef extern from "pyrandom.h":
         int index
     int cb_seed_text(cb_random *r, const char *text, size_t length)
     int cb_derive(cb_random *r, uint64_t seed, const char *labels)
+    int cb_derive_many(cb_random **r, uint64_t seed, const char **labels, int count)
     uint32_t cb_genrand_uint32(cb_random *r)
     uint32_t cb_getrandbits(cb_random *r, int k)
     uint32_t cb_randbelow(cb_random *r, uint32_t n)

@@ -15,3 +15,6 @@ class TextRandom:
 
 def derive(seed: int, *labels: object) -> TextRandom:
     """The generator ``derive_rng(seed, *labels)`` makes, in C."""
+
+def derive_many(seed: int, *groups: tuple[object, ...]) -> list[TextRandom]:
+    """``[derive(seed, *labels) for labels in groups]`` (one to four), seeded side by side."""

@@ -50,3 +50,26 @@ cdef class TextRandom:
 def derive(seed, *labels):
     """The generator ``closingbell.core.rng.derive_rng(seed, *labels)`` makes, in C."""
     return TextRandom("/".join([str(seed), *(str(label) for label in labels)]))
+
+
+def derive_many(seed, *groups):
+    """``[derive(seed, *labels) for labels in groups]`` (one to four), seeded side by side.
+
+    ``seed`` is an integer from 0 to 2**64 - 1 and each group's labels must fit a seed text.
+    """
+    cdef cb_random *states[4]
+    cdef const char *labels[4]
+    cdef TextRandom made
+    cdef int k
+    if not 1 <= len(groups) <= 4:
+        raise ValueError("derive_many seeds one to four generators")
+    texts = ["/".join(str(label) for label in group).encode("utf-8") for group in groups]
+    out = []
+    for k in range(len(groups)):
+        made = TextRandom.__new__(TextRandom)
+        out.append(made)
+        states[k] = &made.state
+        labels[k] = texts[k]
+    if cb_derive_many(states, seed, labels, len(groups)) != 0:
+        raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
+    return out

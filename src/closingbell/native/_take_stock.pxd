@@ -1,0 +1,198 @@
+# The compiled Take Stock engine's C layout, for other Cython modules (cimport it).
+#
+# A State holds the whole position in one fixed-size struct (ts_core), so that a clone is a
+# memcpy, plus two append-only buffers (the log's compact records and the history) shared
+# between clones until one of them writes. The fields mirror the reference state's
+# (closingbell.games.take_stock.state) one for one, with these differences:
+#   - a list is an array and a length (``hands[p][:hand_len[p]]``), in the reference's order;
+#   - ``None`` is -1 (``cur``, ``end_reason``), a bool is 0 or 1;
+#   - ``end_reason`` and ``round_reasons`` are indices into ROUND_END_REASONS;
+#   - ``hand_pool`` is not stored: the reference keeps it equal to the count, by pool, of the
+#     cards of hands[q] and hidden[q] with ``pool_of[card] >= 0`` (its own invariant), so it
+#     is derived from pool_of; ``npools`` is its length (one pool per reshuffle, and the deal);
+#   - the legal actions of the pending decision are cached in ``legal`` while ``legal_ok``.
+# Share cards are ids (stock * 12 + value - 1), event cards kinds, as in the reference.
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+
+cdef enum:
+    TS_STOCKS = 5
+    TS_VALUES = 12
+    TS_CARDS = 60          # share cards, the five 1s included
+    TS_SEATS = 6           # the most seats
+    TS_KINDS = 24          # event kinds
+    TS_EVENT_CARDS = 40    # event cards in the deck
+    TS_ROUNDS = 12         # the most rounds the options allow
+    TS_RETRIEVED = 12      # room for cards retrieved by Insider Trading (one stock's cards)
+    TS_MAX_LEGAL = 160     # more than any decision offers (raises + saves + market + plays)
+
+    # Decision kinds (``phase``), as PHASE_NAMES orders them.
+    TS_PH_ACTION = 0
+    TS_PH_DISCARD = 1
+    TS_PH_CHOOSE = 2
+    TS_PH_AUDIT_STOCK = 3
+    TS_PH_AUDIT_WHAT = 4
+    TS_PH_FREEZE = 5
+    TS_PH_RETRIEVE = 6
+    TS_PH_INSIDER_DISCARD = 7
+    TS_PH_DOWNTURN = 8
+    TS_PH_EXERCISE = 9
+    TS_PH_OVER = 10
+
+    # What the discard after a turn action pays for (``follow``).
+    TS_F_NONE = 0
+    TS_F_SAVE = 1
+    TS_F_MARKET_A = 2
+    TS_F_MARKET_B = 3
+    TS_F_PLAY = 4
+
+    # Action ids (closingbell.games.take_stock.actions).
+    TS_A_RAISE = 0
+    TS_A_SAVE = 60
+    TS_A_DISCARD = 120
+    TS_A_MARKET_A = 180
+    TS_A_MARKET_B = 181
+    TS_A_PLAY = 182
+    TS_A_CHOOSE = 206
+    TS_A_AUDIT_STOCK = 230
+    TS_A_AUDIT_CARD = 235
+    TS_A_AUDIT_SPLIT = 236
+    TS_A_FREEZE = 237
+    TS_A_RETRIEVE = 242
+    TS_A_RETRIEVE_DONE = 302
+    TS_A_EXERCISE = 303
+    TS_A_EXERCISE_DONE = 363
+    TS_ACTIONS = 364
+
+    # Event kinds (closingbell.games.take_stock.cards); per-stock kinds add the stock.
+    TS_K_SPLIT = 0
+    TS_K_CRASH = 5
+    TS_K_INSIDER = 10
+    TS_K_AUDIT = 15
+    TS_K_FREEZE = 16
+    TS_K_NO_CHANGE = 17
+    TS_K_UPTURN = 18
+    TS_K_DOWNTURN = 19
+    TS_K_OPTION_GAINED = 20
+    TS_K_OPTION_LOST = 21
+    TS_K_MARKET_CRASH = 22
+    TS_K_MARKET_CLOSED = 23
+
+    # Why a round ended (``end_reason``, ``round_reasons``): ROUND_END_REASONS's order.
+    TS_R_NONE = -1
+    TS_R_MARKET_CLOSED = 0
+    TS_R_HIGH_CARD = 1
+    TS_R_EMPTY_HAND = 2
+    TS_R_NO_CARDS = 3
+
+
+cdef struct ts_rules:
+    # The game's options, as the rules read them.
+    int8_t n                  # seats
+    int8_t rounds
+    int8_t hand_size          # cards dealt to each seat
+    int8_t first_dealer       # -1: drawn from the seed
+    int8_t shares[13]         # shares per card, by value (0 and 1 hold none)
+    bint limit_freeze         # limit_counts_freeze
+    bint frozen_zero          # frozen_scoring == "zero"
+    bint shortage_nobody      # option_shortage == "nobody"
+    bint take_first           # insider_order == "take_first"
+    bint last_card            # empty_draw == "last_card"
+    bint crash_one            # crash_counts_one
+    bint keep_saved           # keep_saved_events
+    bint tie_random           # dealer_tie == "random"
+    bint final_tokens         # final_tie == "most_tokens"
+
+
+cdef struct ts_core:
+    ts_rules r
+    uint64_t seed
+    bint from_deal
+    int32_t round
+    int32_t dealer
+    int32_t turn
+    int32_t cur               # -1 once the game is over
+    int32_t phase
+    int32_t supply
+    int32_t ev_active
+    int32_t follow
+    int32_t ev_stock
+    int32_t owed
+    int32_t reshuffles
+    int32_t npools            # len(hand_pool[q]) in the reference
+    int8_t end_reason
+    int8_t rows[TS_STOCKS][TS_VALUES]    # values, bottom (the 1) first
+    int8_t row_len[TS_STOCKS]
+    int8_t splits[TS_STOCKS]
+    int8_t frozen[TS_STOCKS]
+    int8_t hands[TS_SEATS][TS_CARDS]     # sorted
+    int8_t hand_len[TS_SEATS]
+    int8_t certs[TS_SEATS][TS_CARDS]     # in the order saved
+    int8_t cert_len[TS_SEATS]
+    int8_t known[TS_SEATS][TS_CARDS]
+    int8_t known_len[TS_SEATS]
+    int8_t hidden[TS_SEATS][TS_CARDS]
+    int8_t hidden_len[TS_SEATS]
+    int8_t saved[TS_SEATS][TS_EVENT_CARDS]
+    int8_t saved_len[TS_SEATS]
+    int32_t tokens[TS_SEATS]
+    int32_t totals[TS_SEATS]
+    int8_t draw[TS_CARDS]                # the top card is the last
+    int8_t draw_len
+    int8_t discard[TS_CARDS]
+    int8_t discard_len
+    int8_t ev_above[TS_EVENT_CARDS]      # the top card is the last
+    int8_t ev_above_len
+    int8_t ev_below[TS_EVENT_CARDS]
+    uint8_t ev_below_mask[TS_EVENT_CARDS]
+    int8_t ev_below_len
+    int8_t ev_discard[TS_EVENT_CARDS]
+    uint8_t ev_discard_mask[TS_EVENT_CARDS]
+    int8_t ev_discard_len
+    int16_t pool_of[TS_CARDS]
+    int8_t pair[2]
+    int8_t pair_len
+    int8_t retrieved[TS_RETRIEVED]
+    int8_t retrieved_len
+    int8_t queue[TS_SEATS]
+    int8_t queue_len
+    int32_t round_scores[TS_ROUNDS][TS_SEATS]
+    int8_t round_reasons[TS_ROUNDS]
+    int8_t scored                        # len(round_scores)
+    int16_t legal[TS_MAX_LEGAL]
+    int16_t legal_len
+    bint legal_ok
+    int64_t market            # counts changes of rows, splits and frozen (views cache by it)
+
+
+cdef struct ts_buf:
+    # An append-only buffer of int32 shared by clones: each state knows its own length, and
+    # writes in place only where no other state has written (else it copies its part first).
+    Py_ssize_t refs
+    Py_ssize_t used
+    Py_ssize_t cap
+
+
+cdef class State:
+    cdef ts_core c
+    cdef readonly object game
+    cdef ts_buf *log_buf          # compact log records (after the entries of log_cache)
+    cdef Py_ssize_t log_len
+    cdef ts_buf *hist_buf         # the history, one action per int32
+    cdef Py_ssize_t hist_len
+    cdef list log_cache           # the log as Python entries, shared with clones
+    cdef Py_ssize_t cache_entries  # how many entries of log_cache are this state's
+    cdef Py_ssize_t cache_offset   # how much of log_buf they cover
+    cdef tuple stock_rows          # the views' five StockRow, made when c.market was ...
+    cdef int64_t stock_rows_at     # ... this
+
+    cdef int apply_unchecked(self, int action) except -1
+    cdef State copy(self)
+    cdef list _entries(self)
+    cdef object _illegal(self, object action)
+
+
+cdef void ts_compute_legal(ts_core *c) noexcept nogil
+cdef bint ts_is_legal(ts_core *c, int action) noexcept nogil
+cdef State ts_blank(object game, uint64_t seed)
+cdef int ts_seal(State st) except -1

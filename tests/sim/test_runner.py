@@ -174,3 +174,29 @@ def test_parse_spec_reads_typed_settings() -> None:
         sim.parse_spec("ismcts:c=1:c=2")
     with pytest.raises(sim.SimulationError, match="bot name"):
         sim.parse_spec(":c=1")
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("take_stock", ["heuristic", "medium", "random"], {"rounds": 2}),
+        ("card_stock_market", ["heuristic", "easy"], {}),
+        ("take_stock", ["ismcts:iterations=8:max_playout=20", "heuristic"], {"rounds": 1}),
+    ],
+)
+def test_every_engine_plays_the_same_games(
+    game: str, seats: list[str], options: dict[str, object]
+) -> None:
+    runs = {
+        engine: sim.run_match(
+            game, seats, games=4, seed=9, options=options, workers=1, engine=engine
+        )
+        for engine in ("reference", "auto", "native")
+    }
+    assert runs["auto"] == runs["reference"] == runs["native"]
+    assert {r.length for r in runs["reference"]} != {0}
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    with pytest.raises(sim.SimulationError, match="engine must be one of auto, native, reference"):
+        sim.run_match("take_stock", ["random", "random"], games=2, engine="fast")

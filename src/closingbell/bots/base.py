@@ -26,7 +26,13 @@ def legal_of(view: View) -> tuple[int, ...]:
 
 
 class Bot(ABC):
-    """A player that chooses actions from views."""
+    """A player that chooses actions from views.
+
+    ``engine`` says where a bot with compiled code computes (:mod:`closingbell.native`):
+    ``auto`` (compiled where it is built), ``native`` (compiled, or an error) or
+    ``reference`` (Python). A bot makes the same choices on every engine; one with nothing
+    compiled (such as :class:`RandomBot`) takes the keyword and plays as always.
+    """
 
     name: str = "bot"
     """The bot's kind, as ``make_bot`` names it."""
@@ -34,7 +40,9 @@ class Bot(ABC):
     """Whether :meth:`choose` searches for up to a time budget (front ends show it thinking
     and keep it off their event loop) rather than answering at once."""
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: Game, seed: int = 0, *, engine: str = "auto") -> None:
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.game = game
         """The game being played (its rules and options; no cards)."""
         self.seed = seed
@@ -63,9 +71,8 @@ class RandomBot(Bot):
 class HeuristicBot(Bot):
     """A rule-based player; ``epsilon`` is the share of moves it makes at random instead.
 
-    ``engine`` says who computes its choices where a game's bot has a compiled version:
-    ``auto`` (the compiled one where it is built), ``native`` (compiled, or an error) or
-    ``reference`` (Python). Every engine makes the same choices.
+    ``engine`` (see :class:`Bot`) says who computes its choices where the game's rule-based
+    bot has a compiled version.
     """
 
     name = "heuristic"
@@ -73,11 +80,9 @@ class HeuristicBot(Bot):
     def __init__(
         self, game: Game, seed: int = 0, *, epsilon: float = 0.0, engine: str = "auto"
     ) -> None:
-        super().__init__(game, seed)
+        super().__init__(game, seed, engine=engine)
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.epsilon = epsilon
         """The probability of a random move instead of the rule-based one."""
 

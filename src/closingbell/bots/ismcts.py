@@ -339,7 +339,7 @@ class ISMCTSBot(Bot):
         settle: float | None = None,
         engine: str = "auto",
     ) -> None:
-        super().__init__(game, seed)
+        super().__init__(game, seed, engine=engine)
         explicit_playout = max_playout is not None
         if max_playout is None:
             max_playout = 2000
@@ -369,8 +369,6 @@ class ISMCTSBot(Bot):
             raise ValueError(f"settle needs candidates and must be positive, not {settle!r}")
         if depth is not None and (isinstance(depth, bool) or depth < 1):
             raise ValueError(f"depth must be a positive integer, not {depth!r}")
-        if engine not in native.ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(native.ENGINES)}, not {engine!r}")
         self.engine = engine
         """Where worlds are dealt and played out: ``auto`` (compiled code where it is built),
         ``native`` (compiled, or an error) or ``reference`` (the Python rules and bots). The

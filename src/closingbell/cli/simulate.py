@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import closingbell
-from closingbell import sim
+from closingbell import native, sim
 from closingbell.cli import arguments
 from closingbell.cli.hints import install_extra
 from closingbell.core.errors import ClosingbellError
@@ -90,6 +90,14 @@ def add_parser(sub: Any) -> None:
         "--out",
         metavar="FILE",
         help="CSV file each game is appended to; an existing one is resumed",
+    )
+    p.add_argument(
+        "--engine",
+        choices=native.ENGINES,
+        default="auto",
+        help="where games and bots run: compiled code where it is built (auto, the default), "
+        "compiled or an error (native), or the Python rules (reference); the results are "
+        "the same on every engine",
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--plot", metavar="DIR", help="save PNG charts of the results in DIR")
@@ -187,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
             out=args.out,
             progress=not args.quiet,
+            engine=args.engine,
         )
     except sim.SimulationError as exc:
         return _error(str(exc))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import closingbell
+from closingbell import native
 from closingbell.core.game import Game
 from closingbell.core.rng import derive_rng, fresh_seed
 from closingbell.sim.specs import parse_spec
@@ -64,6 +65,9 @@ class GameTask:
     """The bot spec at each seat."""
     bot_seeds: tuple[int, ...]
     """The seed of each seat's bot."""
+    engine: str = "auto"
+    """The engine the game and the bots run on (``closingbell.native``); every engine
+    plays the same game, so the result never depends on it."""
 
 
 @dataclass(frozen=True)
@@ -125,9 +129,10 @@ def play_game(task: GameTask) -> GameResult:
     players = len(task.bots)
     game = _load(task.game, players, task.options)
     bots = [
-        _spec(text).make(game, seed) for text, seed in zip(task.bots, task.bot_seeds, strict=True)
+        _spec(text).make(game, seed, task.engine)
+        for text, seed in zip(task.bots, task.bot_seeds, strict=True)
     ]
-    state = game.new_game(seed=task.deal_seed)
+    state = native.new_game(game, task.deal_seed, task.engine)
     while not state.is_terminal():
         seat = state.current_player
         assert seat is not None

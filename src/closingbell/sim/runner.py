@@ -10,6 +10,7 @@ skipping the games the file already holds.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
 import multiprocessing
@@ -20,6 +21,7 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 import closingbell
+from closingbell import native
 from closingbell.core.game import Game
 from closingbell.core.registry import game_class
 from closingbell.sim.play import GameResult, GameTask, Plan, options_key, play_batch
@@ -207,15 +209,20 @@ def execute(
     address: str | None = None,
     out: str | os.PathLike[str] | None = None,
     progress: bool = False,
+    engine: str = "auto",
 ) -> list[GameResult]:
     """Play the first ``games`` games of ``plan`` (default: all) and return them by index.
 
     ``workers``: processes (default: every core; 1 plays in-process) or, with
     ``backend="ray"`` and no ``address``, the CPUs of the local Ray cluster started for the
     run. ``out``: a CSV file that each game is appended to as it finishes; the games it
-    already holds are not played again. ``progress``: a tqdm bar on stderr. On Ctrl-C the
-    games finished so far stay in ``out`` and ``KeyboardInterrupt`` is raised.
+    already holds are not played again. ``progress``: a tqdm bar on stderr. ``engine``:
+    where the games and bots run (:data:`closingbell.native.ENGINES`; the results are the
+    same on every engine). On Ctrl-C the games finished so far stay in ``out`` and
+    ``KeyboardInterrupt`` is raised.
     """
+    if engine not in native.ENGINES:
+        raise SimulationError(f"engine must be one of {', '.join(native.ENGINES)}, not {engine!r}")
     total = plan.games if games is None else games
     _check_counts(total, plan.seed)
     _check_backend(workers, backend)
@@ -224,7 +231,11 @@ def execute(
     try:
         if sink is not None:
             results = {i: r for i, r in sink.finished.items() if i < total}
-        tasks = [plan.task(i) for i in range(total) if i not in results]
+        tasks = [
+            dataclasses.replace(plan.task(i), engine=engine)
+            for i in range(total)
+            if i not in results
+        ]
         count = workers or cpu_count()
         stream: Generator[GameResult, None, None]
         if not tasks:
@@ -284,6 +295,7 @@ def run_match(
     address: str | None = None,
     out: str | os.PathLike[str] | None = None,
     progress: bool = False,
+    engine: str = "auto",
 ) -> list[GameResult]:
     """Play a match of the bot specs ``seats`` and return its games' results by index.
 
@@ -293,7 +305,13 @@ def run_match(
     """
     plan = match_plan(game, seats, games=games, seed=seed, options=options)
     return execute(
-        plan, workers=workers, backend=backend, address=address, out=out, progress=progress
+        plan,
+        workers=workers,
+        backend=backend,
+        address=address,
+        out=out,
+        progress=progress,
+        engine=engine,
     )
 
 
@@ -310,6 +328,7 @@ def run_tournament(
     address: str | None = None,
     out: str | os.PathLike[str] | None = None,
     progress: bool = False,
+    engine: str = "auto",
 ) -> list[GameResult]:
     """A round robin: a rotated match of ``games`` games at every ``players``-bot table.
 
@@ -317,5 +336,11 @@ def run_tournament(
     """
     plan = tournament_plan(game, bots, players=players, games=games, seed=seed, options=options)
     return execute(
-        plan, workers=workers, backend=backend, address=address, out=out, progress=progress
+        plan,
+        workers=workers,
+        backend=backend,
+        address=address,
+        out=out,
+        progress=progress,
+        engine=engine,
     )

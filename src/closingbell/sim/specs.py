@@ -46,9 +46,13 @@ class BotSpec:
     params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     """The settings passed to ``make_bot`` as keywords."""
 
-    def make(self, game: Game, seed: int) -> Bot:
-        """A fresh bot of this spec for ``game`` with its own ``seed``."""
-        return closingbell.make_bot(self.kind, game, seed=seed, **self.params)
+    def make(self, game: Game, seed: int, engine: str = "auto") -> Bot:
+        """A fresh bot of this spec for ``game`` with its own ``seed``.
+
+        ``engine`` is the bot's engine (``closingbell.native``) unless the spec sets one.
+        """
+        params = {"engine": engine, **self.params}
+        return closingbell.make_bot(self.kind, game, seed=seed, **params)
 
 
 def parse_spec(text: str) -> BotSpec:

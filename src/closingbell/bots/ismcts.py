@@ -137,6 +137,8 @@ class _Worlds:
 
     def __init__(self, game: Game, engine: str, policies: list[Bot]) -> None:
         self.game = game
+        self.engine = engine
+        self.policies = policies
         self.compiled = native.engine_for(game, engine)
         """The compiled engine module, or ``None`` for the reference."""
         self.sampler: Callable[[Game, View, Any], State] | None = getattr(
@@ -162,6 +164,10 @@ class _Worlds:
             return steps
 
         self.playout = playout
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again where it is unpickled: modules and the play-out closure do not pickle.
+        return (_Worlds, (self.game, self.engine, self.policies))
 
     def sample(self, view: View, rng: Any) -> State:
         """A possible world from ``view``, its hidden cards drawn with ``rng``."""

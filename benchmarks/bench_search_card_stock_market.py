@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bench_card_stock_market_bot import _best  # the benchmarks' folder is on the path
+
 import closingbell
 from closingbell.bots.card_stock_market import CardStockMarketHeuristic
 from closingbell.bots.ismcts import STRONG, ISMCTSBot
@@ -93,15 +95,6 @@ def _search(
         return spent / worlds
 
     return run
-
-
-def _best(rounds: int, runs: dict[str, Callable[[], float]]) -> dict[str, float]:
-    """Each run's least figure over ``rounds`` rounds, the runs alternating."""
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
-        for name, run in runs.items():
-            best[name] = min(best[name], run())
-    return best
 
 
 def _worlds(game: CardStockMarket, views: Sequence[View]) -> list[State]:

@@ -77,3 +77,42 @@ def test_a_pickled_search_finds_its_engine_again(name: str) -> None:
     assert (copy.worlds.playout is None) == (bot.worlds.playout is None)
     assert copy.choose(view) == bot.choose(view)
     assert copy.last_stats == bot.last_stats
+
+
+CARD_STOCK_MARKET_SETTINGS = [
+    pytest.param({**STRONG, "iterations": 4}, id="strong-4"),
+    pytest.param({**STRONG, "iterations": 11}, id="strong-11-settles"),
+    pytest.param({**STRONG, "iterations": 5, "candidates": 2, "depth": 2}, id="paired-deeper"),
+    pytest.param(
+        {"iterations": 9, "playout": "heuristic", "playout_epsilon": 0.0, "max_playout": 60},
+        id="tree-heuristic-playouts",
+    ),
+]
+
+
+@pytest.mark.parametrize("settings", CARD_STOCK_MARKET_SETTINGS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_card_stock_market_searches_alike_on_compiled_worlds_and_play_outs(
+    players: int, settings: dict[str, object]
+) -> None:
+    # The compiled engine deals the worlds and plays them out without views; every
+    # number of the search must still be the reference's.
+    name = "card_stock_market"
+    game = closingbell.load_game(name, players=players)
+    worlds = ISMCTSBot(game, 1, engine="native", **settings).worlds  # type: ignore[arg-type]
+    assert worlds.sampler is not None and worlds.playout is not None
+    for seed in (players, 10 + players):
+        for view in _views(name, players, 2, seed=seed):
+            reference = _search("reference", name, players, settings, view)
+            assert _search("native", name, players, settings, view) == reference
+
+
+def test_a_pickled_search_deals_and_plays_out_in_compiled_code_as_before() -> None:
+    # The web server sends searching bots to helper processes.
+    game = closingbell.load_game("card_stock_market", players=4)
+    view = _views("card_stock_market", 4, 1, seed=3)[0]
+    bot = ISMCTSBot(game, 5, engine="native", **{**STRONG, "iterations": 6})
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.worlds.sampler is not None and copy.worlds.playout is not None
+    assert copy.choose(view) == bot.choose(view)
+    assert copy.last_stats == bot.last_stats and copy.last_iterations == bot.last_iterations

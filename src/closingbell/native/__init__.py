@@ -18,6 +18,10 @@ reference state; :func:`from_state` goes the other way.
 Bots use compiled modules too: ``_take_stock_bot`` is the rule-based Take Stock bot's
 decision procedure, which :class:`~closingbell.bots.take_stock.TakeStockHeuristic` calls
 itself when it is built (its ``engine`` keyword), with the same choices as its Python.
+Searches use them together: ``_card_stock_market.sample_state`` deals a possible world
+from a view, the reference sampler's world with the same numbers drawn, and
+``_card_stock_market_bot.playout`` plays the rule-based bot for every seat of a compiled
+world without views (:class:`~closingbell.bots.ismcts.ISMCTSBot` finds both).
 """
 
 from __future__ import annotations

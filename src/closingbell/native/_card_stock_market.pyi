@@ -5,12 +5,14 @@ At run time :class:`State` is a virtual subclass of ``closingbell.core.game.Stat
 it as one. Its fields are read-only: each read returns a fresh copy.
 """
 
+import random
 from typing import Any, ClassVar
 
 from closingbell.core.errors import IllegalActionError
 from closingbell.core.events import Entry
 from closingbell.core.game import Game
 from closingbell.core.game import State as _BaseState
+from closingbell.core.view import View
 from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.state import CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView
@@ -182,3 +184,6 @@ def new_game(game: Game, seed: int) -> State:
 
 def from_state(state: _BaseState) -> State:
     """A native state equal to the reference ``state``."""
+
+def sample_state(game: Game, view: View, rng: random.Random) -> State:
+    """A world dealt from ``view`` as ``game.sample_state(view, rng)`` deals it, compiled."""

@@ -8,6 +8,9 @@ kept as compact records and turned into the reference's tuples only when it is r
 the history likewise. Slow, rare paths (the reasons of refusals, invariants, positions,
 ``to_dict``) ask the equal reference state (:meth:`State.to_reference`), so they agree by
 construction. ``closingbell.native.differential`` proves the rest equal step by step.
+
+:func:`sample_state` is ``views.sample_state`` compiled: the worlds a search deals from a
+view, with the same numbers drawn from the same generator.
 """
 
 from cpython.long cimport PyLong_FromLongLong
@@ -20,15 +23,22 @@ from libc.string cimport memchr, memcpy, memset
 
 from closingbell.native._random cimport cb_derive, cb_random, cb_randbelow, cb_shuffle_int
 
+import random as _random
+
+from closingbell.core import checks as _checks
 from closingbell.core.game import State as _BaseState
 from closingbell.core.rng import check_seed
+from closingbell.core.rng import fresh_seed as _fresh_seed
 from closingbell.games.card_stock_market import cards as _C
+from closingbell.games.card_stock_market import views as _views
+from closingbell.games.card_stock_market.game import CardStockMarket as _Game
 from closingbell.games.card_stock_market.state import CardStockMarketState as _RefState
 from closingbell.games.card_stock_market.views import CardStockMarketView as _View
 from closingbell.games.card_stock_market.views import SuitMarket as _SuitMarket
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object obj, int *overflow) except? -1
+    long long PyLong_AsLongLongAndOverflow(object obj, int *overflow) except? -1
     void PyObject_GC_UnTrack(object obj)
 
 # Decision kinds (state.py).
@@ -1471,4 +1481,751 @@ def from_state(state):
         st.hist_len += 1
     st.hist_tape.fill = st.hist_len
     st.log_prefix = tuple(state.log)
+    return st
+
+
+# ---------------------------------------------------------------------- sampling a world
+#
+# views.sample_state compiled. The reference is followed step by step, drawing the same
+# numbers from the same generator with the same calls (getrandbits and random, through the
+# generator's own methods), so that the generator ends where the reference leaves it. A view
+# is first read into C; one holding anything a state of this game cannot hold (a value of
+# the wrong type or out of range, lists too long for the compiled arrays) is handed to the
+# reference before any number is drawn, so that its result or refusal is the reference's by
+# construction. The refusals met while dealing are the reference's, with its messages;
+# the last check of the dealt state is done in C and, when it fails, by the reference.
+
+cdef enum:
+    _PLAYS_CAP = CSM_EVENTS_CAP * (CSM_MAX_SEATS - 1)   # plays of the other seats
+    _HIDDEN_CAP = CSM_MAX_SEATS * CSM_HAND              # cards in the hands at the reshuffle
+    _MAX_DRAW = 8                                       # the most cards one draw takes
+
+cdef int64_t _MAX_INT = _checks.MAX_INT
+cdef int64_t _MAX_BANK = 2 ** 62                        # far from overflowing any sum
+cdef int _SEARCH_LIMIT = _views._SEARCH_LIMIT
+cdef object _fail = _views._fail
+cdef object _Random = _random.Random
+
+
+ctypedef struct _Seen:
+    # What the sampler reads of a view besides the fields it copies into the state.
+    int seat                    # -1: a spectator
+    int draw_pile
+    int hand_sizes[CSM_MAX_SEATS]
+    int re_sizes[CSM_MAX_SEATS]
+    signed char hidden[_HIDDEN_CAP]
+    int hidden_len
+    signed char own_re_hand[CSM_HAND]
+    int own_re_hand_len
+    signed char own_drawn[CSM_DECK_CAP]
+    int own_drawn_len
+
+
+ctypedef struct _Plays:
+    # The other seats' plays since the reshuffle, in the reference's order, and the
+    # explanation being searched for (views._explain).
+    int count
+    signed char seat[_PLAYS_CAP]
+    signed char card[_PLAYS_CAP]
+    int drawn[_PLAYS_CAP]               # cards the seat had drawn before the play
+    signed char source[_PLAYS_CAP]      # 1: held at the reshuffle, 0: drawn since
+    signed char choices[_PLAYS_CAP][2]  # the sources still to try, the next one last
+    signed char n_choices[_PLAYS_CAP]
+
+
+ctypedef struct _Pools:
+    # views._Pools: what each pool has left and what each seat may still take.
+    int old[NUM_KINDS + 1]
+    int new[NUM_KINDS + 1]
+    int old_left[CSM_MAX_SEATS]
+    int new_used[CSM_MAX_SEATS]
+
+
+cdef inline bint _int_in(object x, int64_t low, int64_t high, int64_t *out) noexcept:
+    """Whether ``x`` is a plain ``int`` from ``low`` to ``high`` (then written to ``out``)."""
+    cdef int overflow = 0
+    cdef long long v
+    if type(x) is not int:
+        return False
+    v = PyLong_AsLongLongAndOverflow(x, &overflow)
+    if overflow or v < low or v > high:
+        return False
+    out[0] = v
+    return True
+
+
+cdef inline bint _seat_or_none(object x, int n, int *out) noexcept:
+    """Whether ``x`` is a seat of ``n`` or ``None`` (then written to ``out`` as -1)."""
+    cdef int64_t v
+    if x is None:
+        out[0] = -1
+        return True
+    if not _int_in(x, 0, n - 1, &v):
+        return False
+    out[0] = <int>v
+    return True
+
+
+cdef int _small_ints(object t, signed char *dst, int cap, int low, int high) noexcept:
+    """The length of ``t``, a tuple of at most ``cap`` ints from ``low`` to ``high``,
+    copied into ``dst``; -1 if it is not one."""
+    cdef tuple items
+    cdef Py_ssize_t i, k
+    cdef int64_t v
+    if type(t) is not tuple:
+        return -1
+    items = <tuple>t
+    k = len(items)
+    if k > cap:
+        return -1
+    for i in range(k):
+        if not _int_in(items[i], low, high, &v):
+            return -1
+        dst[i] = <signed char>v
+    return <int>k
+
+
+cdef int _ints_per_seat(object t, int n, int64_t low, int64_t high, int64_t *dst) noexcept:
+    """Whether ``t`` is a tuple of ``n`` ints from ``low`` to ``high`` (copied into ``dst``)."""
+    cdef tuple items
+    cdef int q
+    if type(t) is not tuple or len(<tuple>t) != n:
+        return False
+    items = <tuple>t
+    for q in range(n):
+        if not _int_in(items[q], low, high, &dst[q]):
+            return False
+    return True
+
+
+cdef int _suit_set(object t) noexcept:
+    """The suits of ``t`` (a tuple of suits in increasing order) a bit each; -1 if not one."""
+    cdef int mask = 0, last = -1
+    cdef int64_t s
+    if type(t) is not tuple:
+        return -1
+    for x in <tuple>t:
+        if not _int_in(x, last + 1, CSM_SUITS - 1, &s):
+            return -1
+        last = <int>s
+        mask |= 1 << last
+    return mask
+
+
+cdef int _read_view(State st, _Seen *sv, object view) except -1:
+    """Copy ``view`` into the fields of the blank ``st`` and into ``sv``, as the reference
+    sampler reads it; 0 if the view holds anything the compiled sampler leaves to it."""
+    cdef csm_fields *f = &st.f
+    cdef csm_rules *r = &st.rules
+    cdef int n = r.n
+    cdef int q, s, i, k, size, plays = 0
+    cdef int64_t v, total = 0
+    cdef int64_t wide[CSM_MAX_SEATS]
+    cdef int64_t rows[CSM_SUITS]
+    cdef int drawn[CSM_MAX_SEATS]
+    cdef int played[CSM_MAX_SEATS]
+    cdef signed char sizes[CSM_MAX_SEATS]
+    if view.game != "card_stock_market" or not _int_in(view.players, n, n, &v):
+        return 0
+    if not _seat_or_none(view.seat, n, &sv.seat):
+        return 0
+    if not _int_in(view.dealer, 0, n - 1, &v):
+        return 0
+    f.dealer = <int>v
+    if not _int_in(view.turn_player, 0, n - 1, &v):
+        return 0
+    f.turn = <int>v
+    if not _int_in(view.turn_number, 1, _MAX_INT, &f.turns):
+        return 0
+    if not _seat_or_none(view.current_player, n, &f.cur):
+        return 0
+    decision = view.decision
+    f.phase = -1
+    for i in range(OVER + 1):
+        if type(decision) is str and decision == _PHASE_NAMES[i]:
+            f.phase = i
+    if f.phase < 0:
+        return 0
+    suits = view.suits
+    if type(suits) is not tuple or len(<tuple>suits) != CSM_SUITS:
+        return 0
+    for s in range(CSM_SUITS):
+        market = (<tuple>suits)[s]
+        if type(market) is not _SuitMarket:
+            return 0
+        k = _small_ints(market.pile, f.piles[s], CSM_PILE_CAP, s * RANKS, s * RANKS + RANKS - 1)
+        if k < 1:
+            return 0
+        f.pile_len[s] = k
+        bankrupt = market.bankrupt
+        if type(bankrupt) is not bool or not _int_in(market.price, 0, _C.MAX_PRICE, &v):
+            return 0
+        f.busted[s] = bankrupt
+        f.prices[s] = <int>v
+    certificates = view.certificates
+    shares = view.shares
+    if (type(certificates) is not tuple or len(<tuple>certificates) != n
+            or type(shares) is not tuple or len(<tuple>shares) != n):
+        return 0
+    for q in range(n):
+        k = _small_ints((<tuple>certificates)[q], f.certs[q], CSM_CERT_CAP, 0, NUM_KINDS - 1)
+        if k < 0 or not _ints_per_seat((<tuple>shares)[q], CSM_SUITS, 0, MAX_SHARES, rows):
+            return 0
+        f.cert_len[q] = k
+        for s in range(CSM_SUITS):
+            f.held[q][s] = <int>rows[s]
+    if not _ints_per_seat(view.cash, n, 0, _MAX_INT, f.cash):
+        return 0
+    if not _ints_per_seat(view.debts, n, 0, _MAX_INT, f.debt):
+        return 0
+    bank = view.bank
+    if bank is None:
+        total = r.bank_money + n * r.starting_money
+        for q in range(n):
+            total -= f.cash[q]
+        f.bank = total
+    elif not _int_in(bank, -_MAX_BANK, _MAX_BANK, &f.bank):
+        return 0
+    if not _int_in(view.levies, 0, _MAX_INT, &f.levies):
+        return 0
+    f.discard_len = _small_ints(view.discard_pile, f.discard, CSM_DECK_CAP, 0, NUM_KINDS - 1)
+    if f.discard_len < 0 or not _int_in(view.draw_pile, 0, CSM_DECK_CAP, &v):
+        return 0
+    sv.draw_pile = <int>v
+    if not _int_in(view.jokers_held_out, 0, _C.COPIES, &v) or v == 1:
+        return 0
+    f.jokers_out = <int>v
+    if not _seat_or_none(view.joker_drawn_by, n, &f.joker_by):
+        return 0
+    reshuffled = view.reshuffled
+    if type(reshuffled) is not bool:
+        return 0
+    f.reshuffled = reshuffled
+    if not _int_in(view.trades, 0, MAX_TRADES, &v):
+        return 0
+    f.trades = <int>v
+    if not _int_in(view.sales, 0, f.trades, &v):
+        return 0
+    f.sales = <int>v
+    if not _int_in(view.changes, 0, MAX_CHANGES, &v):
+        return 0
+    f.changes = <int>v
+    if not _int_in(view.discards, 0, MAX_DISCARDS, &v):
+        return 0
+    f.discards = <int>v
+    f.bought = _suit_set(view.bought_suits)
+    f.sold = _suit_set(view.sold_suits)
+    if f.bought < 0 or f.sold < 0:
+        return 0
+    hand = view.hand
+    if sv.seat >= 0:
+        k = _small_ints(hand, f.hands[sv.seat], CSM_HAND, 0, NUM_KINDS - 1)
+        if k < 0:
+            return 0
+        f.hand_len[sv.seat] = k
+    elif hand != ():
+        return 0
+    for q in range(n):
+        wide[q] = 0
+    if not _ints_per_seat(view.hand_sizes, n, 0, CSM_HAND, wide):
+        return 0
+    for q in range(n):
+        sv.hand_sizes[q] = <int>wide[q]
+    # The lists kept since the reshuffle.
+    f.re_pile_len = _small_ints(view.reshuffle_pile, f.re_pile, CSM_DECK_CAP, 0, JOKER)
+    sv.hidden_len = _small_ints(view.reshuffle_hidden, sv.hidden, _HIDDEN_CAP, 0, NUM_KINDS - 1)
+    sv.own_re_hand_len = _small_ints(
+        view.own_reshuffle_hand, sv.own_re_hand, CSM_HAND, 0, NUM_KINDS - 1
+    )
+    sv.own_drawn_len = _small_ints(view.own_drawn, sv.own_drawn, CSM_DECK_CAP, 0, NUM_KINDS - 1)
+    if min(f.re_pile_len, sv.hidden_len, sv.own_re_hand_len, sv.own_drawn_len) < 0:
+        return 0
+    if sv.seat < 0 and sv.own_re_hand_len + sv.own_drawn_len:
+        return 0
+    records = view.records
+    re_sizes = view.reshuffle_hand_sizes
+    if not f.reshuffled:
+        # Nothing is kept before the reshuffle (what a view shows otherwise is refused
+        # by the reference's checks).
+        if (f.re_pile_len + sv.hidden_len + sv.own_re_hand_len + sv.own_drawn_len
+                or records != () or re_sizes != ()):
+            return 0
+        return 1
+    if (type(records) is not tuple or len(<tuple>records) != n
+            or _small_ints(re_sizes, sizes, CSM_MAX_SEATS, 0, CSM_HAND) != n):
+        return 0
+    f.re_hands_n = f.re_drawn_n = f.re_events_n = n
+    for q in range(n):
+        sv.re_sizes[q] = sizes[q]
+        k = _small_ints((<tuple>records)[q], f.re_events[q], CSM_EVENTS_CAP, -_MAX_DRAW,
+                        NUM_KINDS - 1)
+        if k < 0:
+            return 0
+        f.re_events_len[q] = k
+        drawn[q] = played[q] = 0
+        for i in range(k):
+            if f.re_events[q][i] < 0:
+                drawn[q] -= f.re_events[q][i]
+            else:
+                played[q] += 1
+        if q != sv.seat:
+            # The hand the deal would give this seat must fit a hand.
+            size = sizes[q] + drawn[q] - played[q]
+            if size < 0 or size > CSM_HAND or drawn[q] > CSM_DECK_CAP:
+                return 0
+            plays += played[q]
+    return 1 if plays <= _PLAYS_CAP else 0
+
+
+cdef inline int _randbelow(object bits, int n) except -1:
+    """``Random._randbelow(n)`` for 0 < n < 2**31: ``getrandbits`` until below ``n``."""
+    cdef int k = 0, m = n, v
+    while m:
+        k += 1
+        m >>= 1
+    v = bits(k)
+    while v >= n:
+        v = bits(k)
+    return v
+
+
+cdef int _shuffle(object bits, signed char *x, int length) except -1:
+    """``Random.shuffle``: ``x[i]`` swapped with ``x[_randbelow(i + 1)]``, last to first."""
+    cdef int i, j
+    cdef signed char t
+    for i in range(length - 1, 0, -1):
+        j = _randbelow(bits, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+    return 0
+
+
+cdef int _elements(const int *counts, signed char *out) noexcept:
+    """``sorted(Counter.elements())`` of the 53 kinds' counts: how many cards were written."""
+    cdef int c, i, m = 0
+    for c in range(NUM_KINDS + 1):
+        for i in range(counts[c]):
+            out[m] = <signed char>c
+            m += 1
+    return m
+
+
+cdef int _deal_before(State st, _Seen *sv, object bits) except -1:
+    """views._deal_before_reshuffle: one pool for every card no one can see."""
+    cdef csm_fields *f = &st.f
+    cdef int n = st.rules.n
+    cdef int unseen[NUM_KINDS + 1]
+    cdef signed char cards[CSM_DECK_CAP]
+    cdef int c, i, q, s, m, at = 0, take
+    for c in range(NUM_KINDS):
+        unseen[c] = _C.COPIES
+    unseen[JOKER] = 0
+    for i in range(f.discard_len):
+        unseen[f.discard[i]] -= 1
+    if sv.seat >= 0:
+        for i in range(f.hand_len[sv.seat]):
+            unseen[f.hands[sv.seat][i]] -= 1
+    for s in range(CSM_SUITS):
+        for i in range(f.pile_len[s]):
+            unseen[f.piles[s][i]] -= 1
+    for q in range(n):
+        for i in range(f.cert_len[q]):
+            unseen[f.certs[q][i]] -= 1
+    for c in range(NUM_KINDS):
+        if unseen[c] < 0:
+            raise _fail("more copies of a card are seen than the deck holds")
+    m = _elements(unseen, cards)
+    _shuffle(bits, cards, m)
+    for q in range(n):
+        if q == sv.seat:
+            continue
+        take = min(sv.hand_sizes[q], m - at) if at < m else 0
+        memcpy(f.hands[q], cards + at, take)
+        _sort_cards(f.hands[q], take)
+        f.hand_len[q] = take
+        at += sv.hand_sizes[q]
+    f.draw_len = m - at if at < m else 0
+    memcpy(f.draw, cards + at, f.draw_len)
+    if f.draw_len != sv.draw_pile:
+        raise _fail(f"{m} unseen cards for {at} in hands and {sv.draw_pile} to draw")
+    return 0
+
+
+cdef inline void _take(_Pools *pools, bint from_old, int q, int card, int sign) noexcept:
+    """_Pools.take: take (``sign`` -1) or give back (+1) the card of one play of ``q``."""
+    if from_old:
+        pools.old_left[q] += sign
+        pools.old[card] += sign
+    else:
+        pools.new_used[q] -= sign
+        pools.new[card] += sign
+
+
+cdef bint _can_finish(const _Pools *pools, const _Plays *plays, int start) noexcept:
+    """_Pools.can_finish of the plays from ``start`` on."""
+    cdef int need[NUM_KINDS + 1]
+    cdef int seat = -1, flexible = 0, used = 0, olds = 0
+    cdef int j, q, card, c
+    cdef bint can_old
+    memset(need, 0, sizeof(need))
+    for j in range(start, plays.count):
+        q = plays.seat[j]
+        card = plays.card[j]
+        if q != seat:
+            if seat >= 0 and olds > pools.old_left[seat]:
+                return False
+            seat = q
+            flexible = olds = 0
+            used = pools.new_used[q]
+        need[card] += 1
+        can_old = pools.old[card] > 0
+        if pools.new[card] > 0:
+            used += 1
+            if can_old:
+                flexible += 1
+            if used > plays.drawn[j]:
+                if not flexible:
+                    return False
+                flexible -= 1
+                used -= 1
+                olds += 1
+        elif can_old:
+            olds += 1
+        else:
+            return False
+    if seat >= 0 and olds > pools.old_left[seat]:
+        return False
+    for c in range(NUM_KINDS + 1):
+        if need[c] > pools.old[c] + pools.new[c]:
+            return False
+    return True
+
+
+cdef int _explain(_Pools *pools, _Plays *plays, object rand) except -1:
+    """views._explain: the source of every play, found by the same depth-first search."""
+    cdef int steps = 0, i = 0, options = 0, q, card, nc
+    cdef signed char from_old
+    cdef bint found
+    while i < plays.count:
+        steps += 1
+        if steps > _SEARCH_LIMIT:
+            raise _fail("no explanation found for the plays since the reshuffle")
+        q = plays.seat[i]
+        card = plays.card[i]
+        if options == i:
+            nc = 0
+            if pools.old_left[q] > 0 and pools.old[card] > 0:
+                plays.choices[i][nc] = 1
+                nc += 1
+            if pools.new_used[q] < plays.drawn[i] and pools.new[card] > 0:
+                plays.choices[i][nc] = 0
+                nc += 1
+            if nc == 2 and rand() < 0.5:
+                plays.choices[i][0] = 0
+                plays.choices[i][1] = 1
+            plays.n_choices[i] = <signed char>nc
+            options += 1
+        found = False
+        while plays.n_choices[i]:
+            plays.n_choices[i] -= 1
+            from_old = plays.choices[i][plays.n_choices[i]]
+            _take(pools, from_old, q, card, -1)
+            if _can_finish(pools, plays, i + 1):
+                plays.source[i] = from_old
+                i += 1
+                found = True
+                break
+            _take(pools, from_old, q, card, 1)
+        if not found:
+            # A dead end: forget this play's options and undo the previous choice.
+            options -= 1
+            i -= 1
+            if i < 0:
+                raise _fail("the plays since the reshuffle cannot be explained")
+            _take(pools, plays.source[i], plays.seat[i], plays.card[i], 1)
+    return 0
+
+
+cdef int _deal_after(State st, _Seen *sv, object bits, object rand) except -1:
+    """views._deal_after_reshuffle: the hands at the reshuffle and the new draw pile."""
+    cdef csm_fields *f = &st.f
+    cdef int n = st.rules.n
+    cdef _Pools pools
+    cdef _Plays plays
+    cdef int drawn_count[CSM_MAX_SEATS]
+    cdef int have[NUM_KINDS + 1]
+    cdef signed char old_rest[_HIDDEN_CAP]
+    cdef signed char new_rest[CSM_DECK_CAP]
+    cdef int c, e, i, j, q, jokers, m_old, m_new, po = 0, pn = 0, take, drawn
+    memset(&pools, 0, sizeof(_Pools))
+    for i in range(sv.hidden_len):
+        pools.old[sv.hidden[i]] += 1
+    for i in range(sv.own_re_hand_len):
+        pools.old[sv.own_re_hand[i]] -= 1
+    for i in range(f.re_pile_len):
+        pools.new[f.re_pile[i]] += 1
+    for i in range(sv.own_drawn_len):
+        pools.new[sv.own_drawn[i]] -= 1
+    if f.joker_by >= 0:
+        pools.new[JOKER] -= 1
+    for c in range(NUM_KINDS + 1):
+        if pools.old[c] < 0 or pools.new[c] < 0:
+            raise _fail("this seat's own cards are not among those of the reshuffle")
+    jokers = pools.new[JOKER]
+    pools.new[JOKER] = 0
+    # Each other seat's plays since the reshuffle, with the draws made before each.
+    plays.count = 0
+    for q in range(n):
+        drawn_count[q] = 0
+        if q == sv.seat:
+            continue
+        drawn = 0
+        for i in range(f.re_events_len[q]):
+            e = f.re_events[q][i]
+            if e < 0:
+                drawn -= e
+            else:
+                plays.seat[plays.count] = <signed char>q
+                plays.card[plays.count] = <signed char>e
+                plays.drawn[plays.count] = drawn
+                plays.count += 1
+        drawn_count[q] = drawn
+    for q in range(n):
+        pools.old_left[q] = sv.re_sizes[q]
+    _explain(&pools, &plays, rand)
+    # Each seat's hand at the reshuffle and its draws hold the cards its plays needed,
+    # the rest dealt at random from what is left of each pool.
+    for q in range(n):
+        f.re_hand_len[q] = 0
+        f.re_drawn_len[q] = 0
+    for i in range(plays.count):
+        q = plays.seat[i]
+        if plays.source[i]:
+            _push(f.re_hands[q], &f.re_hand_len[q], CSM_HAND, plays.card[i])
+        else:
+            _push(f.re_drawn[q], &f.re_drawn_len[q], CSM_DECK_CAP, plays.card[i])
+    m_old = _elements(pools.old, old_rest)
+    m_new = _elements(pools.new, new_rest)
+    _shuffle(bits, old_rest, m_old)
+    _shuffle(bits, new_rest, m_new)
+    for q in range(n):
+        if q == sv.seat:
+            continue
+        take = min(sv.re_sizes[q] - f.re_hand_len[q], m_old - po)
+        memcpy(f.re_hands[q] + f.re_hand_len[q], old_rest + po, take)
+        f.re_hand_len[q] += take
+        po += take
+        take = min(drawn_count[q] - f.re_drawn_len[q], m_new - pn)
+        memcpy(f.re_drawn[q] + f.re_drawn_len[q], new_rest + pn, take)
+        f.re_drawn_len[q] += take
+        pn += take
+        if f.re_drawn_len[q] != drawn_count[q] or f.re_hand_len[q] != sv.re_sizes[q]:
+            raise _fail(f"too few unseen cards for seat {q}")
+    if po < m_old:
+        raise _fail(f"{m_old - po} cards of the hands at the reshuffle have no place")
+    f.draw_len = m_new - pn + jokers
+    memcpy(f.draw, new_rest + pn, m_new - pn)
+    for i in range(m_new - pn, f.draw_len):
+        f.draw[i] = JOKER
+    _shuffle(bits, f.draw, f.draw_len)
+    if f.draw_len != sv.draw_pile:
+        raise _fail(f"{f.draw_len} cards left for a draw pile of {sv.draw_pile}")
+    for q in range(n):
+        if q == sv.seat:
+            memcpy(f.re_hands[q], sv.own_re_hand, sv.own_re_hand_len)
+            f.re_hand_len[q] = sv.own_re_hand_len
+            memcpy(f.re_drawn[q], sv.own_drawn, sv.own_drawn_len)
+            f.re_drawn_len[q] = sv.own_drawn_len
+            continue
+        memset(have, 0, sizeof(have))
+        for i in range(f.re_hand_len[q]):
+            have[f.re_hands[q][i]] += 1
+        for i in range(f.re_drawn_len[q]):
+            have[f.re_drawn[q][i]] += 1
+        for i in range(f.re_events_len[q]):
+            if f.re_events[q][i] >= 0:
+                have[f.re_events[q][i]] -= 1
+        take = 0
+        for c in range(NUM_KINDS + 1):
+            if have[c] < 0:
+                have[c] = 0
+            take += have[c]
+        if take > CSM_HAND:
+            raise ValueError("a Card Stock Market list outgrew its compiled capacity")
+        f.hand_len[q] = _elements(have, f.hands[q])
+    for q in range(n):
+        _sort_cards(f.re_hands[q], f.re_hand_len[q])
+    return 0
+
+
+cdef inline int _bits_set(int mask) noexcept:
+    cdef int k = 0
+    while mask:
+        k += mask & 1
+        mask >>= 1
+    return k
+
+
+cdef bint _sampled_ok(State st) noexcept:
+    """Whether the reference's ``check_invariants`` passes on the dealt ``st``.
+
+    It is exact where a sample's fields can go wrong; the ranges of the fields copied from
+    the view are not checked again (``_read_view`` let only those ranges through), nor the
+    lists the dealing makes whole by construction. False says only "ask the reference".
+    """
+    cdef csm_fields *f = &st.f
+    cdef csm_rules *r = &st.rules
+    cdef int n = r.n
+    cdef int counts[NUM_KINDS + 1]
+    cdef int have[NUM_KINDS + 1]
+    cdef int shares[CSM_SUITS]
+    cdef int q, s, i, c, top, used, draws
+    cdef int64_t total
+    memset(counts, 0, sizeof(counts))
+    # _check_cards
+    for s in range(CSM_SUITS):
+        top = f.piles[s][f.pile_len[s] - 1]
+        if RANK_OF[top] <= 10 and f.busted[s]:
+            return False
+        if f.prices[s] != (0 if f.busted[s] else RANK_OF[top]):
+            return False
+        for i in range(f.pile_len[s]):
+            counts[f.piles[s][i]] += 1
+    for q in range(n):
+        if f.hand_len[q] > CSM_HAND:
+            return False
+        for i in range(f.hand_len[q]):
+            if i and f.hands[q][i - 1] > f.hands[q][i]:
+                return False
+            counts[f.hands[q][i]] += 1
+        memset(shares, 0, sizeof(shares))
+        for i in range(f.cert_len[q]):
+            c = f.certs[q][i]
+            if i and f.certs[q][i - 1] > c:
+                return False
+            shares[SUIT_OF[c]] += SHARES[c]
+            counts[c] += 1
+        for s in range(CSM_SUITS):
+            if shares[s] != f.held[q][s]:
+                return False
+    for i in range(f.draw_len):
+        counts[f.draw[i]] += 1
+    for i in range(f.discard_len):
+        counts[f.discard[i]] += 1
+    counts[JOKER] += f.jokers_out + (1 if f.joker_by >= 0 else 0)
+    for c in range(NUM_KINDS + 1):
+        if counts[c] != _C.COPIES:
+            return False
+    # _check_money
+    total = r.bank_money + n * r.starting_money - f.bank
+    for q in range(n):
+        total -= f.cash[q]
+    if total != 0:
+        return False
+    if (f.bank < 0) if r.bank_limited else (f.levies != 0):
+        return False
+    for q in range(n):
+        # debt <= levies * levy, without the product (which may not fit 64 bits).
+        if f.debt[q] and (r.levy <= 0 or (f.debt[q] + r.levy - 1) // r.levy > f.levies):
+            return False
+        if f.debt[q] and f.cash[q] and (r.immediate_repay or f.phase == OVER or q != f.turn):
+            return False
+    # _check_turn
+    if _bits_set(f.bought) > f.trades - f.sales or _bits_set(f.sold) > f.sales:
+        return False
+    if f.phase == OVER:
+        if f.cur != -1 or f.joker_by < 0:
+            return False
+        for q in range(n):
+            if f.cert_len[q]:
+                return False
+    else:
+        if f.cur != f.turn or f.joker_by != -1 or f.discards >= MAX_DISCARDS:
+            return False
+        if f.phase == START:
+            if f.trades or f.changes or f.discards:
+                return False
+        elif f.phase == DISCARD:
+            if f.trades or f.changes or not f.discards:
+                return False
+        elif f.phase == TRADE:
+            if (not f.trades or f.discards or (f.changes and r.trade_first)
+                    or (f.trades == MAX_TRADES and f.changes)):
+                return False
+        elif (not f.changes or f.discards
+                or (f.changes == MAX_CHANGES and (f.trades or r.trade_first))):
+            return False
+        used = f.trades - f.sales + f.changes + f.discards
+        for q in range(n):
+            if f.hand_len[q] != (CSM_HAND - used if q == f.turn else CSM_HAND):
+                return False
+        if not f.draw_len:
+            return False
+    # _check_reshuffle
+    if not f.reshuffled:
+        return (f.jokers_out == _C.COPIES and not f.re_pile_len and not f.re_hands_n
+                and not f.re_drawn_n and not f.re_events_n)
+    if f.jokers_out or f.re_hands_n != n or f.re_drawn_n != n or f.re_events_n != n:
+        return False
+    memset(counts, 0, sizeof(counts))
+    for i in range(f.draw_len):
+        counts[f.draw[i]] += 1
+    if f.joker_by >= 0:
+        counts[JOKER] += 1
+    for q in range(n):
+        memset(have, 0, sizeof(have))
+        for i in range(f.re_drawn_len[q]):
+            counts[f.re_drawn[q][i]] += 1
+            have[f.re_drawn[q][i]] += 1
+        for i in range(f.re_hand_len[q]):
+            have[f.re_hands[q][i]] += 1
+        draws = 0
+        for i in range(f.re_events_len[q]):
+            c = f.re_events[q][i]
+            if c < 0:
+                draws -= c
+            else:
+                have[c] -= 1
+        if draws != f.re_drawn_len[q]:
+            return False
+        for i in range(f.hand_len[q]):
+            have[f.hands[q][i]] -= 1
+        for c in range(NUM_KINDS + 1):
+            if have[c]:
+                return False
+    for i in range(f.re_pile_len):
+        counts[f.re_pile[i]] -= 1
+    for c in range(NUM_KINDS + 1):
+        if counts[c]:
+            return False
+    return True
+
+
+def sample_state(game, view, rng):
+    """A world dealt from ``view`` as ``game.sample_state(view, rng)`` deals it, compiled.
+
+    Equal in every field to ``from_state(game.sample_state(view, rng))``, with the same
+    numbers drawn from ``rng`` by the same calls (so ``rng`` ends in the reference's state)
+    and the reference's refusals. A generator other than a ``random.Random`` itself, or a
+    view this module does not read, is left to the reference.
+    """
+    cdef State st
+    cdef _Seen sv
+    if type(rng) is not _Random or type(view) is not _View or not isinstance(game, _Game):
+        return from_state(game.sample_state(view, rng))
+    st = blank_state(game)
+    if not _read_view(st, &sv, view):
+        return from_state(game.sample_state(view, rng))
+    st.f.seed = _fresh_seed(rng)
+    bits = rng.getrandbits
+    if st.f.reshuffled:
+        _deal_after(st, &sv, bits, rng.random)
+    else:
+        _deal_before(st, &sv, bits)
+    if not _sampled_ok(st):
+        try:
+            st.to_reference().check_invariants()
+        except (AssertionError, IndexError, KeyError, TypeError, ValueError) as exc:
+            raise _fail(str(exc)) from None
     return st

@@ -2,8 +2,9 @@
 #
 # Two layers: CsmView holds everything the bot reads of one seat's view, and the csm_*
 # functions decide from it with no Python object in sight. csm_fill_view fills a CsmView
-# from a CardStockMarketView; a compiled engine may fill one straight from its state for
-# one seat instead, and call csm_pick with the same result.
+# from a CardStockMarketView; csm_fill_state fills the same bytes straight from a state of
+# the compiled engine for one seat, so that csm_pick chooses alike without a view.
+from closingbell.native._card_stock_market cimport State
 
 cdef enum:
     CSM_SUITS = 4
@@ -113,6 +114,7 @@ ctypedef struct CsmPlanner:
     CsmNode root
 
 cdef int csm_fill_view(CsmView *out, object view) except -1
+cdef int csm_fill_state(CsmView *out, State state, int seat) except -1
 cdef void csm_plan(CsmPlanner *planner, const CsmParams *params, const CsmView *view) noexcept nogil
 cdef int csm_moves(const CsmPlanner *planner, const CsmNode *node, CsmMove *out) noexcept nogil
 cdef void csm_play(const CsmPlanner *planner, const CsmNode *node, const CsmMove *move, CsmNode *child) noexcept nogil

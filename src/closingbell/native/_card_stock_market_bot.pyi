@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
+from closingbell.core.game import State
 from closingbell.core.view import View
 
 class Planner:
@@ -40,3 +41,9 @@ class Planner:
 
     def explain(self, view: View) -> dict[str, Any]:
         """The numbers behind a decision, as the reference's planner holds them."""
+
+def playout(procedure: Planner, world: State, max_steps: int, horizon_round: int) -> int:
+    """Play the rule-based bot for every seat of the compiled ``world``; the steps played."""
+
+def reading(source: View | State, seat: int | None = None) -> bytes:
+    """The bytes of what the bot reads of a view, or of a compiled state for ``seat``."""

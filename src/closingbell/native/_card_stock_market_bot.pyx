@@ -8,12 +8,17 @@ Python running it adds it up, see ``_py_sum``), so it picks the same action on e
 
 It works in two layers (see the ``.pxd``): ``csm_fill_view`` copies what the bot reads
 of a view into a ``CsmView``, and ``csm_pick`` decides from that struct alone, without
-the GIL. A compiled engine may fill a ``CsmView`` straight from its state for one seat.
+the GIL. ``csm_fill_state`` fills a ``CsmView`` straight from a state of the compiled
+engine for one seat, and :func:`playout` plays the bot for every seat of such a state, as a
+search's play-out does, without a view or a Python call between the decisions.
 """
 
 cimport cython
+from libc.limits cimport INT_MAX, INT_MIN
 from libc.math cimport fabs, isfinite, pow
-from libc.string cimport memset
+from libc.string cimport memchr, memset
+
+from closingbell.native._card_stock_market cimport State, csm_fields
 
 from closingbell.games.card_stock_market import actions as _actions
 from closingbell.games.card_stock_market import cards as _cards
@@ -216,6 +221,80 @@ cdef int csm_fill_view(CsmView *v, object view) except -1:
         v.bought += 1 << s
     for s in view.sold_suits:
         v.sold += 1 << s
+    return 0
+
+
+cdef inline int _see_kind(CsmView *v, int c) except -1:
+    """``_see`` of a card held as a C number."""
+    cdef unsigned int kind = <unsigned int>c  # one test for both ends of the range
+    if kind >= CSM_KINDS:
+        raise IndexError(f"the bot reads suit cards (kinds 0 to 51), not {c!r}")
+    v.seen[kind] += 1
+    return c
+
+
+cdef int csm_fill_state(CsmView *v, State state, int seat) except -1:
+    """Fill ``v`` as ``csm_fill_view`` fills it from ``state.view(seat)``, without the view.
+
+    The same bytes, read from the compiled state's arrays (the view's fields are copies of
+    them), with the same refusals of a state the bot cannot read.
+    """
+    cdef const csm_fields *f = &state.f
+    cdef int n = state.rules.n
+    cdef int q, s, i, c = 0, k, price
+    cdef int per_suit[4]
+    memset(v, 0, sizeof(CsmView))
+    memset(per_suit, 0, sizeof(per_suit))
+    if not 2 <= n <= CSM_MAX_PLAYERS:
+        raise ValueError(f"the bot plays 2 to {CSM_MAX_PLAYERS} seats, not {n}")
+    if not 0 <= seat < n:
+        raise IndexError(f"seat {seat} is not at a table of {n}")
+    v.players = n
+    v.seat = seat
+    # The decision kinds are the engine's phases in the same order, "game_over" last.
+    v.decision = f.phase if 0 <= f.phase <= CSM_DECISION_OTHER else CSM_DECISION_OTHER
+    if f.turns > INT_MAX or f.turns < INT_MIN:
+        raise OverflowError("value too large to convert to int")
+    v.turn_number = <int>f.turns
+    v.draw_pile = f.draw_len
+    v.reshuffled = f.reshuffled != 0
+    for s in range(CSM_SUITS):
+        price = f.prices[s]
+        if not 0 <= price <= _MAX_PRICE:
+            raise IndexError(f"a price from 0 to {_MAX_PRICE}, not {price}")
+        v.price[s] = price
+        k = f.pile_len[s]
+        v.pile_len[s] = k
+        for i in range(k):
+            c = _see_kind(v, f.piles[s][i])
+        if not k:
+            raise IndexError("every market pile holds a card")
+        v.face[s] = c % CSM_RANKS >= 10
+    v.discards = f.discard_len
+    for i in range(f.discard_len):
+        _see_kind(v, f.discard[i])
+    for i in range(f.hand_len[seat]):
+        c = _see_kind(v, f.hands[seat][i])
+        per_suit[c // CSM_RANKS] += 1
+        if per_suit[c // CSM_RANKS] > CSM_MAX_SUIT_HAND:
+            raise ValueError(f"a hand holds at most {CSM_MAX_SUIT_HAND} cards of a suit")
+        v.hand[i] = <signed char>c
+    v.hand_len = f.hand_len[seat]
+    for q in range(n):
+        for i in range(f.cert_len[q]):
+            c = _see_kind(v, f.certs[q][i])
+            if q == seat:
+                v.certs[c // CSM_RANKS][c % CSM_RANKS + 1] += 1
+    for q in range(n):
+        for s in range(CSM_SUITS):
+            v.shares[q][s] = f.held[q][s]
+        v.cash[q] = f.cash[q]
+        v.debts[q] = f.debt[q]
+    v.bank = f.bank if state.rules.bank_limited else -1
+    v.trades = f.trades
+    v.changes = f.changes
+    v.bought = f.bought & 15
+    v.sold = f.sold & 15
     return 0
 
 
@@ -1004,3 +1083,72 @@ cdef class Planner:
 
 def _rebuild(settings):
     return Planner(**settings)
+
+
+# ---------------------------------------------------------------------- play-outs
+
+
+def playout(procedure, world, max_steps, horizon_round):
+    """Play the rule-based bot for every seat of ``world`` in place; the steps played.
+
+    ``procedure`` is the compiled planner the bots hand their choices to (a
+    :class:`Planner`), ``world`` a state of the compiled engine. Up to ``max_steps``
+    decisions are played, or to the end of the game, each as the search's own loop plays
+    it: ``world.apply(bot.choose(world.view(mover)))`` with a bot that never moves at
+    random (the only legal action when there is one, else the planner's pick). Card Stock
+    Market has no rounds, so ``horizon_round`` (the round whose end stops a play-out, -1
+    for none) stops nothing here, as the search's own test stops nothing. No view is built
+    and no Python code runs between the decisions.
+    """
+    cdef Planner planner
+    cdef State st
+    cdef CsmView v
+    cdef unsigned char allowed[CSM_NUM_ACTIONS]
+    cdef csm_fields *f
+    cdef long long limit = max_steps
+    cdef long long steps = 0
+    cdef int a, i
+    if not isinstance(procedure, Planner):
+        raise TypeError("a play-out needs the compiled Card Stock Market planner")
+    if not isinstance(world, State):
+        raise TypeError("a play-out needs a state of the compiled Card Stock Market engine")
+    if type(horizon_round) is not int:
+        raise TypeError("horizon_round is a round number, or -1 for none")
+    planner = <Planner>procedure
+    st = <State>world
+    f = &st.f
+    while f.cur >= 0 and steps < limit:
+        st.compute_legal()
+        if f.legal_len == 1:
+            a = f.legal[0]
+        else:
+            csm_fill_state(&v, st, f.cur)
+            memset(allowed, 0, CSM_NUM_ACTIONS)
+            for i in range(f.legal_len):
+                allowed[f.legal[i]] = 1
+            with nogil:
+                a = csm_pick(&planner.params, &v, allowed)
+            if a < 0:
+                a = f.legal[0]
+            elif memchr(f.legal, a, f.legal_len) == NULL:
+                # Never met (the planner picks among the allowed actions); the checked
+                # apply refuses it as the search's own loop would.
+                st.apply(a)
+        st.apply_unchecked(a)
+        steps += 1
+    return steps
+
+
+def reading(source, seat=None):
+    """The bytes of what the bot reads: of ``source``, a seat's view, or, with ``seat``,
+    of ``source``, a compiled state, for that seat (the two agree for ``state.view(seat)``).
+    """
+    cdef CsmView v
+    if seat is None:
+        _check(source)
+        csm_fill_view(&v, source)
+    elif isinstance(source, State):
+        csm_fill_state(&v, <State>source, seat)
+    else:
+        raise TypeError("a seat is read from a state of the compiled Card Stock Market engine")
+    return (<char *>&v)[:sizeof(CsmView)]

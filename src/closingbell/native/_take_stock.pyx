@@ -161,13 +161,16 @@ cdef int32_t *_buf_grow(ts_buf **slot, Py_ssize_t length, Py_ssize_t count) exce
     cdef bint mine = b.refs == 1 or b.used == length
     if mine and length + count <= b.cap:
         return _bdata(b) + length
-    cap = max(2 * b.cap, length + count, 64)
     if b.refs == 1:
+        cap = max(2 * b.cap, length + count, 64)
         fresh = <ts_buf *>realloc(b, sizeof(ts_buf) + <size_t>cap * sizeof(int32_t))
         if fresh == NULL:
             raise MemoryError()
         fresh.cap = cap
     else:
+        # Sized by this state's own part, not the shared buffer: a state that parts from
+        # its clone again and again would otherwise double its room every time.
+        cap = max(2 * (length + count), 64)
         fresh = _buf_new(cap)
         memcpy(_bdata(fresh), _bdata(b), <size_t>length * sizeof(int32_t))
         b.refs -= 1

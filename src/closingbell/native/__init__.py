@@ -17,7 +17,10 @@ reference state; :func:`from_state` goes the other way.
 
 Bots use compiled modules too: ``_take_stock_bot`` is the rule-based Take Stock bot's
 decision procedure, which :class:`~closingbell.bots.take_stock.TakeStockHeuristic` calls
-itself when it is built (its ``engine`` keyword), with the same choices as its Python.
+itself when it is built (its ``engine`` keyword), with the same choices as its Python. The
+search (:class:`~closingbell.bots.ismcts.ISMCTSBot`) deals its Take Stock worlds with
+``_take_stock.sample_state`` and plays them out with ``_take_stock_bot.playout``, in C,
+with the same numbers as the Python sampler and play-out loop.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from closingbell.native import _random
 from closingbell.native import _take_stock as T
 from closingbell.native.differential import OPTION_SETS, compare_states
 from tests.games.take_stock.craft import craft, make_game, play
+from tests.native.test_take_stock_engine import POSITIONS
 
 pytestmark = pytest.mark.skipif(
     not _random.in_place_agrees(), reason="this Python's random.Random is not read in place"
@@ -101,6 +102,8 @@ def test_the_rarer_decisions_are_dealt_alike_in_c(in_c: None) -> None:
 
 def crafted() -> Iterator[TakeStockState]:
     """States read from positions, with some moves played on from them."""
+    for text in POSITIONS:
+        yield make_game(3).state_from_position(text)
     yield craft(make_game(3), rows={"Oil": [1, 3, 7]}, hands={0: ["Corn 9", "Tech 10"]})
     state = craft(
         make_game(2, insider_order="take_first"),
@@ -155,7 +158,7 @@ def test_positions_and_samples_of_samples_are_dealt_alike_in_c(in_c: None) -> No
             for view in views_of(rest):
                 check_dealt_alike(state.game, view, count)
                 count += 1
-    assert count > 100
+    assert count > 500
 
 
 # ---------------------------------------------------------------------- refusals

@@ -11,7 +11,8 @@ the best of ROUNDS rounds, the engines taking turns within a round on the same w
 - games per second of 3-seat rule-based self-play, the bots getting views built by the
   reference engine (``state.view(seat)``), and where the time of the compiled run goes;
 - with ``--expert``: worlds per second of the paired search (``STRONG``, a fixed number of
-  worlds per decision) with play-outs by either engine, and whether both chose the same.
+  worlds per decision) with play-outs by either bot through views, and whether both chose
+  the same (``bench_search_take_stock.py`` times the search played out in C).
 """
 
 from __future__ import annotations
@@ -161,6 +162,9 @@ def expert(rounds: int, worlds: int = 12, decisions: int = 12) -> None:
             # The same play-out and ranking bots (same seeds), on the engine being timed.
             bot.policies = [TakeStockHeuristic(game, 3 * 7919 + q, engine=engine) for q in range(3)]
             bot.ranker = TakeStockHeuristic(game, 3, engine=engine)
+            # Every play-out decision goes to those bots through a view (the search's own
+            # compiled play-out, timed by bench_search_take_stock.py, would skip them).
+            bot.worlds.playout = None
             start = time.perf_counter()
             picked = [bot.choose(v) for v in views]
             seconds = time.perf_counter() - start

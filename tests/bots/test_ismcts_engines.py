@@ -11,6 +11,7 @@ import closingbell
 from closingbell import native
 from closingbell.bots.ismcts import STRONG, ISMCTSBot
 from closingbell.core.view import View
+from closingbell.games.take_stock.game import TakeStock
 
 SETTINGS = [
     pytest.param({**STRONG, "iterations": 6}, id="strong"),
@@ -23,9 +24,11 @@ SETTINGS = [
 ]
 
 
-def _views(name: str, players: int, count: int, seed: int) -> list[View]:
+def _views(
+    name: str, players: int, count: int, seed: int, options: dict[str, object] | None = None
+) -> list[View]:
     """Views of the deciding seat at states spread over random games, several choices each."""
-    game = closingbell.load_game(name, players=players)
+    game = closingbell.load_game(name, players=players, **(options or {}))
     rng = random.Random(f"engines/{name}/{players}/{seed}")
     views: list[View] = []
     deal = 0
@@ -40,9 +43,18 @@ def _views(name: str, players: int, count: int, seed: int) -> list[View]:
     return views
 
 
-def _search(engine: str, name: str, players: int, settings: dict[str, object], view: View):
-    game = closingbell.load_game(name, players=players)
-    bot = ISMCTSBot(game, 17, engine=engine, **settings)  # type: ignore[arg-type]
+def _search(
+    engine: str,
+    name: str,
+    players: int,
+    settings: dict[str, object],
+    view: View,
+    *,
+    seed: int = 17,
+    options: dict[str, object] | None = None,
+):
+    game = closingbell.load_game(name, players=players, **(options or {}))
+    bot = ISMCTSBot(game, seed, engine=engine, **settings)  # type: ignore[arg-type]
     action = bot.choose(view)
     paired = bot.paired.results if bot.paired is not None else None
     return action, bot.last_iterations, bot.last_stats, paired
@@ -58,6 +70,55 @@ def test_every_engine_searches_alike(name: str, players: int, settings: dict[str
         assert _search("auto", name, players, settings, view) == reference
         if native.available(name):
             assert _search("native", name, players, settings, view) == reference
+
+
+TAKE_STOCK_SETTINGS = [
+    {**STRONG, "iterations": 12},
+    {**STRONG, "iterations": 40, "settle": None},
+    {**STRONG, "iterations": 9, "depth": 2, "max_playout": 8},
+    {"iterations": 30, "playout": "heuristic", "playout_epsilon": 0.0, "widening": 0.5},
+    # Play-outs long enough to reach the end of the round every time.
+    {
+        "iterations": 15,
+        "playout": "heuristic",
+        "playout_epsilon": 0.0,
+        "candidates": 2,
+        "max_playout": 500,
+    },
+]
+"""Settings with heuristic play-outs and no random moves: the compiled play-out plays them."""
+
+TAKE_STOCK_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"frozen_scoring": "zero", "insider_order": "take_first", "rounds": 2},
+    {"limit_counts_freeze": True, "shares_table": (1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2)},
+]
+
+
+def _refused(game: TakeStock, view: View, rng: random.Random) -> None:
+    raise AssertionError("a world of the compiled search was dealt by the reference")
+
+
+@pytest.mark.skipif(not native.available("take_stock"), reason="the compiled engine is not built")
+@pytest.mark.parametrize("players", range(2, 7))
+def test_the_compiled_take_stock_search_makes_the_references_choices(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compared = 0
+    for i, settings in enumerate(TAKE_STOCK_SETTINGS):
+        options = TAKE_STOCK_OPTIONS[(players + i) % len(TAKE_STOCK_OPTIONS)]
+        game = closingbell.load_game("take_stock", players=players, **options)
+        bot = ISMCTSBot(game, 1, engine="native", **settings)  # type: ignore[arg-type]
+        assert bot.worlds.playout is not None and bot.worlds.sampler is not None
+        for seed, view in enumerate(_views("take_stock", players, 4, 10 * players + i, options)):
+            args = ("take_stock", players, settings, view)
+            expected = _search("reference", *args, seed=seed, options=options)
+            with monkeypatch.context() as patch:
+                # Every world of the compiled search is dealt in C, none by the reference.
+                patch.setattr(TakeStock, "sample_state", _refused)
+                assert _search("native", *args, seed=seed, options=options) == expected
+            compared += 1
+    assert compared == 4 * len(TAKE_STOCK_SETTINGS)
 
 
 def test_the_engine_is_checked_and_described() -> None:

@@ -137,6 +137,23 @@ def test_clones_sharing_a_past_go_their_own_ways() -> None:
         compare_states(r, n, f"clone {i} at the end")
 
 
+def test_a_state_that_parts_from_its_clones_again_and_again_keeps_going() -> None:
+    # Each time the original moves on after a clone has written, it copies its log and
+    # history; their room must follow their length, not double at every parting.
+    game = make_game(3)
+    ref, nat = played(game, 6, 0)
+    rng = random.Random(6)
+    for step in range(200):
+        if ref.is_terminal():
+            ref, nat = played(game, step, 0)
+        clone = nat.clone()
+        action = rng.choice(ref.legal_actions())
+        clone.apply(action)
+        ref.apply(action)
+        nat.apply(action)
+        compare_states(ref, nat, f"step {step}")
+
+
 # ---------------------------------------------------------------------- states from elsewhere
 
 POSITIONS = [

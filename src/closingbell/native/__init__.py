@@ -17,11 +17,12 @@ reference state; :func:`from_state` goes the other way.
 
 Bots use compiled modules too: ``_take_stock_bot`` is the rule-based Take Stock bot's
 decision procedure, which :class:`~closingbell.bots.take_stock.TakeStockHeuristic` calls
-itself when it is built (its ``engine`` keyword), with the same choices as its Python.
-Searches use them together: ``_card_stock_market.sample_state`` deals a possible world
-from a view, the reference sampler's world with the same numbers drawn, and
-``_card_stock_market_bot.playout`` plays the rule-based bot for every seat of a compiled
-world without views (:class:`~closingbell.bots.ismcts.ISMCTSBot` finds both).
+itself when it is built (its ``engine`` keyword), with the same choices as its Python
+(``_card_stock_market_bot`` likewise). Searches use the engines and bots together:
+``sample_state`` of each game's engine deals a possible world from a view, the reference
+sampler's world with the same numbers drawn from the search's generator, and ``playout``
+of each game's bot plays the rule-based bot for every seat of a compiled world in C,
+without views (:class:`~closingbell.bots.ismcts.ISMCTSBot` finds both).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ class TextRandom:
 
     def __init__(self, text: str) -> None: ...
     def getrandbits(self, k: int) -> int:
-        """``k`` random bits, 0 <= k <= 32."""
+        """``k`` random bits, 0 <= k <= 64."""
 
     def randrange(self, n: int) -> int:
         """A number from 0 to ``n - 1``."""
@@ -18,3 +18,6 @@ def derive(seed: int, *labels: object) -> TextRandom:
 
 def derive_many(seed: int, *groups: tuple[object, ...]) -> list[TextRandom]:
     """``[derive(seed, *labels) for labels in groups]`` (one to four), seeded side by side."""
+
+def in_place_agrees() -> bool:
+    """Whether a ``random.Random``'s generator can be read and written in place."""

@@ -2,8 +2,11 @@
 """Python's ``random.Random(text)`` in C (``pyrandom.h``), exposed for tests and tools.
 
 The compiled engines include ``pyrandom.h`` themselves; this module lets the tests compare
-the C generator with Python's own, number for number.
+the C generator with Python's own, number for number, and says whether the compiled
+samplers may draw from a ``random.Random`` in place (:func:`in_place_agrees`).
 """
+
+import random
 
 from libc.stdint cimport uint32_t
 from libc.stdlib cimport free, malloc
@@ -20,9 +23,11 @@ cdef class TextRandom:
             raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
 
     def getrandbits(self, int k):
-        """``k`` random bits, 0 <= k <= 32."""
-        if not 0 <= k <= 32:
-            raise ValueError("k must be from 0 to 32")
+        """``k`` random bits, 0 <= k <= 64."""
+        if not 0 <= k <= 64:
+            raise ValueError("k must be from 0 to 64")
+        if k > 32:
+            return cb_getrandbits64(&self.state, k)
         return cb_getrandbits(&self.state, k)
 
     def randrange(self, n):
@@ -73,3 +78,32 @@ def derive_many(seed, *groups):
     if cb_derive_many(states, seed, labels, len(groups)) != 0:
         raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
     return out
+
+
+def in_place_agrees():
+    """Whether a ``random.Random``'s generator can be read and written in place.
+
+    The compiled samplers copy the generator out of the object, draw from it in C and copy
+    it back (``pyrandom_object.h``), which relies on how CPython lays the object out. This
+    checks it against the object's own ``getstate``, ``setstate`` and ``getrandbits``; where
+    it does not hold, the samplers leave the generator to Python.
+    """
+    cdef cb_random r
+    cdef int i
+    rng = random.Random("closingbell/in-place")
+    rng.getrandbits(32 * 700)  # an index in the middle of the state, not at its start
+    version, words, gauss = rng.getstate()
+    cb_random_load(rng, &r)
+    if version != 3 or len(words) != 625 or words[624] != r.index:
+        return False
+    for i in range(624):
+        if words[i] != r.mt[i]:
+            return False
+    # Drawn in C and stored back, the object must go on as Python drawing the same would.
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    drawn = [cb_getrandbits(&r, 32) for i in range(700)]
+    cb_random_store(rng, &r)
+    if drawn != [twin.getrandbits(32) for i in range(700)]:
+        return False
+    return rng.getstate() == twin.getstate() and rng.getrandbits(32) == twin.getrandbits(32)

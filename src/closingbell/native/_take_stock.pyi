@@ -4,6 +4,7 @@ The compiled state is registered as a virtual subclass of
 :class:`closingbell.core.game.State`; the stub says so by deriving from it.
 """
 
+import random
 from typing import Any
 
 from closingbell.core.game import Game
@@ -92,3 +93,6 @@ def new_game(game: Game, seed: int) -> State:
 
 def from_state(reference: _BaseState) -> State:
     """A native state equal to ``reference`` (a Take Stock reference state)."""
+
+def sample_state(game: Game, view: TakeStockView, rng: random.Random) -> State:
+    """A world dealt from ``view`` with ``rng``: ``from_state(game.sample_state(view, rng))``."""

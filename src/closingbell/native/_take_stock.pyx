@@ -18,12 +18,16 @@ from libc.string cimport memcpy, memmove, memset
 from closingbell.native._random cimport (
     cb_derive,
     cb_derive_many,
+    cb_getrandbits64,
     cb_randbelow,
     cb_random,
+    cb_random_load,
+    cb_random_store,
     cb_shuffle_schar,
 )
 
 import numbers
+import random
 
 from closingbell.core.game import State as _BaseState
 from closingbell.core.rng import check_seed
@@ -31,8 +35,10 @@ from closingbell.games.take_stock import actions as _A
 from closingbell.games.take_stock import cards as _C
 from closingbell.games.take_stock import rules as _rules
 from closingbell.games.take_stock import state as _S
+from closingbell.games.take_stock.game import TakeStock
 from closingbell.games.take_stock.state import TakeStockState
 from closingbell.games.take_stock.views import FOLLOW_NAMES, StockRow, TakeStockView
+from closingbell.native._random import in_place_agrees
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object value, int *overflow) except? -1
@@ -155,13 +161,16 @@ cdef int32_t *_buf_grow(ts_buf **slot, Py_ssize_t length, Py_ssize_t count) exce
     cdef bint mine = b.refs == 1 or b.used == length
     if mine and length + count <= b.cap:
         return _bdata(b) + length
-    cap = max(2 * b.cap, length + count, 64)
     if b.refs == 1:
+        cap = max(2 * b.cap, length + count, 64)
         fresh = <ts_buf *>realloc(b, sizeof(ts_buf) + <size_t>cap * sizeof(int32_t))
         if fresh == NULL:
             raise MemoryError()
         fresh.cap = cap
     else:
+        # Sized by this state's own part, not the shared buffer: a state that parts from
+        # its clone again and again would otherwise double its room every time.
+        cap = max(2 * (length + count), 64)
         fresh = _buf_new(cap)
         memcpy(_bdata(fresh), _bdata(b), <size_t>length * sizeof(int32_t))
         b.refs -= 1
@@ -1993,6 +2002,51 @@ cdef int _count8(const int8_t *items, int length, int value) noexcept nogil:
     return k
 
 
+cdef inline void _tally(int *counts, const int8_t *items, int length) noexcept nogil:
+    cdef int i
+    for i in range(length):
+        counts[items[i]] += 1
+
+
+cdef void _count_share_cards(ts_core *c, int *seen) noexcept nogil:
+    """How many times each share card lies in a row, a hand, a certificate, a set-aside
+    card, the draw or discard pile or the retrieved cards, into ``seen`` (60 counts)."""
+    cdef int s, i, q
+    memset(seen, 0, TS_CARDS * sizeof(int))
+    for s in range(TS_STOCKS):
+        for i in range(c.row_len[s]):
+            seen[s * TS_VALUES + c.rows[s][i] - 1] += 1
+    for q in range(c.r.n):
+        _tally(seen, c.hands[q], c.hand_len[q])
+        _tally(seen, c.certs[q], c.cert_len[q])
+        _tally(seen, c.hidden[q], c.hidden_len[q])
+    _tally(seen, c.draw, c.draw_len)
+    _tally(seen, c.discard, c.discard_len)
+    _tally(seen, c.retrieved, c.retrieved_len)
+
+
+cdef void _count_event_cards(ts_core *c, int *counts) noexcept nogil:
+    """How many event cards of each kind the state holds, into ``counts`` (24). Market
+    Closed, never in a list, counts unless it ended the round by being drawn: until then
+    it lies unseen in the pile."""
+    cdef int q, s
+    memset(counts, 0, TS_KINDS * sizeof(int))
+    _tally(counts, c.ev_above, c.ev_above_len)
+    _tally(counts, c.ev_below, c.ev_below_len)
+    _tally(counts, c.ev_discard, c.ev_discard_len)
+    _tally(counts, c.pair, c.pair_len)
+    for q in range(c.r.n):
+        _tally(counts, c.saved[q], c.saved_len[q])
+    for s in range(TS_STOCKS):
+        counts[TS_K_SPLIT + s] += c.splits[s]
+        if c.frozen[s]:
+            counts[TS_K_FREEZE] += 1
+    if c.ev_active >= 0:
+        counts[c.ev_active] += 1
+    if c.end_reason != TS_R_MARKET_CLOSED:
+        counts[TS_K_MARKET_CLOSED] += 1
+
+
 cdef inline int _need(bint ok, str message) except -1:
     if not ok:
         raise ValueError(f"not a consistent Take Stock state: {message}")
@@ -2010,7 +2064,6 @@ cdef int ts_seal(State st) except -1:
     cdef int q, i, s, card, k
     cdef int seen[TS_CARDS]
     cdef int counts[TS_KINDS]
-    cdef bint in_play
     _need(-1 <= c.cur < n and 0 <= c.turn < n and 0 <= c.dealer < n, "'cur', 'turn', 'dealer'")
     _need(TS_PH_ACTION <= c.phase <= TS_PH_OVER and (c.cur < 0) == (c.phase == TS_PH_OVER),
           "'phase' and 'cur'")
@@ -2039,19 +2092,11 @@ cdef int ts_seal(State st) except -1:
     for i in range(c.ev_discard_len):
         _need(c.ev_discard_mask[i] <= _public(c), "'ev_discard_mask'")
     # Every share card once.
-    memset(seen, 0, sizeof(seen))
     for s in range(TS_STOCKS):
         _need(1 <= c.row_len[s] <= TS_VALUES and 0 <= c.splits[s] <= 3, "'rows', 'splits'")
         for i in range(c.row_len[s]):
             _need(1 <= c.rows[s][i] <= TS_VALUES, "'rows'")
-            seen[s * TS_VALUES + c.rows[s][i] - 1] += 1
     for q in range(n):
-        for i in range(c.hand_len[q]):
-            seen[c.hands[q][i]] += 1
-        for i in range(c.cert_len[q]):
-            seen[c.certs[q][i]] += 1
-        for i in range(c.hidden_len[q]):
-            seen[c.hidden[q][i]] += 1
         for i in range(c.known_len[q]):
             # Known cards are held, once each (Insider Trading adds to the list).
             card = c.known[q][i]
@@ -2059,36 +2104,10 @@ cdef int ts_seal(State st) except -1:
             _need(_count8(c.known[q], c.known_len[q], card) == 1, "'known'")
             _need(_count8(c.hands[q], c.hand_len[q], card)
                   + _count8(c.hidden[q], c.hidden_len[q], card) == 1, "'known'")
-    for i in range(c.draw_len):
-        seen[c.draw[i]] += 1
-    for i in range(c.discard_len):
-        seen[c.discard[i]] += 1
-    for i in range(c.retrieved_len):
-        seen[c.retrieved[i]] += 1
+    _count_share_cards(c, seen)
     for card in range(TS_CARDS):
         _need(seen[card] == 1, "the share cards must be all 60, once each")
-    # Every event card once (Market Closed is in play, unseen, while the round runs).
-    memset(counts, 0, sizeof(counts))
-    for i in range(c.ev_above_len):
-        counts[c.ev_above[i]] += 1
-    for i in range(c.ev_below_len):
-        counts[c.ev_below[i]] += 1
-    for i in range(c.ev_discard_len):
-        counts[c.ev_discard[i]] += 1
-    for i in range(c.pair_len):
-        counts[c.pair[i]] += 1
-    for q in range(n):
-        for i in range(c.saved_len[q]):
-            counts[c.saved[q][i]] += 1
-    for s in range(TS_STOCKS):
-        counts[TS_K_SPLIT + s] += c.splits[s]
-        if c.frozen[s]:
-            counts[TS_K_FREEZE] += 1
-    if c.ev_active >= 0:
-        counts[c.ev_active] += 1
-    in_play = c.phase != TS_PH_OVER and c.end_reason == TS_R_NONE
-    if in_play or c.end_reason != TS_R_MARKET_CLOSED:
-        counts[TS_K_MARKET_CLOSED] += 1
+    _count_event_cards(c, counts)
     for k in range(TS_KINDS):
         _need(counts[k] == _EVENT_DECK[k], "the event cards must be all 40, once each")
     c.legal_ok = 0
@@ -2314,3 +2333,750 @@ cdef State _read(object game, object get):
     st.log_cache = list(log)
     st.cache_entries = len(log)
     return st
+
+
+# ---------------------------------------------------------------------- sampling worlds
+# A search deals thousands of possible worlds from one view. sample_state deals them in C,
+# drawing from the search's own random.Random exactly the numbers the reference sampler
+# (closingbell.games.take_stock.views.sample_state) draws, in the same order. It reads the
+# view strictly (exact types, every number in its range) and checks the dealt state as the
+# reference's check_invariants does; a view it cannot read so, or one the reference would
+# refuse, goes to the reference itself, which decides and says why.
+
+cdef enum:
+    _MAX_POOLS = 64  # pools of hidden share cards a view may name (one per reshuffle)
+
+cdef dict _PHASE_CODES = {name: i for i, name in enumerate(_S.PHASE_NAMES)}
+cdef dict _FOLLOW_CODES = {name: code for code, name in FOLLOW_NAMES.items()}
+cdef int _MAX_ROUND_POINTS = _C.MAX_ROUND_POINTS
+cdef object _Random = random.Random
+cdef object _TakeStock = TakeStock
+cdef bint _IN_PLACE = in_place_agrees()
+
+
+cdef bint _as_int(object x, long low, long high, long *out):
+    """Whether ``x`` is an ``int`` (not a bool) from ``low`` to ``high``; its value in ``out``."""
+    cdef int overflow = 0
+    cdef long v
+    if type(x) is not int:
+        return False
+    v = PyLong_AsLongAndOverflow(x, &overflow)
+    if overflow or v < low or v > high:
+        return False
+    out[0] = v
+    return True
+
+
+cdef bint _as_int_or_none(object x, long low, long high, long *out):
+    """``_as_int``, with ``None`` read as -1."""
+    if x is None:
+        out[0] = -1
+        return True
+    return _as_int(x, low, high, out)
+
+
+cdef int _read8(object items, int8_t *out, int room, long low, long high):
+    """Copy a tuple of ints from ``low`` to ``high`` into ``out``; its length, or -1 if
+    ``items`` is anything else or longer than ``room``."""
+    cdef tuple t
+    cdef Py_ssize_t i, size
+    cdef long v
+    if type(items) is not tuple:
+        return -1
+    t = <tuple>items
+    size = len(t)
+    if size > room:
+        return -1
+    for i in range(size):
+        if not _as_int(t[i], low, high, &v):
+            return -1
+        out[i] = <int8_t>v
+    return <int>size
+
+
+cdef bint _read_seats(object items, int32_t *out, int n, long low, long high):
+    """Copy a tuple of ``n`` ints from ``low`` to ``high`` into ``out``."""
+    cdef tuple t
+    cdef Py_ssize_t i
+    cdef long v
+    if type(items) is not tuple or len(<tuple>items) != n:
+        return False
+    t = <tuple>items
+    for i in range(n):
+        if not _as_int(t[i], low, high, &v):
+            return False
+        out[i] = <int32_t>v
+    return True
+
+
+cdef bint _read_seat_cards(object items, int8_t *lists, int8_t *lengths, int n):
+    """Copy a tuple of ``n`` tuples of share cards into the per-seat lists at ``lists``
+    (``TS_CARDS`` apart) and their ``lengths``."""
+    cdef Py_ssize_t q
+    cdef int size
+    if type(items) is not tuple or len(<tuple>items) != n:
+        return False
+    for q in range(n):
+        size = _read8((<tuple>items)[q], lists + q * TS_CARDS, TS_CARDS, 0, TS_CARDS - 1)
+        if size < 0:
+            return False
+        lengths[q] = <int8_t>size
+    return True
+
+
+cdef inline bint _take_kinds(int *remaining, const int8_t *kinds, int count) noexcept nogil:
+    """Count ``kinds`` as seen; False if more of a kind are seen than the deck holds."""
+    cdef int i
+    for i in range(count):
+        remaining[kinds[i]] -= 1
+        if remaining[kinds[i]] < 0:
+            return False
+    return True
+
+
+cdef bint _with_masks(int8_t *kinds, uint8_t *masks, int8_t *length, const int8_t *known,
+                      int known_len, const int8_t *public, int public_len,
+                      const int8_t *unknown, int unknown_len, int bit, int everyone) noexcept nogil:
+    """The reference's ``_with_masks``: face-down cards, the public ones known to all, the rest
+    of the known ones to the seat only, then the unknown ones; False if a public card is
+    missing from the known ones."""
+    cdef int8_t rest[TS_EVENT_CARDS]
+    cdef int i, j, k = 0, rest_len = known_len
+    memcpy(rest, known, known_len)
+    for i in range(public_len):
+        j = 0
+        while j < rest_len and rest[j] != public[i]:
+            j += 1
+        if j == rest_len:
+            return False
+        memmove(rest + j, rest + j + 1, rest_len - j - 1)
+        rest_len -= 1
+    for i in range(public_len):
+        kinds[k] = public[i]
+        masks[k] = everyone
+        k += 1
+    for i in range(rest_len):
+        kinds[k] = rest[i]
+        masks[k] = bit
+        k += 1
+    for i in range(unknown_len):
+        kinds[k] = unknown[i]
+        masks[k] = 0
+        k += 1
+    length[0] = k
+    return True
+
+
+cdef State _deal_from_view(object game, object view, cb_random *rng):
+    """The reference's ``sample_state(game, view, rng)`` as a compiled state, drawing from
+    ``rng``; ``None`` for a view this code does not read (the caller asks the reference).
+
+    The draws follow the reference's: the seed, a shuffle of each pool's unseen cards, a
+    shuffle of each opponent's cards where some are set aside, one of the unseen events.
+    """
+    cdef State st
+    cdef ts_core *c
+    cdef int n, seat, bit, everyone, q, k, s, i, at, take, count, npools, m, total
+    cdef long x
+    cdef int8_t own_cards[TS_CARDS]
+    cdef int8_t own_hidden[TS_CARDS]
+    cdef int own_len, own_hidden_len
+    cdef bint own[TS_CARDS]
+    cdef int8_t cands[TS_CARDS]
+    cdef int8_t members[TS_CARDS]
+    cdef int8_t holding[TS_SEATS][2 * TS_CARDS]
+    cdef int hold_len[TS_SEATS]
+    cdef int16_t hp[TS_SEATS * _MAX_POOLS]
+    cdef int32_t hand_sizes[TS_SEATS]
+    cdef int32_t hidden_counts[TS_SEATS]
+    cdef int32_t saved_counts[TS_SEATS]
+    cdef int remaining[TS_KINDS]
+    cdef int8_t unseen[TS_EVENT_CARDS]
+    cdef int8_t below_known[TS_EVENT_CARDS]
+    cdef int8_t below_public[TS_EVENT_CARDS]
+    cdef int8_t discard_known[TS_EVENT_CARDS]
+    cdef int8_t discard_public[TS_EVENT_CARDS]
+    cdef int8_t own_saved[TS_EVENT_CARDS]
+    cdef int8_t drawn[TS_EVENT_CARDS]
+    cdef int below_known_len, below_public_len, discard_known_len, discard_public_len
+    cdef int own_saved_len, drawn_len, draw_pile, event_pile, event_below, event_discard
+    cdef bint closed_seen
+    cdef tuple rows, lists, pool_counts
+    name = view.game
+    if type(name) is not str or name != "take_stock":
+        return None
+    st = ts_blank(game, cb_getrandbits64(rng, 63))
+    c = &st.c
+    n = c.r.n
+    if not _as_int(view.players, n, n, &x):
+        return None
+    if not _as_int_or_none(view.seat, 0, n - 1, &x):
+        return None
+    seat = <int>x
+    bit = 1 << (n if seat < 0 else seat)
+    everyone = (1 << (n + 1)) - 1
+    # ------------------------------------------------ what everyone sees
+    if not _as_int(view.round, 1, c.r.rounds, &x):
+        return None
+    c.round = <int32_t>x
+    if not _as_int(view.dealer, 0, n - 1, &x):
+        return None
+    c.dealer = <int32_t>x
+    if not _as_int(view.turn_player, 0, n - 1, &x):
+        return None
+    c.turn = <int32_t>x
+    if not _as_int_or_none(view.current_player, 0, n - 1, &x):
+        return None
+    c.cur = <int32_t>x
+    decision = view.decision
+    if type(decision) is not str or decision not in _PHASE_CODES:
+        return None
+    c.phase = _PHASE_CODES[decision]
+    stocks = view.stocks
+    if type(stocks) is not tuple or len(<tuple>stocks) != TS_STOCKS:
+        return None
+    rows = <tuple>stocks
+    for s in range(TS_STOCKS):
+        row = rows[s]
+        if type(row) is not _StockRow:
+            return None
+        c.row_len[s] = _read8(row.cards, c.rows[s], TS_VALUES, 1, TS_VALUES)
+        if c.row_len[s] < 1 or not _as_int(row.splits, 0, 3, &x):
+            return None
+        c.splits[s] = <int8_t>x
+        frozen = row.frozen
+        if type(frozen) is not bool:
+            return None
+        c.frozen[s] = frozen is True
+    if not _read_seat_cards(view.certificates, &c.certs[0][0], c.cert_len, n):
+        return None
+    if not _read_seats(view.tokens, c.tokens, n, 0, _TOTAL_TOKENS):
+        return None
+    if not _as_int(view.option_supply, 0, _TOTAL_TOKENS, &x):
+        return None
+    c.supply = <int32_t>x
+    c.discard_len = _read8(view.discard_pile, c.discard, TS_CARDS, 0, TS_CARDS - 1)
+    if c.discard_len < 0 or not _read_seats(view.scores, c.totals, n, 0, 1 << 30):
+        return None
+    lists = view.round_scores if type(view.round_scores) is tuple else None
+    if lists is None or len(lists) > TS_ROUNDS:
+        return None
+    c.scored = len(lists)
+    for k in range(c.scored):
+        if not _read_seats(lists[k], c.round_scores[k], n, 0, _MAX_ROUND_POINTS):
+            return None
+    lists = view.round_end_reasons if type(view.round_end_reasons) is tuple else None
+    if lists is None or len(lists) != c.scored:
+        return None
+    for k in range(c.scored):
+        reason = lists[k]
+        if type(reason) is not str or reason not in _REASON_CODES:
+            return None
+        c.round_reasons[k] = _REASON_CODES[reason]
+    reason = view.round_end_reason
+    if reason is None:
+        c.end_reason = TS_R_NONE
+    elif type(reason) is str and reason in _REASON_CODES:
+        c.end_reason = _REASON_CODES[reason]
+    else:
+        return None
+    if c.phase == TS_PH_OVER and c.scored:
+        c.end_reason = c.round_reasons[c.scored - 1]
+    follow = view.pending_discard_for
+    if not (follow is None or type(follow) is str) or follow not in _FOLLOW_CODES:
+        return None
+    c.follow = _FOLLOW_CODES[follow]
+    if not _as_int_or_none(view.pending_event, 0, TS_K_MARKET_CLOSED - 1, &x):
+        return None
+    c.ev_active = <int32_t>x
+    if not _as_int_or_none(view.event_stock, 0, TS_STOCKS - 1, &x):
+        return None
+    c.ev_stock = <int32_t>x
+    c.retrieved_len = _read8(view.retrieved, c.retrieved, TS_RETRIEVED, 0, TS_CARDS - 1)
+    if c.retrieved_len < 0 or not _as_int(view.owed_discards, 0, _MAX_RETRIEVE, &x):
+        return None
+    c.owed = <int32_t>x
+    c.queue_len = _read8(view.waiting, c.queue, n, 0, n - 1)
+    if c.queue_len < 0:
+        return None
+    c.reshuffles = 0
+    # ------------------------------------------------ share cards
+    own_len = _read8(view.hand, own_cards, TS_CARDS, 0, TS_CARDS - 1)
+    own_hidden_len = _read8(view.own_hidden, own_hidden, TS_CARDS, 0, TS_CARDS - 1)
+    if own_len < 0 or own_hidden_len < 0:
+        return None
+    memset(own, 0, sizeof(own))
+    for i in range(own_len):
+        own[own_cards[i]] = True
+    for i in range(own_hidden_len):
+        own[own_hidden[i]] = True
+    if not (_read_seats(view.hand_sizes, hand_sizes, n, 0, TS_CARDS)
+            and _read_seats(view.hidden_counts, hidden_counts, n, 0, TS_CARDS)
+            and _read_seats(view.saved_counts, saved_counts, n, 0, TS_EVENT_CARDS)
+            and _as_int(view.draw_pile, 0, TS_CARDS, &x)):
+        return None
+    draw_pile = <int>x
+    pools = view.pools
+    if type(pools) is not tuple or not 1 <= len(<tuple>pools) <= _MAX_POOLS:
+        return None
+    npools = len(<tuple>pools)
+    c.npools = npools
+    pool_counts = view.hand_pools if type(view.hand_pools) is tuple else None
+    if pool_counts is None or len(pool_counts) != n:
+        return None
+    for q in range(n):
+        counts = pool_counts[q]
+        if type(counts) is not tuple or len(<tuple>counts) != npools:
+            return None
+        for k in range(npools):
+            if not _as_int((<tuple>counts)[k], 0, TS_CARDS, &x):
+                return None
+            hp[q * _MAX_POOLS + k] = <int16_t>x
+    if not _read_seat_cards(view.known_in_hands, &c.known[0][0], c.known_len, n):
+        return None
+    for q in range(n):
+        memcpy(holding[q], c.known[q], c.known_len[q])
+        hold_len[q] = c.known_len[q]
+    for i in range(TS_CARDS):
+        c.pool_of[i] = -1
+    for k in range(npools):
+        # A card named twice (in one pool or two) is left to the reference.
+        m = _read8((<tuple>pools)[k], members, TS_CARDS, 0, TS_CARDS - 1)
+        if m < 0:
+            return None
+        for i in range(m):
+            if c.pool_of[members[i]] >= 0:
+                return None
+            c.pool_of[members[i]] = k
+    c.draw_len = 0
+    for k in range(npools):
+        m = _read8((<tuple>pools)[k], members, TS_CARDS, 0, TS_CARDS - 1)
+        total = 0
+        for i in range(m):
+            if not own[members[i]]:
+                cands[total] = members[i]
+                total += 1
+        cb_shuffle_schar(rng, <signed char *>cands, total)
+        at = 0
+        for q in range(n):
+            if q == seat:
+                continue
+            take = hp[q * _MAX_POOLS + k]
+            if at + take > total or hold_len[q] + take > 2 * TS_CARDS:
+                return None
+            memcpy(holding[q] + hold_len[q], cands + at, take)
+            hold_len[q] += take
+            at += take
+        if k == npools - 1:
+            if at + draw_pile > total:
+                return None
+            memcpy(c.draw, cands + at, draw_pile)
+            c.draw_len = draw_pile
+            at += draw_pile
+        if at != total:
+            return None
+    for q in range(n):
+        if q == seat:
+            if own_hidden_len != hidden_counts[q]:
+                return None
+            memcpy(c.hands[q], own_cards, own_len)
+            c.hand_len[q] = own_len
+            memcpy(c.hidden[q], own_hidden, own_hidden_len)
+            c.hidden_len[q] = own_hidden_len
+            continue
+        if hold_len[q] != hand_sizes[q]:
+            return None
+        count = hidden_counts[q]
+        if count:
+            cb_shuffle_schar(rng, <signed char *>holding[q], hold_len[q])
+            if count > hold_len[q]:
+                return None
+        memcpy(c.hidden[q], holding[q], count)
+        c.hidden_len[q] = count
+        memcpy(c.hands[q], holding[q] + count, hold_len[q] - count)
+        c.hand_len[q] = hold_len[q] - count
+        _sort8(c.hands[q], c.hand_len[q])
+    # ------------------------------------------------ event cards
+    for k in range(TS_KINDS):
+        remaining[k] = _EVENT_DECK[k]
+    for s in range(TS_STOCKS):
+        remaining[TS_K_SPLIT + s] -= c.splits[s]
+        if c.frozen[s]:
+            remaining[TS_K_FREEZE] -= 1
+    if c.ev_active >= 0:
+        remaining[c.ev_active] -= 1
+    below_known_len = _read8(view.event_below_known, below_known, TS_EVENT_CARDS, 0, TS_KINDS - 1)
+    below_public_len = _read8(
+        view.event_below_public, below_public, TS_EVENT_CARDS, 0, TS_KINDS - 1
+    )
+    discard_known_len = _read8(
+        view.event_discard_known, discard_known, TS_EVENT_CARDS, 0, TS_KINDS - 1
+    )
+    discard_public_len = _read8(
+        view.event_discard_public, discard_public, TS_EVENT_CARDS, 0, TS_KINDS - 1
+    )
+    drawn_len = _read8(view.drawn_events, drawn, 2, 0, TS_KINDS - 1)
+    own_saved_len = 0
+    if seat >= 0:
+        own_saved_len = _read8(view.saved_events, own_saved, TS_EVENT_CARDS, 0, TS_KINDS - 1)
+    if min(below_known_len, below_public_len, discard_known_len, discard_public_len,
+           drawn_len, own_saved_len) < 0:
+        return None
+    closed_seen = False
+    for i in range(discard_known_len):
+        if discard_known[i] == TS_K_MARKET_CLOSED:
+            closed_seen = True
+    if not closed_seen:
+        remaining[TS_K_MARKET_CLOSED] -= 1
+    for k in range(TS_KINDS):
+        if remaining[k] < 0:
+            return None
+    if not (_take_kinds(remaining, below_known, below_known_len)
+            and _take_kinds(remaining, discard_known, discard_known_len)
+            and _take_kinds(remaining, own_saved, own_saved_len)
+            and _take_kinds(remaining, drawn, drawn_len)):
+        return None
+    total = 0
+    for k in range(TS_KINDS):
+        for i in range(remaining[k]):
+            unseen[total] = k
+            total += 1
+    cb_shuffle_schar(rng, <signed char *>unseen, total)
+    if not (_as_int(view.event_pile, 0, TS_EVENT_CARDS, &x)):
+        return None
+    event_pile = <int>x
+    if not (_as_int(view.event_below, 0, TS_EVENT_CARDS, &x)):
+        return None
+    event_below = <int>x - below_known_len
+    if not (_as_int(view.event_discard, 0, TS_EVENT_CARDS, &x)):
+        return None
+    event_discard = <int>x - discard_known_len
+    # The unseen events, dealt in the reference's order.
+    if event_pile > total:
+        return None
+    memcpy(c.ev_above, unseen, event_pile)
+    c.ev_above_len = event_pile
+    at = event_pile
+    if event_below < 0 or at + event_below > total or not _with_masks(
+        c.ev_below, c.ev_below_mask, &c.ev_below_len, below_known, below_known_len,
+        below_public, below_public_len, unseen + at, event_below, bit, everyone
+    ):
+        return None
+    at += event_below
+    if event_discard < 0 or at + event_discard > total or not _with_masks(
+        c.ev_discard, c.ev_discard_mask, &c.ev_discard_len, discard_known, discard_known_len,
+        discard_public, discard_public_len, unseen + at, event_discard, bit, everyone
+    ):
+        return None
+    at += event_discard
+    for q in range(n):
+        if q == seat:
+            memcpy(c.saved[q], own_saved, own_saved_len)
+            c.saved_len[q] = own_saved_len
+            continue
+        if at + saved_counts[q] > total:
+            return None
+        memcpy(c.saved[q], unseen + at, saved_counts[q])
+        c.saved_len[q] = saved_counts[q]
+        at += saved_counts[q]
+    c.pair_len = 0
+    if c.phase == TS_PH_CHOOSE:
+        if c.cur == seat:
+            memcpy(c.pair, drawn, drawn_len)
+            c.pair_len = drawn_len
+        else:
+            if at + 2 > total:
+                return None
+            memcpy(c.pair, unseen + at, 2)
+            c.pair_len = 2
+            at += 2
+    if at != total or not _sampled_holds(c, hp):
+        return None
+    try:
+        ts_seal(st)
+    except ValueError:
+        return None
+    return st
+
+
+# The reference's check_invariants (closingbell.games.take_stock.rules), check for check, on
+# a state dealt from a view: reading the view has already held every number to the range
+# _check_fields gives it and every per-seat list to one entry per seat; ``hp`` is the view's
+# hand_pool, _MAX_POOLS entries a seat.
+
+cdef bint _fields_hold(ts_core *c) noexcept nogil:
+    cdef int i, j, q
+    if c.ev_below_len < _BELOW_CLOSED:
+        return False
+    for i in range(c.ev_above_len):
+        if c.ev_above[i] >= TS_K_MARKET_CLOSED:
+            return False
+    for i in range(c.ev_below_len):
+        if c.ev_below[i] >= TS_K_MARKET_CLOSED:
+            return False
+    for i in range(c.pair_len):
+        if c.pair[i] >= TS_K_MARKET_CLOSED:
+            return False
+    for q in range(c.r.n):
+        for i in range(c.saved_len[q]):
+            if c.saved[q][i] >= TS_K_MARKET_CLOSED:
+                return False
+    for i in range(c.queue_len):
+        for j in range(i):
+            if c.queue[i] == c.queue[j]:
+                return False
+    return True
+
+
+cdef bint _decision_holds(ts_core *c) noexcept nogil:
+    cdef int phase = c.phase
+    cdef int s, i, high
+    if (c.cur < 0) != (phase == TS_PH_OVER):
+        return False
+    if (c.follow != TS_F_NONE) != (phase == TS_PH_DISCARD):
+        return False
+    if (c.pair_len == 2) != (phase == TS_PH_CHOOSE) or not (c.pair_len == 0 or c.pair_len == 2):
+        return False
+    if phase == TS_PH_FREEZE:
+        if c.ev_active != TS_K_FREEZE:
+            return False
+    elif phase == TS_PH_DISCARD and c.follow == TS_F_PLAY:
+        if c.ev_active < 0:
+            return False
+    elif c.ev_active != -1:
+        return False
+    if phase == TS_PH_AUDIT_WHAT or phase == TS_PH_RETRIEVE or phase == TS_PH_INSIDER_DISCARD:
+        if c.ev_stock < 0:
+            return False
+        if phase == TS_PH_AUDIT_WHAT and not (
+            c.row_len[c.ev_stock] > 1 and c.splits[c.ev_stock] > 0
+        ):
+            return False
+    elif c.ev_stock != -1:
+        return False
+    if (c.owed > 0) != (phase == TS_PH_INSIDER_DISCARD):
+        return False
+    if c.retrieved_len and not (phase == TS_PH_RETRIEVE or phase == TS_PH_INSIDER_DISCARD):
+        return False
+    for i in range(c.retrieved_len):
+        if c.retrieved[i] // TS_VALUES != c.ev_stock:
+            return False
+    if phase == TS_PH_RETRIEVE and c.retrieved_len >= _MAX_RETRIEVE:
+        return False
+    if phase == TS_PH_DOWNTURN or phase == TS_PH_EXERCISE:
+        if not (c.queue_len and c.cur == c.queue[0]):
+            return False
+    else:
+        if c.queue_len:
+            return False
+        for i in range(c.r.n):
+            if c.hidden_len[i]:
+                return False
+    if (phase == TS_PH_EXERCISE) != (c.end_reason != TS_R_NONE and phase != TS_PH_OVER):
+        return False
+    if phase != TS_PH_DOWNTURN and phase != TS_PH_EXERCISE and phase != TS_PH_OVER:
+        if c.cur != c.turn:
+            return False
+    if phase < TS_PH_EXERCISE:
+        for s in range(TS_STOCKS):
+            for i in range(c.row_len[s]):
+                if c.rows[s][i] >= 11:
+                    return False
+        if c.r.last_card and not c.draw_len:
+            return False
+    else:
+        high = 0
+        for s in range(TS_STOCKS):
+            if c.rows[s][c.row_len[s] - 1] >= 11:
+                high += 1
+            for i in range(c.row_len[s] - 1):
+                if c.rows[s][i] >= 11:
+                    return False
+        if high != (1 if c.end_reason == TS_R_HIGH_CARD else 0):
+            return False
+    return True
+
+
+cdef inline bint _queued(ts_core *c, int q) noexcept nogil:
+    cdef int i
+    for i in range(c.queue_len):
+        if c.queue[i] == q:
+            return True
+    return False
+
+
+cdef bint _hands_hold(ts_core *c) noexcept nogil:
+    cdef int n = c.r.n
+    cdef int phase = c.phase
+    cdef int q, i, place, last
+    cdef bint waits
+    for q in range(n):
+        for i in range(1, c.hand_len[q]):
+            if c.hands[q][i] < c.hands[q][i - 1]:
+                return False
+    if phase == TS_PH_OVER:
+        for q in range(n):
+            if c.hand_len[q]:
+                return False
+        return True
+    if phase == TS_PH_DOWNTURN:
+        for i in range(c.queue_len):
+            if c.queue[i] != (c.turn + n - c.queue_len + i) % n:
+                return False
+        for q in range(n):
+            waits = _queued(c, q)
+            if c.hidden_len[q] != (0 if waits else 1) or (waits and not c.hand_len[q]):
+                return False
+        return True
+    if phase == TS_PH_EXERCISE:
+        last = -1
+        for i in range(c.queue_len):
+            place = (c.queue[i] - c.turn + n) % n
+            if place <= last:
+                return False
+            last = place
+        for q in range(n):
+            if c.hidden_len[q] > c.tokens[q]:
+                return False
+        for i in range(1, c.queue_len):
+            if c.hidden_len[c.queue[i]]:
+                return False
+        for i in range(c.queue_len):
+            q = c.queue[i]
+            if not (c.hand_len[q] and c.tokens[q] > c.hidden_len[q]):
+                return False
+        return True
+    for q in range(n):
+        if not c.hand_len[q]:
+            return False
+    if phase == TS_PH_ACTION and c.hand_len[c.cur] < 2:
+        return False
+    if phase == TS_PH_INSIDER_DISCARD:
+        if c.hand_len[c.cur] < c.owed:
+            return False
+        if not c.r.take_first and c.owed > c.retrieved_len:
+            return False
+        if c.r.take_first and c.retrieved_len:
+            return False
+    return True
+
+
+cdef bint _share_cards_hold(ts_core *c) noexcept nogil:
+    cdef int seen[TS_CARDS]
+    cdef int s, i
+    for s in range(TS_STOCKS):
+        if c.rows[s][0] != 1:
+            return False
+        for i in range(1, c.row_len[s]):
+            if c.rows[s][i] <= c.rows[s][i - 1]:
+                return False
+    _count_share_cards(c, seen)
+    for i in range(TS_CARDS):
+        if seen[i] != 1:
+            return False
+    return True
+
+
+cdef bint _event_cards_hold(ts_core *c) noexcept nogil:
+    cdef int counts[TS_KINDS]
+    cdef int i
+    _count_event_cards(c, counts)
+    for i in range(TS_KINDS):
+        if counts[i] != _EVENT_DECK[i]:
+            return False
+    return True
+
+
+cdef bint _knowledge_holds(ts_core *c, const int16_t *hp) noexcept nogil:
+    cdef int counts[_MAX_POOLS]
+    cdef int q, i, k, s, card
+    cdef int npools = c.npools
+    cdef int8_t *known
+    for q in range(c.r.n):
+        known = c.known[q]
+        for i in range(c.known_len[q]):
+            if _count8(known, c.known_len[q], known[i]) != 1:
+                return False
+            if (_count8(c.hands[q], c.hand_len[q], known[i])
+                    + _count8(c.hidden[q], c.hidden_len[q], known[i])) == 0:
+                return False
+        memset(counts, 0, sizeof(counts))
+        for i in range(c.hand_len[q] + c.hidden_len[q]):
+            card = c.hands[q][i] if i < c.hand_len[q] else c.hidden[q][i - c.hand_len[q]]
+            k = c.pool_of[card]
+            if (k >= 0) == (_count8(known, c.known_len[q], card) > 0):
+                return False
+            if k >= 0:
+                counts[k] += 1
+        for k in range(npools):
+            if counts[k] != hp[q * _MAX_POOLS + k]:
+                return False
+    for i in range(c.draw_len):
+        if c.pool_of[c.draw[i]] != npools - 1:
+            return False
+    for s in range(TS_STOCKS):
+        for i in range(c.row_len[s]):
+            if c.pool_of[s * TS_VALUES + c.rows[s][i] - 1] != -1:
+                return False
+    for i in range(c.discard_len):
+        if c.pool_of[c.discard[i]] != -1:
+            return False
+    for i in range(c.retrieved_len):
+        if c.pool_of[c.retrieved[i]] != -1:
+            return False
+    for q in range(c.r.n):
+        for i in range(c.cert_len[q]):
+            if c.pool_of[c.certs[q][i]] != -1:
+                return False
+    return True
+
+
+cdef bint _scores_hold(ts_core *c) noexcept nogil:
+    cdef int q, k, tokens = c.supply
+    cdef long sums
+    for q in range(c.r.n):
+        tokens += c.tokens[q]
+    if tokens != _TOTAL_TOKENS:
+        return False
+    if c.phase == TS_PH_OVER:
+        if not (c.round == c.scored == c.r.rounds):
+            return False
+        if c.end_reason != c.round_reasons[c.scored - 1]:
+            return False
+    elif c.scored != c.round - 1:
+        return False
+    for q in range(c.r.n):
+        sums = 0
+        for k in range(c.scored):
+            sums += c.round_scores[k][q]
+        if sums != c.totals[q]:
+            return False
+    return True
+
+
+cdef bint _sampled_holds(ts_core *c, const int16_t *hp) noexcept nogil:
+    """Whether the reference's ``check_invariants`` passes on the state ``c`` dealt from a view."""
+    return (_fields_hold(c) and _decision_holds(c) and _hands_hold(c)
+            and _share_cards_hold(c) and _event_cards_hold(c) and _knowledge_holds(c, hp)
+            and _scores_hold(c))
+
+
+def sample_state(game, view, rng):
+    """A world dealt from ``view`` with ``rng``, as a compiled state.
+
+    It equals ``from_state(game.sample_state(view, rng))`` in every field, ``rng`` draws the
+    same numbers (its state afterwards is the same), and what the reference refuses is
+    refused with the same error. The world is dealt in C, drawing from the generator's
+    state in place, when ``rng`` is a plain ``random.Random``, ``game`` a ``TakeStock`` and
+    ``view`` a view that a Take Stock state gives; anything else is dealt by the reference.
+    """
+    cdef cb_random r
+    cdef State st
+    if (_IN_PLACE and type(rng) is _Random and type(game) is _TakeStock
+            and type(view) is _TakeStockView):
+        cb_random_load(rng, &r)
+        st = _deal_from_view(game, view, &r)
+        if st is not None:
+            cb_random_store(rng, &r)
+            return st
+    return from_state(game.sample_state(view, rng))

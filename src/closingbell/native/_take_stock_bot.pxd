@@ -1,7 +1,11 @@
 # The rule-based Take Stock bot in C, for other compiled modules:
 #     from closingbell.native._take_stock_bot cimport ts_params, ts_view, ts_pick, ts_evaluate
 # A module that holds a compiled game state fills a ts_view for one seat itself (what that
-# seat's view would hold) and calls ts_pick / ts_evaluate, skipping the view object.
+# seat's view would hold; ts_fill_from_state does it for the compiled engine's states) and
+# calls ts_pick / ts_evaluate, skipping the view object.
+
+# The engine's names share the TS_ prefix with this file's: they are reached as eng.NAME.
+cimport closingbell.native._take_stock as eng
 
 cdef enum:
     TS_STOCKS = 5
@@ -98,6 +102,7 @@ ctypedef struct ts_view:
     int events_seen[TS_KINDS]
 
 cdef int ts_fill_view(ts_view *out, object view) except -1
+cdef void ts_fill_from_state(ts_view *out, const eng.ts_core *c, int seat) noexcept nogil
 cdef int ts_pick(const ts_params *params, const ts_view *view, const int *legal, int nlegal,
                  int *error) noexcept nogil
 cdef double ts_evaluate(const ts_params *params, const ts_view *view, int *error) noexcept nogil

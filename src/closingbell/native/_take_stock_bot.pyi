@@ -3,6 +3,7 @@
 from collections.abc import Mapping, Sequence
 
 from closingbell.games.take_stock.views import TakeStockView
+from closingbell.native._take_stock import State
 
 WEIGHTS: tuple[str, ...]
 """The names of the numbers of ``TakeStockWeights``, in the order the C struct holds them."""
@@ -19,6 +20,15 @@ def python_sum(values: Sequence[float]) -> float:
 
 def read_view(view: TakeStockView) -> None:
     """Read ``view`` as ``pick`` does, and nothing more (for benchmarks)."""
+
+def view_record(view: TakeStockView) -> bytes:
+    """The bytes of the struct the bot fills from ``view``, zeroed first (for tests)."""
+
+def state_record(state: State, seat: int) -> bytes:
+    """The bytes of the struct the bot fills from ``state`` for ``seat`` (for tests)."""
+
+def playout(procedure: TakeStockBot, world: State, max_steps: int, horizon_round: int) -> int:
+    """Play the rule-based bot for every seat of ``world`` in place; the steps played."""
 
 class TakeStockBot:
     """The rule-based Take Stock bot's ``pick`` and ``evaluate``, compiled."""

@@ -7,8 +7,10 @@ doubles, ``x ** n`` and ``math.tanh`` are the C library's ``pow`` and ``tanh``, 
 reproduced as the running Python adds floats), and every sort is stable like Python's.
 
 Two layers: :c:func:`ts_fill_view` copies what the bot reads of a view into a
-``ts_view``; :c:func:`ts_pick` and :c:func:`ts_evaluate` decide from that struct alone,
-without Python objects, so a compiled engine can fill the struct from its own state.
+``ts_view`` (:c:func:`ts_fill_from_state` fills the same struct from a compiled state);
+:c:func:`ts_pick` and :c:func:`ts_evaluate` decide from that struct alone, without Python
+objects. :func:`playout` plays the bot for every seat of a compiled state that way, as a
+search's play-outs do, with no view made.
 """
 
 import math
@@ -21,6 +23,7 @@ from libc.string cimport memset
 
 from closingbell.games.take_stock import actions as _actions
 from closingbell.games.take_stock import cards as _cards
+from closingbell.games.take_stock import state as _state
 
 # ---------------------------------------------------------------------- the rules' numbers
 
@@ -1211,6 +1214,144 @@ cdef int ts_fill_view(ts_view *v, object view) except -1:
     if pending is not None:
         count_kinds((pending,), v.events_seen, "pending_event")
     return 0
+
+# ---------------------------------------------------------------------- reading a compiled state
+
+# The bot's decision code of each of the engine's decision kinds (phases).
+cdef int PHASE_DECISIONS[eng.TS_PH_OVER + 1]
+for _phase, _name in enumerate(_state.PHASE_NAMES):
+    PHASE_DECISIONS[_phase] = DECISIONS.get(_name, TS_OTHER)
+
+
+cdef void ts_fill_from_state(ts_view *v, const eng.ts_core *c, int seat) noexcept nogil:
+    """What :c:func:`ts_fill_view` reads of ``seat``'s view of the compiled state ``c``,
+    read from the state itself (``seat`` is a seat of ``c``)."""
+    cdef int n = c.r.n
+    cdef int bit = 1 << seat
+    cdef int s, q, i, top
+    v.players = n
+    v.seat = seat
+    v.round = c.round
+    v.rounds = c.r.rounds
+    v.event_pile = c.ev_above_len
+    v.decision = PHASE_DECISIONS[c.phase]
+    v.event_stock = c.ev_stock
+    for s in range(TS_STOCKS):
+        v.row_len[s] = c.row_len[s]
+        for i in range(c.row_len[s]):
+            v.rows[s][i] = c.rows[s][i]
+        v.splits[s] = c.splits[s]
+        v.frozen[s] = c.frozen[s] != 0
+        top = c.rows[s][c.row_len[s] - 1]
+        v.price[s] = top * (c.splits[s] + 1)
+    v.hand_len = c.hand_len[seat]
+    for i in range(v.hand_len):
+        v.hand[i] = c.hands[seat][i]
+    v.own_hidden_len = c.hidden_len[seat]
+    for i in range(v.own_hidden_len):
+        v.own_hidden[i] = c.hidden[seat][i]
+    # The view's discard pile is sorted.
+    v.discard_len = c.discard_len
+    for i in range(v.discard_len):
+        v.discard[i] = c.discard[i]
+    sort_values(v.discard, v.discard_len, False)
+    v.retrieved_len = c.retrieved_len
+    for i in range(v.retrieved_len):
+        v.retrieved[i] = c.retrieved[i]
+    for q in range(n):
+        v.certs_len[q] = c.cert_len[q]
+        for i in range(c.cert_len[q]):
+            v.certs[q][i] = c.certs[q][i]
+        v.scores[q] = c.totals[q]
+        v.tokens[q] = c.tokens[q]
+        v.hand_sizes[q] = c.hand_len[q] + c.hidden_len[q]
+    # The event cards this seat knows are out of the pile, as the view names them.
+    memset(v.events_seen, 0, sizeof(v.events_seen))
+    for i in range(c.ev_discard_len):
+        if c.ev_discard_mask[i] & bit:
+            v.events_seen[c.ev_discard[i]] += 1
+    for i in range(c.ev_below_len):
+        if c.ev_below_mask[i] & bit:
+            v.events_seen[c.ev_below[i]] += 1
+    for i in range(c.saved_len[seat]):
+        v.events_seen[c.saved[seat][i]] += 1
+    if c.cur == seat and c.phase == eng.TS_PH_CHOOSE:
+        for i in range(c.pair_len):
+            v.events_seen[c.pair[i]] += 1
+    if c.ev_active >= 0:
+        v.events_seen[c.ev_active] += 1
+
+
+def view_record(view):
+    """The bytes of the struct the bot fills from ``view``, zeroed first (for tests)."""
+    cdef ts_view v
+    memset(&v, 0, sizeof(v))
+    ts_fill_view(&v, view)
+    return (<char *>&v)[:sizeof(v)]
+
+
+def state_record(eng.State state not None, int seat):
+    """The bytes of the struct the bot fills from ``state`` for ``seat``, zeroed first: those
+    of ``view_record(state.view(seat))`` (for tests)."""
+    cdef ts_view v
+    if not 0 <= seat < state.c.r.n:
+        raise ValueError(f"seat {seat} is not a seat of this game")
+    memset(&v, 0, sizeof(v))
+    ts_fill_from_state(&v, &state.c, seat)
+    return (<char *>&v)[:sizeof(v)]
+
+# ---------------------------------------------------------------------- play-outs
+
+
+def playout(procedure, world, int max_steps, int horizon_round):
+    """Play the rule-based bot for every seat of ``world`` (a compiled state), in place.
+
+    ``procedure`` is the compiled bot (:class:`TakeStockBot`, what the rule-based bot's
+    ``compiled_procedure()`` gives). The play stops when the game ends, when the round is
+    no longer ``horizon_round`` (-1: never) or after ``max_steps`` decisions, and the steps
+    played are returned. Every decision is the one ``choose(world.view(mover))`` of a
+    rule-based bot with no random moves would take (the only legal action, else ``pick``),
+    made without a view.
+    """
+    cdef TakeStockBot bot
+    cdef eng.State st
+    cdef eng.ts_core *c
+    cdef ts_view v
+    cdef int legal[TS_ACTIONS]
+    cdef int steps = 0, action, count, i, error
+    if not isinstance(procedure, TakeStockBot):
+        raise TypeError(f"playout needs the compiled Take Stock bot, not {type(procedure).__name__}")
+    if not isinstance(world, eng.State):
+        raise TypeError(f"playout needs a compiled Take Stock state, not {type(world).__name__}")
+    bot = <TakeStockBot>procedure
+    st = <eng.State>world
+    c = &st.c
+    while c.cur >= 0 and (horizon_round < 0 or c.round == horizon_round) and steps < max_steps:
+        if not c.legal_ok:
+            eng.ts_compute_legal(c)
+        count = c.legal_len
+        if count == 1:
+            action = c.legal[0]
+        elif count == 0:
+            # No sealed state has such a decision; the bot would refuse its view so.
+            from closingbell.bots.base import legal_of
+
+            legal_of(world.view(c.cur))
+            action = -1
+        else:
+            ts_fill_from_state(&v, c, c.cur)
+            for i in range(count):
+                legal[i] = c.legal[i]
+            error = TS_OK
+            action = ts_pick(&bot.params, &v, legal, count, &error)
+            if error:
+                fail(error)
+        if eng.ts_is_legal(c, action):
+            st.apply_unchecked(action)
+        else:
+            world.apply(action)  # refused as the Python loop would refuse it
+        steps += 1
+    return steps
 
 # ---------------------------------------------------------------------- the Python class
 

@@ -7,7 +7,9 @@
  *   - Random.seed(text) (version 2) turns the text's UTF-8 bytes followed by their SHA-512
  *     digest into one big-endian integer, and seeds the Mersenne Twister with that
  *     integer's 32-bit words, least significant first (init_by_array);
- *   - getrandbits(k), k <= 32, is the top k bits of the next 32-bit output;
+ *   - getrandbits(k), k <= 32, is the top k bits of the next 32-bit output; for
+ *     32 < k <= 64, the first output is the low word and the top k - 32 bits of the
+ *     second the high one;
  *   - _randbelow(n) draws getrandbits(n.bit_length()) until the value is below n;
  *   - shuffle(x) swaps x[i] with x[_randbelow(i + 1)] for i from len(x) - 1 down to 1;
  *   - randrange(n) is _randbelow(n).
@@ -359,6 +361,14 @@ static inline int cb_seed_text(cb_random *r, const char *text, size_t len) {
 static inline uint32_t cb_getrandbits(cb_random *r, int k) {
     if (k <= 0) return 0;
     return cb_genrand_uint32(r) >> (32 - k);
+}
+
+/* getrandbits(k) for 32 < k <= 64: 32-bit outputs fill the number from its least
+ * significant word up, the last one keeping only its top bits (as CPython does). */
+static inline uint64_t cb_getrandbits64(cb_random *r, int k) {
+    uint64_t low = cb_genrand_uint32(r);
+    uint64_t high = cb_genrand_uint32(r) >> (64 - k);
+    return low | (high << 32);
 }
 
 static inline int cb_bit_length(uint32_t n) {

@@ -233,21 +233,37 @@ SETTLE_AFTER = 8
 
 
 class _Paired:
-    """A paired search's candidates and the root seat's reward from each, world by world."""
+    """A paired search's candidates and the root seat's reward from each, world by world.
 
-    def __init__(self, actions: list[int]) -> None:
+    With ``engine`` other than ``reference`` and :mod:`closingbell.native`'s ``_search``
+    built, the leads are computed in C (``PairedStats``), with the same numbers: after each
+    world the search asks for every candidate's lead over all the worlds so far, which in
+    Python grows with the square of the worlds searched.
+    """
+
+    def __init__(self, actions: list[int], engine: str = "reference") -> None:
         self.actions = actions
         """The candidates, the rule-based bot's choice first."""
         self.results: list[list[float]] = [[] for _ in actions]
         """For each candidate, its reward in every world searched so far."""
+        compiled = native.module("_search") if engine != "reference" else None
+        if compiled is None and engine == "native":
+            raise RuntimeError("the compiled search statistics are not built")
+        self.stats: Any = compiled.PairedStats(len(actions)) if compiled is not None else None
+        """The compiled statistics, or ``None`` when they are computed in Python."""
 
     def add(self, results: list[float]) -> None:
         """Record one world's rewards, one per candidate."""
         for column, r in zip(self.results, results, strict=True):
             column.append(r)
+        if self.stats is not None:
+            self.stats.add(results)
 
     def lead(self, i: int) -> tuple[float, float]:
         """Candidate ``i``'s mean lead over the first one, and its standard error."""
+        if self.stats is not None:
+            lead: tuple[float, float] = self.stats.lead(i)
+            return lead
         diffs = [x - y for x, y in zip(self.results[i], self.results[0], strict=True)]
         n = len(diffs)
         if n == 0:
@@ -263,6 +279,9 @@ class _Paired:
 
         Settled means ``z`` standard errors from zero, or zero in every world.
         """
+        if self.stats is not None:
+            settled: bool = self.stats.settled(z)
+            return settled
         for i in range(1, len(self.actions)):
             mean, se = self.lead(i)
             if not (abs(mean) > z * se or (mean == 0 and se == 0)):
@@ -466,7 +485,7 @@ class ISMCTSBot(Bot):
         ranking = _Ranking(self.ranker, view) if self.ranker is not None else None
         paired: _Paired | None = None
         if self.candidates is not None and ranking is not None:
-            paired = _Paired(ranking.best(self.candidates))
+            paired = _Paired(ranking.best(self.candidates), self.engine)
         self.paired = paired
         widening = self.widening or 0.0
         limit = self.iterations if self.iterations is not None else math.inf

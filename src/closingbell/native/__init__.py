@@ -41,6 +41,7 @@ or an error (``native``), or the Python rules (``reference``)."""
 
 MODULES: dict[str, str] = {
     "_random": "closingbell.native._random",
+    "_search": "closingbell.native._search",
     "_card_stock_market": "closingbell.native._card_stock_market",
     "_card_stock_market_bot": "closingbell.native._card_stock_market_bot",
     "_take_stock": "closingbell.native._take_stock",

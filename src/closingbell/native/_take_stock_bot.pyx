@@ -17,7 +17,7 @@ import math
 import random
 import sys
 
-from libc.math cimport INFINITY, ceil, fabs, isfinite, pow, tanh
+from libc.math cimport INFINITY, ceil, pow, tanh
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
@@ -102,28 +102,13 @@ _check_rules()
 cdef bint COMPENSATED = sys.version_info >= (3, 12)
 
 
-cdef double py_sum(const double *xs, int n) noexcept nogil:
+cdef extern from "pysum.h":
+    double cb_py_sum(const double *xs, long n, int compensated) noexcept nogil
+
+
+cdef inline double py_sum(const double *xs, int n) noexcept nogil:
     """``sum(xs)`` of ``n`` floats, exactly as the running Python computes it."""
-    cdef double f, t, x, c = 0.0
-    cdef int i
-    if n <= 0:
-        return 0.0
-    f = 0.0 + xs[0]  # sum() starts from the integer 0
-    if not COMPENSATED:
-        for i in range(1, n):
-            f += xs[i]
-        return f
-    for i in range(1, n):
-        x = xs[i]
-        t = f + x
-        if fabs(f) >= fabs(x):
-            c += (f - t) + x
-        else:
-            c += (x - t) + f
-        f = t
-    if c != 0.0 and isfinite(c):
-        f += c
-    return f
+    return cb_py_sum(xs, n, COMPENSATED)
 
 
 def python_sum(values):

@@ -11,8 +11,8 @@ for element, what ``closingbell.envs.encoding`` makes of that view
 (``docs/observations.md``); the tests compare the two on every step of random games.
 
 No Python object is made per step: a ``random`` bot draws from its own Mersenne Twister
-in C (the numbers of :class:`closingbell.bots.base.RandomBot`, whose generator state it
-takes). Other bots are Python objects, called with their seat's view. What happens once
+in C, seeded as :class:`closingbell.bots.base.RandomBot` seeds its generator, so it makes
+the same choices. Other bots are Python objects, called with their seat's view. What happens once
 per game (dealing, the final rewards) is left to the caller, in Python.
 """
 
@@ -22,7 +22,7 @@ from libc.string cimport memset
 
 from closingbell.native._card_stock_market cimport State as CsmState
 from closingbell.native._card_stock_market cimport csm_fields, csm_rules
-from closingbell.native._random cimport cb_random, cb_randbelow
+from closingbell.native._random cimport cb_random, cb_randbelow, cb_seed_text
 from closingbell.native._take_stock cimport State as TsState
 from closingbell.native._take_stock cimport ts_compute_legal, ts_core, ts_is_legal
 
@@ -38,7 +38,6 @@ from closingbell.native._take_stock import State as _TsState
 cdef enum:
     GAME_TS = 0
     GAME_CSM = 1
-    MT_WORDS = 624
     SEATS = 6
 
     # Take Stock: the card ids, decision codes and encoding channels of docs/observations.md.
@@ -502,8 +501,9 @@ cdef class Batch:
     def set_game(self, int i, object state, int seat, list bots):
         """Game ``i`` is now ``state`` (a compiled state), observed by ``seat`` (-1: the seat
         to move); ``bots`` has one entry per seat: ``None`` for a learner's seat, the state
-        of a random bot's generator (``Random.getstate()``: played in C), or a bot object."""
-        cdef int q, w
+        seed text of a random bot's generator (``random.Random(text)``, as bytes: played in
+        C), or a bot object."""
+        cdef int q
         if not 0 <= i < self.num_envs or len(bots) != self.players:
             raise ValueError("no such game, or not one bot entry per seat")
         expected = _TsState if self.kind == GAME_TS else _CsmState
@@ -516,11 +516,9 @@ cdef class Batch:
             entry = bots[q]
             self.random_seat[i * SEATS + q] = 0
             self.bots[i][q] = None
-            if isinstance(entry, tuple):
-                words = entry[1]
-                for w in range(MT_WORDS):
-                    self.rng[i * SEATS + q].mt[w] = words[w]
-                self.rng[i * SEATS + q].index = words[MT_WORDS]
+            if isinstance(entry, bytes):
+                if cb_seed_text(&self.rng[i * SEATS + q], entry, len(entry)) != 0:
+                    raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
                 self.random_seat[i * SEATS + q] = 1
             elif entry is not None:
                 self.bots[i][q] = entry

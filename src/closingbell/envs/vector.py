@@ -110,6 +110,14 @@ def _actions(actions: Any, num_envs: int, num_actions: int) -> tuple[np.ndarray,
     return given, out
 
 
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> IntArray:
+    """A uniformly random legal action for each row of ``mask`` (0 in a row with none)."""
+    weights = rng.random(mask.shape, dtype=np.float32)
+    weights *= mask
+    actions: IntArray = weights.argmax(axis=1)
+    return actions
+
+
 def check_num_envs(num_envs: int) -> int:
     """Return ``num_envs`` if it is a positive number of games, else raise ``ValueError``."""
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:

@@ -150,6 +150,28 @@ def test_same_games_as_single_environments(name: str, mode: AutoresetMode) -> No
     assert ended >= 3
 
 
+HEURISTIC_CASES = [
+    ("take_stock", 2, {}),
+    ("take_stock", 5, {"insider_order": "take_first", "frozen_scoring": "zero"}),
+    ("take_stock", 3, OPTION_SETS["take_stock"][-2]),
+    ("card_stock_market", 2, {}),
+    ("card_stock_market", 5, {"bank_money": 10, "starting_money": 60, "levy": 30}),
+    ("card_stock_market", 3, OPTION_SETS["card_stock_market"][-3]),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), HEURISTIC_CASES)
+def test_rule_based_opponents_as_in_single_environments(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Rule-based bots in every other seat (compiled, they decide from the state's fields)
+    make the moves the Python bot makes from the views."""
+    settings: dict[str, Any] = {"players": players, "opponents": "heuristic", **options}
+    envs: list[Any] = [ClosingbellVectorEnv(name, num_envs=2, **settings)]
+    envs.append(SyncVectorEnv([lambda: ClosingbellEnv(name, **settings) for _ in range(2)]))
+    assert play_alongside(envs, steps=150, seed=players) >= 1
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_truncation_and_margin_rewards(name: str) -> None:
     settings: dict[str, Any] = {"players": 2, "max_steps": 40, "reward": "margin"}

@@ -44,7 +44,7 @@ from gymnasium.vector.utils import batch_space
 
 from closingbell import native
 from closingbell.bots import make_bot
-from closingbell.bots.base import Bot, seed_text
+from closingbell.bots.base import Bot, HeuristicBot, seed_text
 from closingbell.core.errors import IllegalActionError
 from closingbell.core.game import Game, State
 from closingbell.core.rng import fresh_seed
@@ -158,6 +158,18 @@ def _refuse(state: State, game_index: int, action: Any) -> None:
     raise AssertionError("an illegal action was applied")  # pragma: no cover
 
 
+def _in_c(bot: Bot) -> Any:
+    """What the compiled batch plays for ``bot``: its compiled procedure, or ``bot`` itself.
+
+    The procedure stands for a rule-based bot that makes every choice by it (no random moves).
+    """
+    if isinstance(bot, HeuristicBot) and not bot.epsilon:
+        procedure = bot.compiled_procedure()
+        if procedure is not None:
+            return procedure
+    return bot
+
+
 class _CompiledLearners:
     """The games of a :class:`ClosingbellVectorEnv` on the compiled batch."""
 
@@ -190,7 +202,7 @@ class _CompiledLearners:
                 # played in C, from the generator RandomBot(seed=bot_seed) would have
                 entries[q] = seed_text("random", bot_seed or 0).encode()
             elif isinstance(bot, str):
-                entries[q] = make_bot(bot, game, seed=bot_seed or 0)
+                entries[q] = _in_c(make_bot(bot, game, seed=bot_seed or 0))
             else:
                 entries[q] = bot
         self.batch.set_game(i, self.new_game(game, game_seed), seat, entries)

@@ -12,7 +12,9 @@ for element, what ``closingbell.envs.encoding`` makes of that view
 
 No Python object is made per step: a ``random`` bot draws from its own Mersenne Twister
 in C, seeded as :class:`closingbell.bots.base.RandomBot` seeds its generator, so it makes
-the same choices. Other bots are Python objects, called with their seat's view. What happens once
+the same choices, and the rule-based bot's compiled procedure (``_take_stock_bot``,
+``_card_stock_market_bot``) reads the struct it decides from straight from the state, as
+it would read it from the seat's view. Other bots are Python objects, called with their seat's view. What happens once
 per game (dealing, the final rewards) is left to the caller, in Python.
 """
 
@@ -21,12 +23,31 @@ from libc.stdint cimport int8_t, int64_t, uint8_t
 from libc.string cimport memset
 
 from closingbell.native._card_stock_market cimport State as CsmState
-from closingbell.native._card_stock_market cimport csm_fields, csm_rules
+from closingbell.native._card_stock_market cimport CSM_NUM_ACTIONS, csm_fields, csm_rules
+from closingbell.native._card_stock_market_bot cimport CsmView, Planner, csm_pick
+from closingbell.native._card_stock_market_bot cimport CSM_DECISION_TURN as BOT_CSM_TURN
+from closingbell.native._card_stock_market_bot cimport CSM_DECISION_TRADING as BOT_CSM_TRADING
+from closingbell.native._card_stock_market_bot cimport CSM_DECISION_MARKET as BOT_CSM_MARKET
+from closingbell.native._card_stock_market_bot cimport (
+    CSM_DECISION_DISCARDING as BOT_CSM_DISCARDING,
+)
+from closingbell.native._card_stock_market_bot cimport CSM_DECISION_OTHER as BOT_CSM_OTHER
 from closingbell.native._random cimport cb_random, cb_randbelow, cb_seed_text
 from closingbell.native._take_stock cimport State as TsState
-from closingbell.native._take_stock cimport ts_compute_legal, ts_core, ts_is_legal
+from closingbell.native._take_stock cimport TS_MAX_LEGAL, ts_compute_legal, ts_core, ts_is_legal
+from closingbell.native._take_stock_bot cimport TakeStockBot, ts_pick, ts_view
+from closingbell.native._take_stock_bot cimport TS_OTHER as BOT_TS_OTHER
+from closingbell.native._take_stock_bot cimport TS_ACTION as BOT_TS_ACTION
+from closingbell.native._take_stock_bot cimport TS_DISCARD as BOT_TS_DISCARD
+from closingbell.native._take_stock_bot cimport TS_CHOOSE_EVENT as BOT_TS_CHOOSE_EVENT
+from closingbell.native._take_stock_bot cimport TS_AUDIT_STOCK as BOT_TS_AUDIT_STOCK
+from closingbell.native._take_stock_bot cimport TS_AUDIT_WHAT as BOT_TS_AUDIT_WHAT
+from closingbell.native._take_stock_bot cimport TS_FREEZE_STOCK as BOT_TS_FREEZE_STOCK
+from closingbell.native._take_stock_bot cimport TS_RETRIEVE as BOT_TS_RETRIEVE
+from closingbell.native._take_stock_bot cimport TS_EXERCISE as BOT_TS_EXERCISE
 
 from closingbell.games.card_stock_market import cards as _CC
+from closingbell.games.card_stock_market import state as _CS
 from closingbell.games.take_stock import cards as _TC
 from closingbell.games.take_stock import state as _TS
 from closingbell.games.take_stock.views import FOLLOW_NAMES as _FOLLOW_NAMES
@@ -39,6 +60,10 @@ cdef enum:
     GAME_TS = 0
     GAME_CSM = 1
     SEATS = 6
+    SEAT_LEARNER = 0          # who plays a seat: the learner (or nobody)
+    SEAT_RANDOM = 1           # a random bot, in C
+    SEAT_HEURISTIC = 2        # the rule-based bot's compiled procedure, in C
+    SEAT_PYTHON = 3           # a bot object, called with the seat's view
 
     # Take Stock: the card ids, decision codes and encoding channels of docs/observations.md.
     TS_STOCKS = 5
@@ -96,6 +121,11 @@ cdef double CSM_CHANGES_SCALE = _CC.MAX_CHANGES
 cdef double CSM_DISCARDS_SCALE = _CC.MAX_DISCARDS
 
 
+# The rule-based bots' decision codes of each engine's decision (phase).
+cdef int TS_BOT_DECISION[TS_PH_OVER + 1]
+cdef int CSM_BOT_DECISION[5]
+
+
 def _check_tables():
     """Refuse to load if the rules' tables are not those this module was written for."""
     if (
@@ -118,6 +148,30 @@ def _check_tables():
         raise ImportError("closingbell.native._vector was built for other discard codes")
     for kind in range(TS_KINDS):
         TS_EVENT_SHARE[kind] = <float>(1.0 / _TC.EVENT_DECK[kind])
+    ts_codes = {
+        "action": BOT_TS_ACTION,
+        "discard": BOT_TS_DISCARD,
+        "insider_discard": BOT_TS_DISCARD,
+        "downturn_discard": BOT_TS_DISCARD,
+        "choose_event": BOT_TS_CHOOSE_EVENT,
+        "audit_stock": BOT_TS_AUDIT_STOCK,
+        "audit_what": BOT_TS_AUDIT_WHAT,
+        "freeze_stock": BOT_TS_FREEZE_STOCK,
+        "retrieve": BOT_TS_RETRIEVE,
+        "exercise": BOT_TS_EXERCISE,
+    }
+    for phase, name in enumerate(_TS.PHASE_NAMES):
+        TS_BOT_DECISION[phase] = ts_codes.get(name, BOT_TS_OTHER)
+    csm_codes = {
+        "turn": BOT_CSM_TURN,
+        "trading": BOT_CSM_TRADING,
+        "market": BOT_CSM_MARKET,
+        "discarding": BOT_CSM_DISCARDING,
+    }
+    if len(_CS.PHASE_NAMES) != 5:
+        raise ImportError("closingbell.native._vector was built for other decisions")
+    for phase, name in enumerate(_CS.PHASE_NAMES):
+        CSM_BOT_DECISION[phase] = csm_codes.get(name, BOT_CSM_OTHER)
 
 
 _check_tables()
@@ -435,6 +489,112 @@ cdef int csm_encode(CsmState st, int seat, const csm_layout *L, float *out, int8
     return 0
 
 
+
+# ---------------------------------------------------------------------- the rule-based bots
+
+
+cdef void ts_bot_view(ts_core *c, int seat, ts_view *v) noexcept nogil:
+    """What the rule-based Take Stock bot reads of ``seat``'s view, from the state."""
+    cdef int n = c.r.n
+    cdef int s, q, k, j, card, bit = 1 << seat
+    v.seat = seat
+    v.players = n
+    v.round = c.round
+    v.rounds = c.r.rounds
+    v.event_pile = c.ev_above_len
+    v.decision = TS_BOT_DECISION[c.phase]
+    v.event_stock = c.ev_stock
+    for s in range(TS_STOCKS):
+        v.row_len[s] = c.row_len[s]
+        for k in range(c.row_len[s]):
+            v.rows[s][k] = c.rows[s][k]
+        v.splits[s] = c.splits[s]
+        v.frozen[s] = c.frozen[s] != 0
+        v.price[s] = c.rows[s][c.row_len[s] - 1] * (c.splits[s] + 1)
+    v.hand_len = c.hand_len[seat]
+    for k in range(v.hand_len):
+        v.hand[k] = c.hands[seat][k]
+    v.own_hidden_len = c.hidden_len[seat]
+    for k in range(v.own_hidden_len):
+        v.own_hidden[k] = c.hidden[seat][k]
+    v.discard_len = c.discard_len
+    for k in range(c.discard_len):
+        # the view's discard pile is sorted
+        card = c.discard[k]
+        j = k
+        while j > 0 and v.discard[j - 1] > card:
+            v.discard[j] = v.discard[j - 1]
+            j -= 1
+        v.discard[j] = card
+    v.retrieved_len = c.retrieved_len
+    for k in range(c.retrieved_len):
+        v.retrieved[k] = c.retrieved[k]
+    for q in range(n):
+        v.certs_len[q] = c.cert_len[q]
+        for k in range(c.cert_len[q]):
+            v.certs[q][k] = c.certs[q][k]
+        v.scores[q] = c.totals[q]
+        v.tokens[q] = c.tokens[q]
+        v.hand_sizes[q] = c.hand_len[q] + c.hidden_len[q]
+    memset(v.events_seen, 0, sizeof(v.events_seen))
+    for k in range(c.ev_discard_len):
+        if c.ev_discard_mask[k] & bit == bit:
+            v.events_seen[c.ev_discard[k]] += 1
+    for k in range(c.ev_below_len):
+        if c.ev_below_mask[k] & bit == bit:
+            v.events_seen[c.ev_below[k]] += 1
+    for k in range(c.saved_len[seat]):
+        v.events_seen[c.saved[seat][k]] += 1
+    if c.cur == seat and c.phase == TS_PH_CHOOSE:
+        for k in range(c.pair_len):
+            v.events_seen[c.pair[k]] += 1
+    if c.ev_active >= 0:
+        v.events_seen[c.ev_active] += 1
+
+
+cdef void csm_bot_view(CsmState st, int seat, CsmView *v) noexcept:
+    """What the rule-based Card Stock Market bot reads of ``seat``'s view, from the state."""
+    cdef csm_fields *f = &st.f
+    cdef int n = st.rules.n
+    cdef int s, q, k, card
+    memset(v, 0, sizeof(CsmView))
+    v.players = n
+    v.seat = seat
+    v.decision = CSM_BOT_DECISION[f.phase]
+    v.turn_number = <int>f.turns
+    v.draw_pile = f.draw_len
+    v.reshuffled = f.reshuffled != 0
+    for s in range(CSM_SUITS):
+        v.price[s] = f.prices[s]
+        v.pile_len[s] = f.pile_len[s]
+        for k in range(f.pile_len[s]):
+            v.seen[f.piles[s][k]] += 1
+        v.face[s] = f.piles[s][f.pile_len[s] - 1] % CSM_RANKS >= CSM_FACE_RANK
+    v.discards = f.discard_len
+    for k in range(f.discard_len):
+        v.seen[f.discard[k]] += 1
+    v.hand_len = f.hand_len[seat]
+    for k in range(f.hand_len[seat]):
+        card = f.hands[seat][k]
+        v.seen[card] += 1
+        v.hand[k] = <signed char>card
+    for q in range(n):
+        for k in range(f.cert_len[q]):
+            card = f.certs[q][k]
+            v.seen[card] += 1
+            if q == seat:
+                v.certs[card // CSM_RANKS][card % CSM_RANKS + 1] += 1
+        for s in range(CSM_SUITS):
+            v.shares[q][s] = f.held[q][s]
+        v.cash[q] = f.cash[q]
+        v.debts[q] = f.debt[q]
+    v.bank = f.bank if st.rules.bank_limited else -1
+    v.trades = f.trades
+    v.changes = f.changes
+    v.bought = f.bought
+    v.sold = f.sold
+
+
 # ---------------------------------------------------------------------- the batch
 
 
@@ -459,8 +619,8 @@ cdef class Batch:
     cdef list bots
     cdef int *seat                # per game: the learner's seat (-1 in self-play)
     cdef int64_t *steps           # per game: actions of all seats so far
-    cdef uint8_t *random_seat     # per game and seat: 1 if a random bot plays it, in C
-    cdef cb_random *rng           # per game and seat: that bot's generator
+    cdef uint8_t *who             # per game and seat: who plays it (SEAT_*)
+    cdef cb_random *rng           # per game and seat: a random bot's generator
 
     def __cinit__(self, object game, int num_envs, dict offsets, int size, double money,
                   long max_steps):
@@ -484,25 +644,26 @@ cdef class Batch:
         self.bots = [[None] * self.players for _ in range(num_envs)]
         self.seat = <int *>PyMem_Malloc(num_envs * sizeof(int))
         self.steps = <int64_t *>PyMem_Malloc(num_envs * sizeof(int64_t))
-        self.random_seat = <uint8_t *>PyMem_Malloc(num_envs * SEATS)
+        self.who = <uint8_t *>PyMem_Malloc(num_envs * SEATS)
         self.rng = <cb_random *>PyMem_Malloc(num_envs * SEATS * sizeof(cb_random))
-        if self.seat == NULL or self.steps == NULL or self.random_seat == NULL or self.rng == NULL:
+        if self.seat == NULL or self.steps == NULL or self.who == NULL or self.rng == NULL:
             raise MemoryError()
         memset(self.seat, 0, num_envs * sizeof(int))
         memset(self.steps, 0, num_envs * sizeof(int64_t))
-        memset(self.random_seat, 0, num_envs * SEATS)
+        memset(self.who, SEAT_LEARNER, num_envs * SEATS)
 
     def __dealloc__(self):
         PyMem_Free(self.seat)
         PyMem_Free(self.steps)
-        PyMem_Free(self.random_seat)
+        PyMem_Free(self.who)
         PyMem_Free(self.rng)
 
     def set_game(self, int i, object state, int seat, list bots):
         """Game ``i`` is now ``state`` (a compiled state), observed by ``seat`` (-1: the seat
-        to move); ``bots`` has one entry per seat: ``None`` for a learner's seat, the state
+        to move); ``bots`` has one entry per seat: ``None`` for a learner's seat, the
         seed text of a random bot's generator (``random.Random(text)``, as bytes: played in
-        C), or a bot object."""
+        C), the compiled procedure of a rule-based bot of the game (played in C, as that
+        bot plays with no random moves), or a bot object (called with the seat's view)."""
         cdef int q
         if not 0 <= i < self.num_envs or len(bots) != self.players:
             raise ValueError("no such game, or not one bot entry per seat")
@@ -514,14 +675,18 @@ cdef class Batch:
         self.steps[i] = 0
         for q in range(self.players):
             entry = bots[q]
-            self.random_seat[i * SEATS + q] = 0
-            self.bots[i][q] = None
+            self.who[i * SEATS + q] = SEAT_LEARNER
+            self.bots[i][q] = entry
+            if entry is None:
+                continue
             if isinstance(entry, bytes):
                 if cb_seed_text(&self.rng[i * SEATS + q], entry, len(entry)) != 0:
                     raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
-                self.random_seat[i * SEATS + q] = 1
-            elif entry is not None:
-                self.bots[i][q] = entry
+                self.who[i * SEATS + q] = SEAT_RANDOM
+            elif isinstance(entry, TakeStockBot if self.kind == GAME_TS else Planner):
+                self.who[i * SEATS + q] = SEAT_HEURISTIC
+            else:
+                self.who[i * SEATS + q] = SEAT_PYTHON
 
     def state(self, int i):
         """Game ``i``'s state (the batch's own: do not change it)."""
@@ -565,6 +730,44 @@ cdef class Batch:
             raise RuntimeError("a game waits on a seat with no legal action")
         return (<CsmState>st).apply_unchecked(f.legal[cb_randbelow(rng, f.legal_len)])
 
+    cdef int _play_heuristic(self, object st, int seat, object procedure) except -1:
+        """Play the move of the rule-based bot whose compiled procedure is ``procedure``."""
+        cdef ts_core *c
+        cdef csm_fields *f
+        cdef ts_view tv
+        cdef CsmView cv
+        cdef int legal[TS_MAX_LEGAL]
+        cdef uint8_t allowed[CSM_NUM_ACTIONS]
+        cdef int k, action, error = 0
+        if self.kind == GAME_TS:
+            c = &(<TsState>st).c
+            if not c.legal_ok:
+                ts_compute_legal(c)
+            if c.legal_len == 1:
+                return (<TsState>st).apply_unchecked(c.legal[0])
+            for k in range(c.legal_len):
+                legal[k] = c.legal[k]
+            ts_bot_view(c, seat, &tv)
+            action = ts_pick(&(<TakeStockBot>procedure).params, &tv, legal, c.legal_len, &error)
+            if error or not ts_is_legal(c, action):
+                raise RuntimeError(f"the compiled Take Stock bot failed (error {error})")
+            return (<TsState>st).apply_unchecked(action)
+        f = &(<CsmState>st).f
+        if not f.legal_valid:
+            (<CsmState>st).compute_legal()
+        if f.legal_len == 1:
+            return (<CsmState>st).apply_unchecked(f.legal[0])
+        memset(allowed, 0, CSM_NUM_ACTIONS)
+        for k in range(f.legal_len):
+            allowed[f.legal[k]] = 1
+        csm_bot_view(<CsmState>st, seat, &cv)
+        action = csm_pick(&(<Planner>procedure).params, &cv, allowed)
+        if action < 0:
+            action = f.legal[0]
+        if not allowed[action]:
+            raise RuntimeError("the compiled Card Stock Market bot chose an illegal action")
+        return (<CsmState>st).apply_unchecked(action)
+
     cdef int _apply(self, object st, int action) except -1:
         if self.kind == GAME_TS:
             return (<TsState>st).apply_unchecked(action)
@@ -579,7 +782,7 @@ cdef class Batch:
 
     cdef int _play_bots(self, int i) except -1:
         """Let the other seats' bots play up to the learner's decision (or the game's end)."""
-        cdef int cur
+        cdef int cur, who
         st = self.states[i]
         while True:
             cur = self._cur(st)
@@ -587,13 +790,15 @@ cdef class Batch:
                 return 0
             if self.max_steps >= 0 and self.steps[i] >= self.max_steps:
                 return 0
-            if self.random_seat[i * SEATS + cur]:
+            who = self.who[i * SEATS + cur]
+            if who == SEAT_RANDOM:
                 self._play_random(st, &self.rng[i * SEATS + cur])
+            elif who == SEAT_HEURISTIC:
+                self._play_heuristic(st, cur, self.bots[i][cur])
+            elif who == SEAT_PYTHON:
+                st.apply(self.bots[i][cur].choose(st.view(cur)))
             else:
-                bot = self.bots[i][cur]
-                if bot is None:
-                    raise RuntimeError(f"seat {cur} of game {i} has no bot")
-                st.apply(bot.choose(st.view(cur)))
+                raise RuntimeError(f"seat {cur} of game {i} has no bot")
             self.steps[i] += 1
 
     def play_bots(self, int i):

@@ -7,7 +7,8 @@ For each game it times, with random learner actions drawn from the masks:
 
 - the single Gymnasium environment (``ClosingbellEnv``, a view and an encoding per step);
 - the vector environment on the pure-Python fallback (``engine="reference"``);
-- the vector environment on the compiled engines at several batch sizes;
+- the vector environment on the compiled engines at several batch sizes, with random
+  bots, and at 64 games with rule-based (``heuristic``) bots;
 - the batched self-play interface on the compiled engines at the same sizes.
 
 An agent step is one decision of a learner: one game's step of the Gymnasium
@@ -80,6 +81,17 @@ def cases(name: str, seconds: float) -> list[tuple[str, Callable[[], StepFigures
                 ),
             )
         )
+    out.append(
+        (
+            "vector, compiled, 64 games, rule-based bots",
+            lambda: time_vector_steps(
+                ClosingbellVectorEnv(
+                    name, num_envs=64, opponents="heuristic", engine="native", copy=False
+                ),
+                seconds,
+            ),
+        )
+    )
     for size in BATCHES:
         out.append(
             (

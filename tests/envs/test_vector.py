@@ -390,3 +390,22 @@ def test_keywords_are_checked() -> None:
         SelfPlayVectorEnv("take_stock", max_steps=0)
     with pytest.raises(ValueError):
         vector.vector_module(closingbell.load_game("take_stock"), "fastest")
+
+
+def test_random_actions_are_legal_and_spread() -> None:
+    rng = np.random.default_rng(0)
+    mask = np.zeros((3, 10), dtype=np.int8)
+    mask[0, [2, 5, 7]] = 1
+    mask[1, 9] = 1
+    drawn = np.array([vector.random_actions(mask, rng) for _ in range(600)])
+    assert set(drawn[:, 0].tolist()) == {2, 5, 7}
+    assert min(np.bincount(drawn[:, 0])[[2, 5, 7]]) > 150
+    assert set(drawn[:, 1].tolist()) == {9}
+    assert set(drawn[:, 2].tolist()) == {0}
+
+
+def test_numpy_seeds_and_no_rendering() -> None:
+    env = ClosingbellVectorEnv("take_stock", num_envs=2)
+    assert data_equivalence(env.reset(seed=np.int64(4)), env.reset(seed=4))
+    with pytest.raises(ValueError, match="render"):
+        ClosingbellVectorEnv("take_stock", num_envs=2, render_mode="human")

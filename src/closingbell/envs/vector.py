@@ -113,6 +113,8 @@ def _actions(actions: Any, num_envs: int, num_actions: int) -> tuple[np.ndarray,
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> IntArray:
     """A uniformly random legal action for each row of ``mask`` (0 in a row with none)."""
     weights = rng.random(mask.shape, dtype=np.float32)
+    # 1 - u lies in (0, 1], so no legal action weighs 0 as the illegal ones do
+    np.subtract(1.0, weights, out=weights)
     weights *= mask
     actions: IntArray = weights.argmax(axis=1)
     return actions
@@ -301,8 +303,11 @@ class ClosingbellVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         engine: str = "auto",
         copy: bool = True,
+        render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        if render_mode is not None:
+            raise ValueError("the vector environments do not render")
         self.single = ClosingbellEnv(
             game,
             players,
@@ -372,9 +377,9 @@ class ClosingbellVectorEnv(VectorEnv):
         n = self.num_envs
         if seed is None:
             seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(n)]
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        elif isinstance(seed, int | np.integer):
+            seeds = [int(seed) + i for i in range(n)]
+            self._np_random, self._np_random_seed = seeding.np_random(int(seed))
         else:
             seeds = list(seed)
             if len(seeds) != n:

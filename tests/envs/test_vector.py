@@ -409,3 +409,20 @@ def test_numpy_seeds_and_no_rendering() -> None:
     assert data_equivalence(env.reset(seed=np.int64(4)), env.reset(seed=4))
     with pytest.raises(ValueError, match="render"):
         ClosingbellVectorEnv("take_stock", num_envs=2, render_mode="human")
+
+
+def test_gymnasium_vector_wrappers_work_on_top() -> None:
+    """Gymnasium's own vector wrappers read the episodes as they read SyncVectorEnv's."""
+    env = gym.wrappers.vector.RecordEpisodeStatistics(
+        ClosingbellVectorEnv("card_stock_market", players=2, num_envs=4)
+    )
+    _, infos = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths: list[int] = []
+    for _ in range(300):
+        _, _, terminated, truncated, infos = env.step(masked_actions(infos["action_mask"], rng))
+        if "episode" in infos:
+            done = infos["_episode"]
+            assert (done == (terminated | truncated)).all()
+            lengths += infos["episode"]["l"][done].tolist()
+    assert len(lengths) >= 4 and min(lengths) > 1

@@ -426,3 +426,13 @@ def test_gymnasium_vector_wrappers_work_on_top() -> None:
             assert (done == (terminated | truncated)).all()
             lengths += infos["episode"]["l"][done].tolist()
     assert len(lengths) >= 4 and min(lengths) > 1
+
+
+def test_bots_played_through_views_as_in_single_environments() -> None:
+    """A bot the batch cannot play in C (here a searching one) is called with its view."""
+    settings: dict[str, Any] = {"players": 3, "opponents": ["easy", "random"], "seat": None}
+    envs: list[Any] = [ClosingbellVectorEnv("card_stock_market", num_envs=2, **settings)]
+    envs.append(
+        SyncVectorEnv([lambda: ClosingbellEnv("card_stock_market", **settings) for _ in range(2)])
+    )
+    play_alongside(envs, steps=15, seed=8)

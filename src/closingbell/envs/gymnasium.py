@@ -43,16 +43,20 @@ ENV_IDS: dict[str, str] = {
 """The Gymnasium id of each game."""
 
 
+EPISODES = 2**63
+"""An episode is drawn from a number below this, itself drawn from the env's generator."""
+
+
 def draw_episode(
-    np_random: np.random.Generator, players: int, seat: int | None, named: Sequence[bool]
+    episode: int, players: int, seat: int | None, named: Sequence[bool]
 ) -> tuple[int, list[int | None], int]:
     """The numbers an episode starts from: the learner's seat, bots' seeds, the game's seed.
 
     One seed per other seat's bot (``None`` where ``named`` is false: a bot object, used
-    as it is). All come from one number of ``np_random``, drawn in that order (the seat only when
-    ``seat`` is ``None``).
+    as it is). All come from ``random.Random(episode)``, drawn in that order (the seat
+    only when ``seat`` is ``None``).
     """
-    rng = random.Random(int(np_random.integers(2**63)))
+    rng = random.Random(episode)
     learner = seat if seat is not None else rng.randrange(players)
     seeds = [fresh_seed(rng) if is_named else None for is_named in named]
     return learner, seeds, fresh_seed(rng)
@@ -132,7 +136,8 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         n = self.game.players
         named = [isinstance(bot, str) for bot in self.opponents]
-        self.seat, seeds, game_seed = draw_episode(self.np_random, n, self.fixed_seat, named)
+        episode = int(self.np_random.integers(EPISODES))
+        self.seat, seeds, game_seed = draw_episode(episode, n, self.fixed_seat, named)
         others = [q for q in range(n) if q != self.seat]
         self._bots = {}
         for q, bot, bot_seed in zip(others, self.opponents, seeds, strict=True):

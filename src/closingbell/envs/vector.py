@@ -49,7 +49,7 @@ from closingbell.core.errors import IllegalActionError
 from closingbell.core.game import Game, State
 from closingbell.core.rng import fresh_seed
 from closingbell.envs.encoding import Encoder, encoder_for
-from closingbell.envs.gymnasium import ClosingbellEnv, draw_episode
+from closingbell.envs.gymnasium import EPISODES, ClosingbellEnv, draw_episode
 from closingbell.envs.rewards import check_reward_kind, final_rewards
 from closingbell.envs.settings import check_max_steps, game_of
 
@@ -58,6 +58,10 @@ IntArray = npt.NDArray[np.int64]
 
 RUNNING, OVER, CUT, ILLEGAL = 0, 1, 2, 3
 """What a step did to a game: it goes on, it ended, it was cut short, its action was illegal."""
+SEAT_RANDOM, SEAT_HEURISTIC, SEAT_PYTHON = 1, 2, 3
+"""Who plays a seat of a compiled batch: a random bot, a compiled procedure, a bot object."""
+EPISODE_BLOCK = 64
+"""Episode numbers drawn at once from a game's generator."""
 
 
 def vector_module(game: Game, engine: str = "auto") -> Any | None:
@@ -185,6 +189,46 @@ class _CompiledLearners:
         engine = native.engine_for(env.game, "native")
         assert engine is not None
         self.new_game = engine.new_game
+        # Episode numbers, drawn from each game's generator a block at a time (the same
+        # numbers as one at a time).
+        self._episodes: list[tuple[np.random.Generator, list[int]] | None] = [None] * num_envs
+        self._in_c = self._deal_in_c()
+
+    def _deal_in_c(self) -> bool:
+        """Let the batch deal episodes itself where it can; whether it does.
+
+        It can when every other seat is a random bot, a rule-based one it plays in C, or
+        a bot object.
+        """
+        kinds: list[int] = []
+        entries: list[Any] = []
+        for bot in self.env.opponents:
+            if bot == "random":
+                kinds.append(SEAT_RANDOM)
+                entries.append(None)
+            elif isinstance(bot, str):
+                # a compiled procedure does not depend on the bot's seed
+                procedure = _in_c(make_bot(bot, self.env.game, seed=0))
+                if isinstance(procedure, Bot):
+                    return False
+                kinds.append(SEAT_HEURISTIC)
+                entries.append(procedure)
+            else:
+                kinds.append(SEAT_PYTHON)
+                entries.append(bot)
+        seat = -1 if self.env.fixed_seat is None else self.env.fixed_seat
+        # the seed text of a random bot is this prefix and its seed's digits
+        prefix = seed_text("random", 123456789).removesuffix("123456789")
+        self.batch.learners(self.new_game, seat, kinds, entries, prefix.encode())
+        return True
+
+    def _episode(self, i: int, rng: np.random.Generator) -> int:
+        """The number game ``i``'s next episode is drawn from, from ``rng``."""
+        block = self._episodes[i]
+        if block is None or block[0] is not rng or not block[1]:
+            block = (rng, rng.integers(EPISODES, size=EPISODE_BLOCK).tolist()[::-1])
+            self._episodes[i] = block
+        return block[1].pop()
 
     def state(self, i: int) -> State:
         state: State = self.batch.state(i)
@@ -192,11 +236,15 @@ class _CompiledLearners:
 
     def start(self, i: int, rng: np.random.Generator) -> None:
         """Deal game ``i``'s next episode from ``rng`` and observe its learner."""
+        episode = self._episode(i, rng)
+        if self._in_c:
+            self.rows.seats[i] = self.batch.start(i, episode, self.rows.obs, self.rows.mask)
+            return
         env = self.env
         game = env.game
         n = game.players
         named = [isinstance(bot, str) for bot in env.opponents]
-        seat, seeds, game_seed = draw_episode(rng, n, env.fixed_seat, named)
+        seat, seeds, game_seed = draw_episode(episode, n, env.fixed_seat, named)
         entries: list[Any] = [None] * n
         others = [q for q in range(n) if q != seat]
         for q, bot, bot_seed in zip(others, env.opponents, seeds, strict=True):

@@ -27,6 +27,25 @@ class Batch:
     def set_game(self, i: int, state: State, seat: int, bots: list[Any]) -> None:
         """Game ``i`` is now ``state``, observed by ``seat``; one bot entry per seat."""
 
+    def learners(
+        self,
+        deal: Any,
+        seat: int,
+        kinds: list[int],
+        entries: list[Any],
+        random_prefix: bytes,
+    ) -> None:
+        """Let :meth:`start` deal episodes: how to make a state and who plays each seat."""
+
+    def start(
+        self,
+        i: int,
+        episode: int,
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+    ) -> int:
+        """Deal game ``i``'s episode number ``episode``, observe the learner, give its seat."""
+
     def state(self, i: int) -> State:
         """Game ``i``'s state (the batch's own: do not change it)."""
 

@@ -19,7 +19,8 @@ per game (dealing, the final rewards) is left to the caller, in Python.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int8_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdio cimport snprintf
 from libc.string cimport memset
 
 from closingbell.native._card_stock_market cimport State as CsmState
@@ -32,7 +33,15 @@ from closingbell.native._card_stock_market_bot cimport (
     CSM_DECISION_DISCARDING as BOT_CSM_DISCARDING,
 )
 from closingbell.native._card_stock_market_bot cimport CSM_DECISION_OTHER as BOT_CSM_OTHER
-from closingbell.native._random cimport cb_random, cb_randbelow, cb_seed_text
+from closingbell.native._random cimport (
+    cb_genrand_uint32,
+    cb_random,
+    cb_randbelow,
+    cb_seed_text,
+)
+
+cdef extern from "pyrandom.h":
+    void cb_init_by_array(cb_random *r, const uint32_t *key, size_t key_length)
 from closingbell.native._take_stock cimport State as TsState
 from closingbell.native._take_stock cimport TS_MAX_LEGAL, ts_compute_legal, ts_core, ts_is_legal
 from closingbell.native._take_stock_bot cimport TakeStockBot, ts_pick, ts_view
@@ -242,6 +251,13 @@ ctypedef struct csm_layout:
     int turn_counts
     int bought_suits
     int sold_suits
+
+
+cdef inline uint64_t _getrandbits63(cb_random *r) noexcept:
+    """``Random.getrandbits(63)`` (a fresh seed, closingbell.core.rng.fresh_seed)."""
+    cdef uint64_t low = cb_genrand_uint32(r)
+    cdef uint64_t high = cb_genrand_uint32(r) >> 1
+    return low | (high << 32)
 
 
 cdef inline int _rel(int seat, int q, int n) noexcept nogil:
@@ -608,6 +624,7 @@ cdef class Batch:
     """
 
     cdef int kind
+    cdef object game
     cdef readonly int num_envs
     cdef readonly int players
     cdef readonly int size
@@ -621,9 +638,16 @@ cdef class Batch:
     cdef int64_t *steps           # per game: actions of all seats so far
     cdef uint8_t *who             # per game and seat: who plays it (SEAT_*)
     cdef cb_random *rng           # per game and seat: a random bot's generator
+    # How the batch deals a learner's episodes itself (see ``learners``).
+    cdef object deal
+    cdef int fixed_seat
+    cdef uint8_t opponent_kind[SEATS]
+    cdef list opponent_entry
+    cdef bytes random_prefix
 
     def __cinit__(self, object game, int num_envs, dict offsets, int size, double money,
                   long max_steps):
+        self.game = game
         if num_envs < 1:
             raise ValueError("a batch holds at least one game")
         name = game.info.name
@@ -687,6 +711,73 @@ cdef class Batch:
                 self.who[i * SEATS + q] = SEAT_HEURISTIC
             else:
                 self.who[i * SEATS + q] = SEAT_PYTHON
+
+    def learners(self, object deal, int seat, list kinds, list entries, bytes random_prefix):
+        """Let :meth:`start` deal episodes: ``deal(game, seed)`` makes a compiled state,
+        ``seat`` is the learner's (-1: drawn), and each other seat, in order, is played by
+        ``kinds[k]`` (1 a random bot, 2 the compiled procedure ``entries[k]``, 3 the bot
+        object ``entries[k]``); a random bot's seed text is ``random_prefix`` and its seed."""
+        cdef int k
+        if len(kinds) != self.players - 1 or len(entries) != self.players - 1:
+            raise ValueError("one kind and one entry per other seat are needed")
+        if not -1 <= seat < self.players:
+            raise ValueError("no such seat")
+        for k in range(self.players - 1):
+            if kinds[k] not in (SEAT_RANDOM, SEAT_HEURISTIC, SEAT_PYTHON):
+                raise ValueError(f"no such kind of seat: {kinds[k]!r}")
+            self.opponent_kind[k] = kinds[k]
+        self.deal = deal
+        self.fixed_seat = seat
+        self.opponent_entry = list(entries)
+        self.random_prefix = random_prefix
+
+    def start(self, int i, uint64_t episode, float[:, ::1] obs, signed char[:, ::1] mask):
+        """Deal game ``i``'s episode number ``episode`` as ``ClosingbellEnv.reset`` does from
+        it (``draw_episode``), let the bots play up to the learner, observe it and return
+        the learner's seat."""
+        cdef cb_random r
+        cdef uint32_t key[2]
+        cdef uint64_t seeds[SEATS]
+        cdef uint64_t game_seed
+        cdef int n = self.players
+        cdef int k, q, seat, kind, length
+        cdef char text[96]
+        if self.deal is None:
+            raise RuntimeError("learners() first")
+        self._check_rows(obs, mask)
+        if not 0 <= i < self.num_envs:
+            raise ValueError("no such game")
+        # random.Random(episode): the number's 32-bit words, the least significant first
+        key[0] = <uint32_t>(episode & 0xFFFFFFFFu)
+        key[1] = <uint32_t>(episode >> 32)
+        cb_init_by_array(&r, key, 2 if key[1] else 1)
+        seat = self.fixed_seat if self.fixed_seat >= 0 else cb_randbelow(&r, n)
+        for k in range(n - 1):
+            if self.opponent_kind[k] != SEAT_PYTHON:   # a named bot: a seed is drawn for it
+                seeds[k] = _getrandbits63(&r)
+        game_seed = _getrandbits63(&r)
+        state = self.deal(self.game, game_seed)
+        self.states[i] = state
+        self.seat[i] = seat
+        self.steps[i] = 0
+        self.who[i * SEATS + seat] = SEAT_LEARNER
+        self.bots[i][seat] = None
+        k = 0
+        for q in range(n):
+            if q == seat:
+                continue
+            kind = self.opponent_kind[k]
+            self.who[i * SEATS + q] = kind
+            self.bots[i][q] = self.opponent_entry[k]
+            if kind == SEAT_RANDOM:
+                length = snprintf(text, sizeof(text), b"%s%llu", <char *>self.random_prefix,
+                                  <unsigned long long>seeds[k])
+                if cb_seed_text(&self.rng[i * SEATS + q], text, length) != 0:
+                    raise ValueError("a seed text has 1 to 512 UTF-8 bytes")
+            k += 1
+        self._play_bots(i)
+        self._encode(i, seat, &obs[i, 0], <int8_t *>&mask[i, 0])
+        return seat
 
     def state(self, int i):
         """Game ``i``'s state (the batch's own: do not change it)."""

@@ -14,8 +14,10 @@ No Python object is made per step: a ``random`` bot draws from its own Mersenne 
 in C, seeded as :class:`closingbell.bots.base.RandomBot` seeds its generator, so it makes
 the same choices, and the rule-based bot's compiled procedure (``_take_stock_bot``,
 ``_card_stock_market_bot``) reads the struct it decides from straight from the state, as
-it would read it from the seat's view. Other bots are Python objects, called with their seat's view. What happens once
-per game (dealing, the final rewards) is left to the caller, in Python.
+it would read it from the seat's view. Other bots are Python objects, called with their
+seat's view. A learner's episode is dealt by :meth:`Batch.start` from its number (the
+draws of ``closingbell.envs.gymnasium.draw_episode``, in C); the engine's ``new_game``
+makes the state, the one Python object a game. The final rewards are left to the caller.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -265,16 +267,24 @@ cdef inline int _rel(int seat, int q, int n) noexcept nogil:
     return (q - seat + n) % n
 
 
-cdef inline void _clip(float *out, int size) noexcept nogil:
-    # The encoder clips every entry to [0, 1] once the vector is filled.
-    cdef int i
-    cdef float v
-    for i in range(size):
-        v = out[i]
-        if v > 1.0:
-            out[i] = 1.0
-        elif v < 0.0:
-            out[i] = 0.0
+# The encoder clips every entry to [0, 1] once the vector is filled. Every entry here is
+# clipped as it is written instead, which is the same: the counts only ever grow, so a sum
+# clipped at each step reaches 1 exactly when the whole sum does.
+
+cdef inline void _put(float *out, int i, double value) noexcept nogil:
+    """Write ``value`` (as a float32, as the encoder stores it) clipped to [0, 1]."""
+    cdef float v = <float>value
+    if v > 1.0:
+        v = 1.0
+    elif v < 0.0:
+        v = 0.0
+    out[i] = v
+
+
+cdef inline void _add(float *cell, float amount) noexcept nogil:
+    """Add ``amount`` (positive) to a count in float32 arithmetic, clipped at 1."""
+    cdef float v = cell[0] + amount
+    cell[0] = v if v < 1.0 else 1.0
 
 
 # ---------------------------------------------------------------------- Take Stock's encoding
@@ -298,13 +308,13 @@ cdef void ts_encode(ts_core *c, int seat, const ts_layout *L, float *out, int8_t
         out[L.to_move + _rel(seat, c.cur, n)] = 1.0
     out[L.dealer + _rel(seat, c.dealer, n)] = 1.0
     out[L.turn_player + _rel(seat, c.turn, n)] = 1.0
-    out[L.round] = <float>(<double>c.round / c.r.rounds)
+    _put(out, L.round, <double>c.round / c.r.rounds)
     out[L.decision + c.phase] = 1.0
     for s in range(TS_STOCKS):
-        out[L.top + s] = <float>(c.rows[s][c.row_len[s] - 1] / TS_TOP_SCALE)
-        out[L.splits + s] = <float>(c.splits[s] / 3.0)
+        _put(out, L.top + s, c.rows[s][c.row_len[s] - 1] / TS_TOP_SCALE)
+        _put(out, L.splits + s, c.splits[s] / 3.0)
         out[L.frozen + s] = 1.0 if c.frozen[s] else 0.0
-        out[L.price + s] = <float>(c.rows[s][c.row_len[s] - 1] * (c.splits[s] + 1) / 48.0)
+        _put(out, L.price + s, c.rows[s][c.row_len[s] - 1] * (c.splits[s] + 1) / 48.0)
     # share cards: where each card is, as far as the seat knows
     memset(own, 0, TS_CARDS)
     channel = cards + TS_CH_HAND * TS_CARDS
@@ -342,54 +352,51 @@ cdef void ts_encode(ts_core *c, int seat, const ts_layout *L, float *out, int8_t
     # event kinds: counts / the deck's copies
     channel = events + TS_EV_SAVED * TS_KINDS
     for k in range(c.saved_len[seat]):
-        channel[c.saved[seat][k]] += TS_EVENT_SHARE[c.saved[seat][k]]
+        _add(&channel[c.saved[seat][k]], TS_EVENT_SHARE[c.saved[seat][k]])
     if deciding and c.phase == TS_PH_CHOOSE:
         channel = events + TS_EV_DRAWN * TS_KINDS
         for k in range(c.pair_len):
-            channel[c.pair[k]] += TS_EVENT_SHARE[c.pair[k]]
+            _add(&channel[c.pair[k]], TS_EVENT_SHARE[c.pair[k]])
     if c.ev_active >= 0:
-        events[TS_EV_PENDING * TS_KINDS + c.ev_active] += TS_EVENT_SHARE[c.ev_active]
+        _add(&events[TS_EV_PENDING * TS_KINDS + c.ev_active], TS_EVENT_SHARE[c.ev_active])
     bit = 1 << seat
     public = (1 << (n + 1)) - 1
     for k in range(c.ev_below_len):
         v = c.ev_below[k]
         if c.ev_below_mask[k] & bit == bit:
-            events[TS_EV_BELOW_KNOWN * TS_KINDS + v] += TS_EVENT_SHARE[v]
+            _add(&events[TS_EV_BELOW_KNOWN * TS_KINDS + v], TS_EVENT_SHARE[v])
         if c.ev_below_mask[k] & public == public:
-            events[TS_EV_BELOW_PUBLIC * TS_KINDS + v] += TS_EVENT_SHARE[v]
+            _add(&events[TS_EV_BELOW_PUBLIC * TS_KINDS + v], TS_EVENT_SHARE[v])
     for k in range(c.ev_discard_len):
         v = c.ev_discard[k]
         if c.ev_discard_mask[k] & bit == bit:
-            events[TS_EV_DISCARD_KNOWN * TS_KINDS + v] += TS_EVENT_SHARE[v]
+            _add(&events[TS_EV_DISCARD_KNOWN * TS_KINDS + v], TS_EVENT_SHARE[v])
         if c.ev_discard_mask[k] & public == public:
-            events[TS_EV_DISCARD_PUBLIC * TS_KINDS + v] += TS_EVENT_SHARE[v]
+            _add(&events[TS_EV_DISCARD_PUBLIC * TS_KINDS + v], TS_EVENT_SHARE[v])
     # per seat, rotated
     for q in range(n):
         r = _rel(seat, q, n)
-        out[L.hand_sizes + r] = <float>((c.hand_len[q] + c.hidden_len[q]) / 10.0)
-        out[L.saved_counts + r] = <float>(c.saved_len[q] / 10.0)
-        out[L.tokens + r] = <float>(c.tokens[q] / 10.0)
-        out[L.scores + r] = <float>(max(0, c.totals[q]) / 1000.0)
+        _put(out, L.hand_sizes + r, (c.hand_len[q] + c.hidden_len[q]) / 10.0)
+        _put(out, L.saved_counts + r, c.saved_len[q] / 10.0)
+        _put(out, L.tokens + r, c.tokens[q] / 10.0)
+        _put(out, L.scores + r, max(0, c.totals[q]) / 1000.0)
         if c.scored:
-            out[L.last_round_scores + r] = <float>(
-                max(0, c.round_scores[c.scored - 1][q]) / 400.0
-            )
-        out[L.hidden_counts + r] = <float>(c.hidden_len[q] / 10.0)
+            _put(out, L.last_round_scores + r, max(0, c.round_scores[c.scored - 1][q]) / 400.0)
+        _put(out, L.hidden_counts + r, c.hidden_len[q] / 10.0)
     for k in range(c.queue_len):
         out[L.waiting + _rel(seat, c.queue[k], n)] = 1.0
-    out[L.option_supply] = <float>(c.supply / TS_TOKENS_SCALE)
-    out[L.draw_pile] = <float>(c.draw_len / TS_DRAW_SCALE)
-    out[L.event_pile] = <float>(c.ev_above_len / TS_EVENTS_SCALE)
-    out[L.event_below] = <float>(c.ev_below_len / TS_BELOW_SCALE)
-    out[L.event_discard] = <float>(c.ev_discard_len / TS_EVENTS_SCALE)
-    out[L.owed_discards] = <float>(c.owed / TS_RETRIEVE_SCALE)
+    _put(out, L.option_supply, c.supply / TS_TOKENS_SCALE)
+    _put(out, L.draw_pile, c.draw_len / TS_DRAW_SCALE)
+    _put(out, L.event_pile, c.ev_above_len / TS_EVENTS_SCALE)
+    _put(out, L.event_below, c.ev_below_len / TS_BELOW_SCALE)
+    _put(out, L.event_discard, c.ev_discard_len / TS_EVENTS_SCALE)
+    _put(out, L.owed_discards, c.owed / TS_RETRIEVE_SCALE)
     if c.ev_stock >= 0:
         out[L.event_stock + c.ev_stock] = 1.0
     if c.follow > 0:
         out[L.pending_discard_for + c.follow - 1] = 1.0
     if c.end_reason >= 0 and c.phase != TS_PH_OVER:
         out[L.round_end_reason + c.end_reason] = 1.0
-    _clip(out, L.size)
     if deciding:
         if not c.legal_ok:
             ts_compute_legal(c)
@@ -419,84 +426,83 @@ cdef int csm_encode(CsmState st, int seat, const csm_layout *L, float *out, int8
         out[L.to_move + _rel(seat, f.cur, n)] = 1.0
     out[L.dealer + _rel(seat, f.dealer, n)] = 1.0
     out[L.turn_player + _rel(seat, f.turn, n)] = 1.0
-    out[L.turn_number] = <float>(f.turns / 200.0)
+    _put(out, L.turn_number, f.turns / 200.0)
     out[L.decision + f.phase] = 1.0
     for s in range(CSM_SUITS):
         top = f.piles[s][f.pile_len[s] - 1]
-        out[L.price + s] = <float>(f.prices[s] / CSM_PRICE_SCALE)
+        _put(out, L.price + s, f.prices[s] / CSM_PRICE_SCALE)
         out[L.bankrupt + s] = 1.0 if f.busted[s] else 0.0
         out[L.top_is_face + s] = 1.0 if top % CSM_RANKS >= CSM_FACE_RANK else 0.0
-        out[L.pile_size + s] = <float>(f.pile_len[s] / 40.0)
-        out[L.max_rise + s] = <float>(rules.rise[s] / CSM_PRICE_SCALE)
-        out[L.max_fall + s] = <float>(rules.fall[s] / CSM_PRICE_SCALE)
+        _put(out, L.pile_size + s, f.pile_len[s] / 40.0)
+        _put(out, L.max_rise + s, rules.rise[s] / CSM_PRICE_SCALE)
+        _put(out, L.max_fall + s, rules.fall[s] / CSM_PRICE_SCALE)
         for k in range(f.pile_len[s]):
-            kinds[CSM_CH_PILES * CSM_KINDS + f.piles[s][k]] += 0.5
-        kinds[CSM_CH_TOPS * CSM_KINDS + top] += 0.5
+            _add(&kinds[CSM_CH_PILES * CSM_KINDS + f.piles[s][k]], 0.5)
+        _add(&kinds[CSM_CH_TOPS * CSM_KINDS + top], 0.5)
     channel = kinds + CSM_CH_HAND * CSM_KINDS
     for k in range(f.hand_len[seat]):
-        channel[f.hands[seat][k]] += 0.5
+        _add(&channel[f.hands[seat][k]], 0.5)
     channel = kinds + CSM_CH_DISCARD * CSM_KINDS
     for k in range(f.discard_len):
-        channel[f.discard[k]] += 0.5
+        _add(&channel[f.discard[k]], 0.5)
     channel = kinds + CSM_CH_RESHUFFLE * CSM_KINDS
     for k in range(f.re_pile_len):
-        channel[f.re_pile[k]] += 0.5
+        _add(&channel[f.re_pile[k]], 0.5)
     channel = kinds + CSM_CH_RESHUFFLE_HIDDEN * CSM_KINDS
     for q in range(f.re_hands_n):
         for k in range(f.re_hand_len[q]):
-            channel[f.re_hands[q][k]] += 0.5
+            _add(&channel[f.re_hands[q][k]], 0.5)
     if f.reshuffled:
         channel = kinds + CSM_CH_OWN_RESHUFFLE * CSM_KINDS
         for k in range(f.re_hand_len[seat]):
-            channel[f.re_hands[seat][k]] += 0.5
+            _add(&channel[f.re_hands[seat][k]], 0.5)
         channel = kinds + CSM_CH_OWN_DRAWN * CSM_KINDS
         for k in range(f.re_drawn_len[seat]):
-            channel[f.re_drawn[seat][k]] += 0.5
+            _add(&channel[f.re_drawn[seat][k]], 0.5)
     for q in range(n):
         r = _rel(seat, q, n)
         drawn[q] = 0
         channel = kinds + (CSM_CH_SEATS + r) * CSM_KINDS
         for k in range(f.cert_len[q]):
-            channel[f.certs[q][k]] += 0.5
+            _add(&channel[f.certs[q][k]], 0.5)
         if q < f.re_events_n:
             channel = kinds + (CSM_CH_SEATS + n + r) * CSM_KINDS
             for k in range(f.re_events_len[q]):
                 entry = f.re_events[q][k]
                 if entry >= 0:
-                    channel[entry] += 0.5
+                    _add(&channel[entry], 0.5)
                 else:
                     drawn[q] -= entry
     for q in range(n):
         r = _rel(seat, q, n)
-        out[L.hand_sizes + r] = <float>(f.hand_len[q] / CSM_HAND_SCALE)
+        _put(out, L.hand_sizes + r, f.hand_len[q] / CSM_HAND_SCALE)
         for s in range(CSM_SUITS):
             # the encoder divides a float32 vector of shares by 12, in float32
-            out[L.shares + r * CSM_SUITS + s] = (<float>f.held[q][s]) / <float>12.0
-        out[L.cash + r] = <float>(f.cash[q] / money)
-        out[L.debts + r] = <float>(f.debt[q] / money)
+            _put(out, L.shares + r * CSM_SUITS + s, (<float>f.held[q][s]) / <float>12.0)
+        _put(out, L.cash + r, f.cash[q] / money)
+        _put(out, L.debts + r, f.debt[q] / money)
         if f.re_hands_n:
-            out[L.reshuffle_hand_sizes + r] = <float>(f.re_hand_len[q] / 8.0)
-        out[L.drawn_since_reshuffle + r] = <float>(drawn[q] / CSM_DRAWN_SCALE)
+            _put(out, L.reshuffle_hand_sizes + r, f.re_hand_len[q] / 8.0)
+        _put(out, L.drawn_since_reshuffle + r, drawn[q] / CSM_DRAWN_SCALE)
     if f.joker_by >= 0:
         out[L.joker_drawn_by + _rel(seat, f.joker_by, n)] = 1.0
     if rules.bank_limited:
-        out[L.bank] = <float>(f.bank / money)
+        _put(out, L.bank, f.bank / money)
     else:
         out[L.bank_unlimited] = 1.0
-    out[L.levies] = <float>(f.levies / 10.0)
-    out[L.draw_pile] = <float>(f.draw_len / CSM_DRAW_SCALE)
-    out[L.jokers_held_out] = <float>(f.jokers_out / CSM_JOKER_SCALE)
+    _put(out, L.levies, f.levies / 10.0)
+    _put(out, L.draw_pile, f.draw_len / CSM_DRAW_SCALE)
+    _put(out, L.jokers_held_out, f.jokers_out / CSM_JOKER_SCALE)
     out[L.reshuffled] = 1.0 if f.reshuffled else 0.0
-    out[L.turn_counts] = <float>(f.trades / CSM_TRADES_SCALE)
-    out[L.turn_counts + 1] = <float>(f.sales / CSM_TRADES_SCALE)
-    out[L.turn_counts + 2] = <float>(f.changes / CSM_CHANGES_SCALE)
-    out[L.turn_counts + 3] = <float>(f.discards / CSM_DISCARDS_SCALE)
+    _put(out, L.turn_counts, f.trades / CSM_TRADES_SCALE)
+    _put(out, L.turn_counts + 1, f.sales / CSM_TRADES_SCALE)
+    _put(out, L.turn_counts + 2, f.changes / CSM_CHANGES_SCALE)
+    _put(out, L.turn_counts + 3, f.discards / CSM_DISCARDS_SCALE)
     for s in range(CSM_SUITS):
         if f.bought & (1 << s):
             out[L.bought_suits + s] = 1.0
         if f.sold & (1 << s):
             out[L.sold_suits + s] = 1.0
-    _clip(out, L.size)
     if f.cur == seat:
         if not f.legal_valid:
             st.compute_legal()

@@ -436,3 +436,21 @@ def test_bots_played_through_views_as_in_single_environments() -> None:
         SyncVectorEnv([lambda: ClosingbellEnv("card_stock_market", **settings) for _ in range(2)])
     )
     play_alongside(envs, steps=15, seed=8)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_self_play_unseeded_resets_go_on_with_each_game_generator(name: str) -> None:
+    batches = [
+        SelfPlayVectorEnv(name, players=2, num_envs=2, max_steps=30, engine=engine)
+        for engine in ("auto", "reference")
+    ]
+    rng = np.random.default_rng(3)
+    outs = [batch.reset(seed=3) for batch in batches]
+    for round_ in range(2):
+        for _ in range(70):
+            assert data_equivalence(outs[1], outs[0])
+            actions = masked_actions(outs[0][0]["action_mask"], rng)
+            outs = [batch.step(actions) for batch in batches]
+        if round_ == 0:
+            outs = [batch.reset() for batch in batches]
+    assert data_equivalence(outs[1], outs[0])

@@ -184,11 +184,13 @@ class _CompiledLearners:
         self.rows = rows
         offsets, money = _layout(env.encoder)
         max_steps = -1 if env.max_steps is None else env.max_steps
-        self.batch = module.Batch(env.game, num_envs, offsets, env.encoder.size, money, max_steps)
-        self.env = env
         engine = native.engine_for(env.game, "native")
         assert engine is not None
         self.new_game = engine.new_game
+        self.batch = module.Batch(
+            env.game, num_envs, offsets, env.encoder.size, money, max_steps, engine.new_game
+        )
+        self.env = env
         # Episode numbers, drawn from each game's generator a block at a time (the same
         # numbers as one at a time).
         self._episodes: list[tuple[np.random.Generator, list[int]] | None] = [None] * num_envs
@@ -219,7 +221,7 @@ class _CompiledLearners:
         seat = -1 if self.env.fixed_seat is None else self.env.fixed_seat
         # the seed text of a random bot is this prefix and its seed's digits
         prefix = seed_text("random", 123456789).removesuffix("123456789")
-        self.batch.learners(self.new_game, seat, kinds, entries, prefix.encode())
+        self.batch.learners(seat, kinds, entries, prefix.encode())
         return True
 
     def _episode(self, i: int, rng: np.random.Generator) -> int:
@@ -510,12 +512,19 @@ class _ReferenceSelfPlay:
     """The games of a :class:`SelfPlayVectorEnv` on the reference rules, through views."""
 
     def __init__(self, game: Game, encoder: Encoder, rows: _Rows, max_steps: int | None) -> None:
+        num_envs = len(rows.seats)
         self.game = game
         self.encoder = encoder
         self.rows = rows
         self.max_steps = max_steps
-        self.states: list[State | None] = [None] * len(rows.seats)
-        self.steps = [0] * len(rows.seats)
+        self.states: list[State | None] = [None] * num_envs
+        self.finished: list[State | None] = [None] * num_envs
+        self.steps = [0] * num_envs
+        self.rngs = [random.Random() for _ in range(num_envs)]
+
+    def seed(self, i: int, rng: random.Random) -> None:
+        """Game ``i``'s next games take their seeds from ``rng`` (``fresh_seed``)."""
+        self.rngs[i] = rng
 
     def state(self, i: int) -> State:
         """Game ``i``'s state."""
@@ -523,14 +532,17 @@ class _ReferenceSelfPlay:
         assert state is not None
         return state
 
-    def deal(self, i: int, seed: int) -> State:
-        """Deal game ``i`` anew from ``seed`` (its first seat to move is not observed yet)."""
-        state = self.game.new_game(seed)
-        self.states[i] = state
-        self.steps[i] = 0
-        return state
+    def finished_game(self, i: int) -> State | None:
+        """The game the last step ended in game ``i``'s place, if it ended one."""
+        return self.finished[i]
 
-    def observe(self, i: int) -> None:
+    def restart(self, i: int) -> None:
+        """Deal game ``i``'s next game and observe its seat to move."""
+        self.states[i] = self.game.new_game(fresh_seed(self.rngs[i]))
+        self.steps[i] = 0
+        self._observe(i)
+
+    def _observe(self, i: int) -> None:
         """Write the observation and mask of game ``i``'s seat to move, and that seat."""
         state = self.state(i)
         seat = state.current_player
@@ -548,7 +560,7 @@ class _ReferenceSelfPlay:
         return -1
 
     def step(self, actions: IntArray) -> None:
-        """Apply one (legal) action per game and observe each game's next seat to move."""
+        """Apply one (legal) action per game, deal the games that end anew, observe."""
         status = self.rows.status
         for i in range(len(self.states)):
             state = self.state(i)
@@ -560,40 +572,55 @@ class _ReferenceSelfPlay:
                 status[i] = CUT
             else:
                 status[i] = RUNNING
-                self.observe(i)
+            self.finished[i] = state if status[i] else None
+            if status[i]:
+                self.restart(i)
+            else:
+                self._observe(i)
 
 
-class _CompiledSelfPlay(_ReferenceSelfPlay):
-    """The games of a :class:`SelfPlayVectorEnv` on the compiled batch."""
+class _CompiledSelfPlay:
+    """The games of a :class:`SelfPlayVectorEnv` on the compiled batch, which deals them."""
 
     def __init__(
         self, module: Any, game: Game, encoder: Encoder, rows: _Rows, max_steps: int | None
     ) -> None:
-        super().__init__(game, encoder, rows, max_steps)
         offsets, money = _layout(encoder)
         limit = -1 if max_steps is None else max_steps
-        self.batch = module.Batch(game, len(rows.seats), offsets, encoder.size, money, limit)
         engine = native.engine_for(game, "native")
         assert engine is not None
-        self.new_game = engine.new_game
+        self.rows = rows
+        self.batch = module.Batch(
+            game, len(rows.seats), offsets, encoder.size, money, limit, engine.new_game
+        )
+        for i in range(len(rows.seats)):
+            self.seed(i, random.Random())
 
-    def deal(self, i: int, seed: int) -> State:
-        state: State = self.new_game(self.game, seed)
-        self.states[i] = state
-        self.batch.set_game(i, state, -1, [None] * self.game.players)
+    def seed(self, i: int, rng: random.Random) -> None:
+        """Game ``i``'s next games take their seeds from ``rng`` as it is now (in C)."""
+        self.batch.seed_games(i, rng.getstate()[1])
+
+    def state(self, i: int) -> State:
+        """Game ``i``'s state."""
+        state: State = self.batch.state(i)
         return state
 
-    def observe(self, i: int) -> None:
-        seat = self.state(i).current_player
-        assert seat is not None
-        self.batch.encode(i, seat, self.rows.obs, self.rows.mask)
-        self.rows.seats[i] = seat
+    def finished_game(self, i: int) -> State | None:
+        """The game the last step ended in game ``i``'s place, if it ended one."""
+        state: State | None = self.batch.finished_game(i)
+        return state
+
+    def restart(self, i: int) -> None:
+        """Deal game ``i``'s next game and observe its seat to move."""
+        self.rows.seats[i] = self.batch.restart(i, self.rows.obs, self.rows.mask)
 
     def first_illegal(self, actions: IntArray) -> int:
-        first: int = self.batch.first_illegal(actions, np.zeros(len(self.states), np.uint8))
+        """The first game whose action is illegal, or -1."""
+        first: int = self.batch.first_illegal(actions, np.zeros(len(self.rows.seats), np.uint8))
         return first
 
     def step(self, actions: IntArray) -> None:
+        """Apply one (legal) action per game, deal the games that end anew, observe."""
         rows = self.rows
         self.batch.step_selfplay(actions, rows.obs, rows.mask, rows.seats, rows.status)
 
@@ -650,23 +677,18 @@ class SelfPlayVectorEnv:
         self.compiled = module is not None
         """Whether the games run on the compiled engines."""
         self._rows = rows = _Rows.make(num_envs, self.encoder)
-        self._backend = (
+        self._backend: _CompiledSelfPlay | _ReferenceSelfPlay = (
             _CompiledSelfPlay(module, self.game, self.encoder, rows, self.max_steps)
             if module is not None
             else _ReferenceSelfPlay(self.game, self.encoder, rows, self.max_steps)
         )
         self.seats = rows.seats
         """The seat to move in each game (the environment's own array)."""
-        self._rngs = [random.Random() for _ in range(num_envs)]
         self._ready = False
 
     def state(self, i: int) -> State:
         """The state of game ``i`` now (the environment's own: do not change it)."""
         return self._backend.state(i)
-
-    def _start(self, i: int) -> None:
-        self._backend.deal(i, fresh_seed(self._rngs[i]))
-        self._backend.observe(i)
 
     def _observations(self) -> dict[str, np.ndarray]:
         rows = self._rows
@@ -678,10 +700,10 @@ class SelfPlayVectorEnv:
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal every game anew; ``seed`` ``s`` seeds game ``i`` with ``s + i``."""
-        if seed is not None:
-            self._rngs = [random.Random(seed + i) for i in range(self.num_envs)]
         for i in range(self.num_envs):
-            self._start(i)
+            if seed is not None:
+                self._backend.seed(i, random.Random(seed + i))
+            self._backend.restart(i)
         self._ready = True
         return self._observations(), {"seat": self.seats.copy()}
 
@@ -707,11 +729,11 @@ class SelfPlayVectorEnv:
         if ended:
             scores = np.full(n, None, dtype=object)
             for i in ended:
-                state = self._backend.state(i)
+                state = self._backend.finished_game(i)
+                assert state is not None
                 if status[i] == OVER:
                     rewards[i] = final_rewards(state, self.reward_kind)
                 scores[i] = state.scores()
-                self._start(i)
             infos["scores"] = scores
             infos["_scores"] = status != RUNNING
         infos["seat"] = self.seats.copy()

@@ -23,13 +23,13 @@ class Batch:
         size: int,
         money: float,
         max_steps: int,
+        deal: Any,
     ) -> None: ...
     def set_game(self, i: int, state: State, seat: int, bots: list[Any]) -> None:
         """Game ``i`` is now ``state``, observed by ``seat``; one bot entry per seat."""
 
     def learners(
         self,
-        deal: Any,
         seat: int,
         kinds: list[int],
         entries: list[Any],
@@ -45,6 +45,15 @@ class Batch:
         mask: npt.NDArray[np.int8],
     ) -> int:
         """Deal game ``i``'s episode number ``episode``, observe the learner, give its seat."""
+
+    def seed_games(self, i: int, words: tuple[int, ...]) -> None:
+        """Game ``i``'s next games take their seeds from the generator of state ``words``."""
+
+    def restart(self, i: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+        """Deal game ``i``'s next game, observe the seat to move and return it."""
+
+    def finished_game(self, i: int) -> State | None:
+        """The game the last self-play step ended in game ``i``'s place (or ``None``)."""
 
     def state(self, i: int) -> State:
         """Game ``i``'s state (the batch's own: do not change it)."""

@@ -625,8 +625,10 @@ cdef class Batch:
 
     ``offsets`` maps each field of the game's encoding (``Encoder.fields``) to its offset,
     and ``size`` is the vector's length; ``money`` is Card Stock Market's money scale
-    (``Encoder.money``). Games are set with :meth:`set_game`; ``max_steps`` (or -1)
-    truncates a game after that many actions of all seats.
+    (``Encoder.money``). ``max_steps`` (or -1) truncates a game after that many actions of
+    all seats; ``deal(game, seed)`` is the engine's ``new_game``. Games are set with
+    :meth:`set_game`, or dealt by :meth:`start` (a learner's episode) and
+    :meth:`restart` (self-play).
     """
 
     cdef int kind
@@ -644,6 +646,8 @@ cdef class Batch:
     cdef int64_t *steps           # per game: actions of all seats so far
     cdef uint8_t *who             # per game and seat: who plays it (SEAT_*)
     cdef cb_random *rng           # per game and seat: a random bot's generator
+    cdef cb_random *game_rng      # per game: where its next game's seed comes from (self-play)
+    cdef list finished            # per game: the game a self-play step ended, if any
     # How the batch deals a learner's episodes itself (see ``learners``).
     cdef object deal
     cdef int fixed_seat
@@ -652,8 +656,9 @@ cdef class Batch:
     cdef bytes random_prefix
 
     def __cinit__(self, object game, int num_envs, dict offsets, int size, double money,
-                  long max_steps):
+                  long max_steps, object deal):
         self.game = game
+        self.deal = deal
         if num_envs < 1:
             raise ValueError("a batch holds at least one game")
         name = game.info.name
@@ -676,7 +681,12 @@ cdef class Batch:
         self.steps = <int64_t *>PyMem_Malloc(num_envs * sizeof(int64_t))
         self.who = <uint8_t *>PyMem_Malloc(num_envs * SEATS)
         self.rng = <cb_random *>PyMem_Malloc(num_envs * SEATS * sizeof(cb_random))
-        if self.seat == NULL or self.steps == NULL or self.who == NULL or self.rng == NULL:
+        self.game_rng = <cb_random *>PyMem_Malloc(num_envs * sizeof(cb_random))
+        self.finished = [None] * num_envs
+        if (
+            self.seat == NULL or self.steps == NULL or self.who == NULL or self.rng == NULL
+            or self.game_rng == NULL
+        ):
             raise MemoryError()
         memset(self.seat, 0, num_envs * sizeof(int))
         memset(self.steps, 0, num_envs * sizeof(int64_t))
@@ -687,6 +697,7 @@ cdef class Batch:
         PyMem_Free(self.steps)
         PyMem_Free(self.who)
         PyMem_Free(self.rng)
+        PyMem_Free(self.game_rng)
 
     def set_game(self, int i, object state, int seat, list bots):
         """Game ``i`` is now ``state`` (a compiled state), observed by ``seat`` (-1: the seat
@@ -718,9 +729,9 @@ cdef class Batch:
             else:
                 self.who[i * SEATS + q] = SEAT_PYTHON
 
-    def learners(self, object deal, int seat, list kinds, list entries, bytes random_prefix):
-        """Let :meth:`start` deal episodes: ``deal(game, seed)`` makes a compiled state,
-        ``seat`` is the learner's (-1: drawn), and each other seat, in order, is played by
+    def learners(self, int seat, list kinds, list entries, bytes random_prefix):
+        """Let :meth:`start` deal episodes: ``seat`` is the learner's (-1: drawn), and each
+        other seat, in order, is played by
         ``kinds[k]`` (1 a random bot, 2 the compiled procedure ``entries[k]``, 3 the bot
         object ``entries[k]``); a random bot's seed text is ``random_prefix`` and its seed."""
         cdef int k
@@ -732,7 +743,6 @@ cdef class Batch:
             if kinds[k] not in (SEAT_RANDOM, SEAT_HEURISTIC, SEAT_PYTHON):
                 raise ValueError(f"no such kind of seat: {kinds[k]!r}")
             self.opponent_kind[k] = kinds[k]
-        self.deal = deal
         self.fixed_seat = seat
         self.opponent_entry = list(entries)
         self.random_prefix = random_prefix
@@ -748,7 +758,7 @@ cdef class Batch:
         cdef int n = self.players
         cdef int k, q, seat, kind, length
         cdef char text[96]
-        if self.deal is None:
+        if self.opponent_entry is None:
             raise RuntimeError("learners() first")
         self._check_rows(obs, mask)
         if not 0 <= i < self.num_envs:
@@ -784,6 +794,44 @@ cdef class Batch:
         self._play_bots(i)
         self._encode(i, seat, &obs[i, 0], <int8_t *>&mask[i, 0])
         return seat
+
+    def seed_games(self, int i, tuple words):
+        """Game ``i``'s next games take their seeds (``fresh_seed``) from the generator
+        whose state is ``words`` (``random.Random().getstate()[1]``)."""
+        cdef int w
+        if not 0 <= i < self.num_envs or len(words) != 625:
+            raise ValueError("no such game, or not a generator's state")
+        for w in range(624):
+            self.game_rng[i].mt[w] = words[w]
+        self.game_rng[i].index = words[624]
+
+    cdef int _deal_next(self, int i) except -1:
+        """Deal game ``i``'s next game from its generator (every seat a learner)."""
+        cdef int q
+        state = self.deal(self.game, _getrandbits63(&self.game_rng[i]))
+        self.states[i] = state
+        self.seat[i] = -1
+        self.steps[i] = 0
+        for q in range(self.players):
+            self.who[i * SEATS + q] = SEAT_LEARNER
+            self.bots[i][q] = None
+        return 0
+
+    def restart(self, int i, float[:, ::1] obs, signed char[:, ::1] mask):
+        """Deal game ``i``'s next game (see :meth:`seed_games`), observe the seat to move
+        and return it."""
+        cdef int cur
+        self._check_rows(obs, mask)
+        if not 0 <= i < self.num_envs:
+            raise ValueError("no such game")
+        self._deal_next(i)
+        cur = self._cur(self.states[i])
+        self._encode(i, cur, &obs[i, 0], <int8_t *>&mask[i, 0])
+        return cur
+
+    def finished_game(self, int i):
+        """The game the last self-play step ended in game ``i``'s place (or ``None``)."""
+        return self.finished[i]
 
     def state(self, int i):
         """Game ``i``'s state (the batch's own: do not change it)."""
@@ -960,7 +1008,8 @@ cdef class Batch:
                       unsigned char[::1] status):
         """Play one action in each game (legal, as :meth:`first_illegal` checked) and observe
         the seat to move next. ``status`` is 0 while a game goes on, 1 once it is over, 2
-        when it is cut short; ``seats`` and the rows are written for games that go on."""
+        when it is cut short: then the game is kept (:meth:`finished_game`) and the next
+        one dealt in its place (:meth:`restart`)."""
         cdef int i, cur
         self._check_rows(obs, mask)
         for i in range(self.num_envs):
@@ -974,8 +1023,13 @@ cdef class Batch:
                 status[i] = 2
             else:
                 status[i] = 0
-                seats[i] = cur
-                self._encode(i, cur, &obs[i, 0], <int8_t *>&mask[i, 0])
+            self.finished[i] = None
+            if status[i]:
+                self.finished[i] = st
+                self._deal_next(i)
+                cur = self._cur(self.states[i])
+            seats[i] = cur
+            self._encode(i, cur, &obs[i, 0], <int8_t *>&mask[i, 0])
 
 
 def encode(object state, int seat, dict offsets, int size, double money,

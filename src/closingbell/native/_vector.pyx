@@ -16,8 +16,10 @@ the same choices, and the rule-based bot's compiled procedure (``_take_stock_bot
 ``_card_stock_market_bot``) reads the struct it decides from straight from the state, as
 it would read it from the seat's view. Other bots are Python objects, called with their
 seat's view. A learner's episode is dealt by :meth:`Batch.start` from its number (the
-draws of ``closingbell.envs.gymnasium.draw_episode``, in C); the engine's ``new_game``
-makes the state, the one Python object a game. The final rewards are left to the caller.
+draws of ``closingbell.envs.gymnasium.draw_episode``, in C), and a self-play game that
+ends is dealt anew within the step from the game's own generator (``fresh_seed``, in C);
+the engine's ``new_game`` makes the state, the one Python object a game. The final
+rewards are left to the caller.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc

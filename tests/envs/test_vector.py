@@ -25,10 +25,6 @@ from closingbell.envs.vector import ClosingbellVectorEnv, SelfPlayVectorEnv, com
 from closingbell.native.differential import OPTION_SETS
 
 GAMES = ["take_stock", "card_stock_market"]
-compiled = pytest.mark.skipif(
-    not native.available() or native.module("_vector") is None,
-    reason="the compiled engines are not built",
-)
 
 
 def random_game(game: closingbell.Game, seed: int) -> Any:
@@ -51,7 +47,6 @@ def cases() -> list[tuple[str, int, dict[str, Any]]]:
     return out
 
 
-@compiled
 @pytest.mark.parametrize(("name", "players", "options"), cases())
 def test_compiled_encoding_equals_the_view_encoding(
     name: str, players: int, options: dict[str, Any]
@@ -71,7 +66,6 @@ def test_compiled_encoding_equals_the_view_encoding(
     assert decided > 10
 
 
-@compiled
 @pytest.mark.parametrize("name", GAMES)
 def test_compiled_encoding_reads_only_the_seat_view(name: str) -> None:
     """States that differ only in what a seat cannot see give that seat the same compiled
@@ -93,7 +87,6 @@ def test_compiled_encoding_reads_only_the_seat_view(name: str) -> None:
     assert compared > 20
 
 
-@compiled
 def test_compiled_encoding_refuses_bad_seats_and_states() -> None:
     game = closingbell.load_game("take_stock", players=3)
     state = native.new_game(game, 1, "native")
@@ -144,8 +137,7 @@ def test_same_games_as_single_environments(name: str, mode: AutoresetMode) -> No
             [lambda: ClosingbellEnv(name, **settings) for _ in range(3)], autoreset_mode=mode
         )
     )
-    assert envs[0].compiled == (native.available(name) and native.module("_vector") is not None)
-    assert not envs[1].compiled
+    assert envs[0].compiled and not envs[1].compiled
     ended = play_alongside(envs, steps=250, seed=5, illegal_every=60)
     assert ended >= 3
 
@@ -317,9 +309,8 @@ def test_fallback_when_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
     obs, _ = env.reset(seed=0)
     assert obs.shape == (2, env.single_observation_space.shape[0])
     assert not SelfPlayVectorEnv("card_stock_market", num_envs=2).compiled
-    if native.available():
-        with pytest.raises(RuntimeError, match="not built"):
-            ClosingbellVectorEnv("take_stock", num_envs=2, engine="native")
+    with pytest.raises(RuntimeError, match="not built"):
+        ClosingbellVectorEnv("take_stock", num_envs=2, engine="native")
 
 
 @pytest.mark.parametrize("name", GAMES)

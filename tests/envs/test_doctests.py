@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["gymnasium", "pettingzoo", "openspiel"])
+@pytest.mark.parametrize("module", ["gymnasium", "pettingzoo", "openspiel", "vector"])
 def test_docstring_examples(module: str) -> None:
     mod = importlib.import_module(f"closingbell.envs.{module}")
     result = doctest.testmod(mod)

@@ -25,6 +25,11 @@ def legal_of(view: View) -> tuple[int, ...]:
     return legal
 
 
+def seed_text(name: str, seed: int) -> str:
+    """The text a bot of kind ``name`` seeds its generator with (``random.Random(text)``)."""
+    return f"bot/{name}/{seed}"
+
+
 class Bot(ABC):
     """A player that chooses actions from views.
 
@@ -47,7 +52,7 @@ class Bot(ABC):
         """The game being played (its rules and options; no cards)."""
         self.seed = seed
         """The seed of the bot's own random choices."""
-        self.rng = random.Random(f"bot/{self.name}/{seed}")
+        self.rng = random.Random(seed_text(self.name, seed))
         """The bot's generator; its choices depend only on the seed and the views."""
 
     @abstractmethod

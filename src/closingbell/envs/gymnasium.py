@@ -31,16 +31,35 @@ from gymnasium import spaces
 from closingbell.bots import make_bot
 from closingbell.bots.base import Bot
 from closingbell.core.game import Game, State
-from closingbell.core.registry import default_players, load_game
 from closingbell.core.rng import fresh_seed
 from closingbell.envs.encoding import encoder_for
 from closingbell.envs.rewards import check_reward_kind, final_rewards
+from closingbell.envs.settings import check_max_steps, game_of
 
 ENV_IDS: dict[str, str] = {
     "take_stock": "closingbell/TakeStock-v0",
     "card_stock_market": "closingbell/CardStockMarket-v0",
 }
 """The Gymnasium id of each game."""
+
+
+EPISODES = 2**63
+"""An episode is drawn from a number below this, itself drawn from the env's generator."""
+
+
+def draw_episode(
+    episode: int, players: int, seat: int | None, named: Sequence[bool]
+) -> tuple[int, list[int | None], int]:
+    """The numbers an episode starts from: the learner's seat, bots' seeds, the game's seed.
+
+    One seed per other seat's bot (``None`` where ``named`` is false: a bot object, used
+    as it is). All come from ``random.Random(episode)``, drawn in that order (the seat
+    only when ``seat`` is ``None``).
+    """
+    rng = random.Random(episode)
+    learner = seat if seat is not None else rng.randrange(players)
+    seeds = [fresh_seed(rng) if is_named else None for is_named in named]
+    return learner, seeds, fresh_seed(rng)
 
 
 class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
@@ -70,13 +89,7 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if isinstance(game, Game):
-            if (players is not None and players != game.players) or options:
-                raise ValueError("pass either a Game or a name with players and options")
-            self.game: Game = game
-        else:
-            options["players"] = default_players(game) if players is None else players
-            self.game = load_game(game, **options)
+        self.game: Game = game_of(game, players, options)
         n = self.game.players
         if isinstance(opponents, str):
             opponents = [opponents] * (n - 1)
@@ -101,9 +114,7 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
         """What an illegal action does: ``lose`` (end the episode) or ``raise``."""
         self.illegal_reward = float(illegal_reward)
         """The reward of an illegal action under ``lose``."""
-        if max_steps is not None and max_steps < 1:
-            raise ValueError("max_steps must be a positive number of actions, or None")
-        self.max_steps = max_steps
+        self.max_steps = check_max_steps(max_steps)
         """Game actions (all seats) after which the episode is truncated; None: never."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
@@ -123,16 +134,18 @@ class ClosingbellEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and let the bots play up to the learner's first decision."""
         super().reset(seed=seed)
-        rng = random.Random(int(self.np_random.integers(2**63)))
         n = self.game.players
-        self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(n)
+        named = [isinstance(bot, str) for bot in self.opponents]
+        episode = int(self.np_random.integers(EPISODES))
+        self.seat, seeds, game_seed = draw_episode(episode, n, self.fixed_seat, named)
         others = [q for q in range(n) if q != self.seat]
         self._bots = {}
-        for q, bot in zip(others, self.opponents, strict=True):
-            self._bots[q] = (
-                make_bot(bot, self.game, seed=fresh_seed(rng)) if isinstance(bot, str) else bot
-            )
-        self.state = self.game.new_game(fresh_seed(rng))
+        for q, bot, bot_seed in zip(others, self.opponents, seeds, strict=True):
+            if isinstance(bot, str):
+                assert bot_seed is not None
+                bot = make_bot(bot, self.game, seed=bot_seed)
+            self._bots[q] = bot
+        self.state = self.game.new_game(game_seed)
         self._steps = 0
         self._over = False
         self._play_bots()
@@ -208,6 +221,7 @@ def _register() -> None:
             gym.register(
                 id=env_id,
                 entry_point="closingbell.envs.gymnasium:ClosingbellEnv",
+                vector_entry_point="closingbell.envs.vector:ClosingbellVectorEnv",
                 kwargs={"game": name},
                 disable_env_checker=False,
             )

@@ -26,10 +26,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from closingbell.core.game import Game, State
-from closingbell.core.registry import default_players, load_game
 from closingbell.core.rng import fresh_seed
 from closingbell.envs.encoding import Encoder, encoder_for
 from closingbell.envs.rewards import check_reward_kind, final_rewards
+from closingbell.envs.settings import check_max_steps, game_of
 
 
 def agent_name(seat: int) -> str:
@@ -66,19 +66,11 @@ class ClosingbellAEC(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if isinstance(game, Game):
-            if (players is not None and players != game.players) or options:
-                raise ValueError("pass either a Game or a name with players and options")
-            self.game: Game = game
-        else:
-            options["players"] = default_players(game) if players is None else players
-            self.game = load_game(game, **options)
+        self.game: Game = game_of(game, players, options)
         self.metadata = {**self.metadata, "name": f"closingbell_{self.game.info.name}_v0"}
         self.reward_kind = check_reward_kind(reward)
         """The reward scheme (``win`` or ``margin``)."""
-        if max_steps is not None and max_steps < 1:
-            raise ValueError("max_steps must be a positive number of actions, or None")
-        self.max_steps = max_steps
+        self.max_steps = check_max_steps(max_steps)
         """Actions after which the game is cut short (every agent truncated); None: never."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")

@@ -46,6 +46,7 @@ MODULES: dict[str, str] = {
     "_card_stock_market_bot": "closingbell.native._card_stock_market_bot",
     "_take_stock": "closingbell.native._take_stock",
     "_take_stock_bot": "closingbell.native._take_stock_bot",
+    "_vector": "closingbell.native._vector",
 }
 """Every compiled module, by short name."""
 

@@ -120,3 +120,8 @@ cdef int csm_moves(const CsmPlanner *planner, const CsmNode *node, CsmMove *out)
 cdef void csm_play(const CsmPlanner *planner, const CsmNode *node, const CsmMove *move, CsmNode *child) noexcept nogil
 cdef int csm_discard_order(const CsmPlanner *planner, CsmDiscard *out) noexcept nogil
 cdef int csm_pick(const CsmParams *params, const CsmView *view, const unsigned char *allowed) noexcept nogil
+
+cdef class Planner:
+    # The bot's settings, read by csm_pick (a module holding a compiled state passes them).
+    cdef CsmParams params
+    cdef dict settings

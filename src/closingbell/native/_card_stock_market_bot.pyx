@@ -975,9 +975,6 @@ cdef class Planner:
     the heuristic's ``MEAN_PRICE`` to ``RATE``.
     """
 
-    cdef CsmParams params
-    cdef dict settings
-
     def __init__(
         self, *, rise, fall, limited, free, same_suit, levy, immediate, trade_first,
         same_price, mean_price, drift, face_drift, hazard, hand_weight, spare,

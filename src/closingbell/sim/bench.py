@@ -6,7 +6,7 @@ of ``sample_state(view)`` on states taken from random games at various stages, o
 ``to_json()`` and ``state_from_json`` on those states (dealt: read back, their history is
 replayed) and on states sampled from their views (positions: nothing to replay), and how
 many ISMCTS iterations (and worlds of the strong paired search) run per second from
-those states. The
+those states, and how many learner steps the vector environment takes per second. The
 functions return plain data; :func:`format_table` turns it into text. Nothing here
 asserts a speed: the figures are for people and for comparing changes.
 """
@@ -29,6 +29,69 @@ DEFAULT_SECONDS = 2.0
 """Playout time per player count when no number of games is given."""
 DEFAULT_STATES = 40
 """States on which ``clone`` and ``sample_state`` are timed."""
+VECTOR_GAMES = 64
+"""Games the vector environment steps together in the bench's figure."""
+
+
+@dataclass(frozen=True)
+class StepFigures:
+    """Steps of a vector environment, and how long they took."""
+
+    agent_steps: int
+    """Decisions taken by agents: one per game and step."""
+    seconds: float
+    """Wall-clock time of the loop, drawing the actions included."""
+    env_seconds: float
+    """The part of it spent in ``step``."""
+
+    @property
+    def steps_per_second(self) -> float:
+        """Agent steps per second, drawing the actions included."""
+        return self.agent_steps / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def env_steps_per_second(self) -> float:
+        """Agent steps per second of ``step`` alone."""
+        return self.agent_steps / self.env_seconds if self.env_seconds > 0 else 0.0
+
+
+def time_vector_steps(env: Any, seconds: float, *, seed: int = 0) -> StepFigures:
+    """Step a vector environment (Gymnasium's or the self-play one) for about ``seconds``.
+
+    Each game's action is drawn at random among its legal ones.
+    """
+    import numpy as np  # noqa: PLC0415 (the rl extra is optional)
+
+    from closingbell.envs.vector import random_actions  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    obs, infos = env.reset(seed=seed)
+    mask = infos["action_mask"] if "action_mask" in infos else obs["action_mask"]
+    steps = 0
+    in_env = 0.0
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < seconds:
+        actions = random_actions(mask, rng)
+        before = clock()
+        obs, _, _, _, infos = env.step(actions)
+        in_env += clock() - before
+        mask = infos["action_mask"] if "action_mask" in infos else obs["action_mask"]
+        steps += env.num_envs
+    return StepFigures(steps, clock() - start, in_env)
+
+
+def time_vector_env(name: str, players: int, seconds: float, *, seed: int = 0) -> float | None:
+    """Learner steps per second of the vector environment (see ``BenchResult``).
+
+    ``None`` when the ``rl`` extra is missing.
+    """
+    try:
+        from closingbell.envs.vector import ClosingbellVectorEnv  # noqa: PLC0415
+    except ImportError:
+        return None
+    env = ClosingbellVectorEnv(name, players, num_envs=VECTOR_GAMES, copy=False)
+    return time_vector_steps(env, seconds, seed=seed).steps_per_second
 
 
 @dataclass(frozen=True)
@@ -92,6 +155,10 @@ class BenchResult:
     paired_wps: float
     """Worlds per second of the strong paired search (``ismcts.STRONG``): each world is
     played out once from every candidate, by the rule-based bot for every seat."""
+    vector_steps_per_second: float | None = None
+    """Learner steps per second of the vector environment (:data:`VECTOR_GAMES` games, the
+    compiled engines where built, random bots, random learner actions drawn from the
+    masks); ``None`` without the ``rl`` extra."""
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
@@ -255,6 +322,7 @@ def bench_game(
         sampled_from_json_us=sampled_from_json_us,
         ismcts_ips=time_ismcts(game, positions, budget, seed=seed),
         paired_wps=time_ismcts(game, positions, budget, seed=seed, **STRONG),
+        vector_steps_per_second=time_vector_env(name, players, budget, seed=seed),
     )
 
 
@@ -296,6 +364,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("sampled_from_json_us", "from_json us (sampled)", "{:,.1f}"),
     ("ismcts_ips", "ismcts it/s", "{:,.0f}"),
     ("paired_wps", "paired worlds/s", "{:,.0f}"),
+    ("vector_steps_per_second", "vector steps/s", "{:,.0f}"),
 )
 """The table's columns: field, heading and format."""
 
@@ -305,5 +374,7 @@ def format_table(results: Sequence[BenchResult]) -> str:
     rows = [[heading for _, heading, _ in COLUMNS]]
     for result in results:
         data = result.to_dict()
-        rows.append([fmt.format(data[field]) for field, _, fmt in COLUMNS])
+        rows.append(
+            ["-" if data[field] is None else fmt.format(data[field]) for field, _, fmt in COLUMNS]
+        )
     return "\n".join(align_table(rows))

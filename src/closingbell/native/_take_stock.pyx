@@ -2008,9 +2008,6 @@ cdef int ts_seal(State st) except -1:
     cdef ts_core *c = &st.c
     cdef int n = c.r.n
     cdef int q, i, s, card, k
-    cdef int seen[TS_CARDS]
-    cdef int counts[TS_KINDS]
-    cdef bint in_play
     _need(-1 <= c.cur < n and 0 <= c.turn < n and 0 <= c.dealer < n, "'cur', 'turn', 'dealer'")
     _need(TS_PH_ACTION <= c.phase <= TS_PH_OVER and (c.cur < 0) == (c.phase == TS_PH_OVER),
           "'phase' and 'cur'")
@@ -2039,19 +2036,11 @@ cdef int ts_seal(State st) except -1:
     for i in range(c.ev_discard_len):
         _need(c.ev_discard_mask[i] <= _public(c), "'ev_discard_mask'")
     # Every share card once.
-    memset(seen, 0, sizeof(seen))
     for s in range(TS_STOCKS):
         _need(1 <= c.row_len[s] <= TS_VALUES and 0 <= c.splits[s] <= 3, "'rows', 'splits'")
         for i in range(c.row_len[s]):
             _need(1 <= c.rows[s][i] <= TS_VALUES, "'rows'")
-            seen[s * TS_VALUES + c.rows[s][i] - 1] += 1
     for q in range(n):
-        for i in range(c.hand_len[q]):
-            seen[c.hands[q][i]] += 1
-        for i in range(c.cert_len[q]):
-            seen[c.certs[q][i]] += 1
-        for i in range(c.hidden_len[q]):
-            seen[c.hidden[q][i]] += 1
         for i in range(c.known_len[q]):
             # Known cards are held, once each (Insider Trading adds to the list).
             card = c.known[q][i]
@@ -2059,15 +2048,47 @@ cdef int ts_seal(State st) except -1:
             _need(_count8(c.known[q], c.known_len[q], card) == 1, "'known'")
             _need(_count8(c.hands[q], c.hand_len[q], card)
                   + _count8(c.hidden[q], c.hidden_len[q], card) == 1, "'known'")
+    _need(ts_share_cards_complete(c), "the share cards must be all 60, once each")
+    _need(ts_event_cards_complete(c), "the event cards must be all 40, once each")
+    c.legal_ok = 0
+    return 0
+
+
+cdef bint ts_share_cards_complete(const ts_core *c) noexcept nogil:
+    """Whether every share card is somewhere once: in the rows, the hands, the certificates,
+    the cards set aside, the piles or the cards retrieved (each a card id in range)."""
+    cdef int seen[TS_CARDS]
+    cdef int s, i, q
+    memset(seen, 0, sizeof(seen))
+    for s in range(TS_STOCKS):
+        for i in range(c.row_len[s]):
+            seen[s * TS_VALUES + c.rows[s][i] - 1] += 1
+    for q in range(c.r.n):
+        for i in range(c.hand_len[q]):
+            seen[c.hands[q][i]] += 1
+        for i in range(c.cert_len[q]):
+            seen[c.certs[q][i]] += 1
+        for i in range(c.hidden_len[q]):
+            seen[c.hidden[q][i]] += 1
     for i in range(c.draw_len):
         seen[c.draw[i]] += 1
     for i in range(c.discard_len):
         seen[c.discard[i]] += 1
     for i in range(c.retrieved_len):
         seen[c.retrieved[i]] += 1
-    for card in range(TS_CARDS):
-        _need(seen[card] == 1, "the share cards must be all 60, once each")
-    # Every event card once (Market Closed is in play, unseen, while the round runs).
+    for i in range(TS_CARDS):
+        if seen[i] != 1:
+            return False
+    return True
+
+
+cdef bint ts_event_cards_complete(const ts_core *c) noexcept nogil:
+    """Whether every event card is somewhere once (by kind: the deck's 40).
+
+    Market Closed is in play, unseen, while the round runs; kinds must be in range.
+    """
+    cdef int counts[TS_KINDS]
+    cdef int i, q, s
     memset(counts, 0, sizeof(counts))
     for i in range(c.ev_above_len):
         counts[c.ev_above[i]] += 1
@@ -2077,7 +2098,7 @@ cdef int ts_seal(State st) except -1:
         counts[c.ev_discard[i]] += 1
     for i in range(c.pair_len):
         counts[c.pair[i]] += 1
-    for q in range(n):
+    for q in range(c.r.n):
         for i in range(c.saved_len[q]):
             counts[c.saved[q][i]] += 1
     for s in range(TS_STOCKS):
@@ -2086,13 +2107,12 @@ cdef int ts_seal(State st) except -1:
             counts[TS_K_FREEZE] += 1
     if c.ev_active >= 0:
         counts[c.ev_active] += 1
-    in_play = c.phase != TS_PH_OVER and c.end_reason == TS_R_NONE
-    if in_play or c.end_reason != TS_R_MARKET_CLOSED:
+    if (c.phase != TS_PH_OVER and c.end_reason == TS_R_NONE) or c.end_reason != TS_R_MARKET_CLOSED:
         counts[TS_K_MARKET_CLOSED] += 1
-    for k in range(TS_KINDS):
-        _need(counts[k] == _EVENT_DECK[k], "the event cards must be all 40, once each")
-    c.legal_ok = 0
-    return 0
+    for i in range(TS_KINDS):
+        if counts[i] != _EVENT_DECK[i]:
+            return False
+    return True
 
 
 def new_game(game, seed):

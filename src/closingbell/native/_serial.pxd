@@ -459,9 +459,9 @@ cdef struct cb_read_head:
 # invariants passed; ``None`` if not taken.
 ctypedef object (*cb_read)(cb_text *t, void *read, object prepared, LogReader log,
                            cb_log_facts *facts)
-# Whether the engine's state ``fresh`` holds every field that ``read`` holds (the log and
-# the history aside).
-ctypedef bint (*cb_same)(const void *read, object fresh) except -1
+# Whether the engine's state ``fresh`` holds every field that ``read`` holds and the log
+# ``log`` (the history aside).
+ctypedef bint (*cb_same)(const void *read, object fresh, list log) except -1
 
 cdef bint cb_game_over_holds(object state, list log, const cb_log_facts *facts) except -1
 cdef list cb_lists(const void *first, int size, int stride, const void *lengths, int length_size,

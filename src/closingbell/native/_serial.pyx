@@ -861,7 +861,7 @@ cdef class GameCodec:
 
         Those are ``State._check_game_over`` and, for a state dealt from its seed, its
         replay: its history applied on the engine to the deal of its seed must give every
-        field read (``same_fields``) and the log. A replay registered in place of the
+        field read and the log (``same_fields``). A replay registered in place of the
         codec's own (a test's, say) is left to the plain code, which calls it: the codec
         then hands dealt states back.
         """
@@ -873,6 +873,6 @@ cdef class GameCodec:
             if _replay.registered(self.name) is not self.own_replay:
                 return None
             fresh = self.own_replay.ids(state.game, state.seed, head.history, head.history_len)
-            if fresh is None or not self.same_fields(read, fresh) or fresh.log != log:
+            if fresh is None or not self.same_fields(read, fresh, log):
                 return None
         return state

@@ -190,6 +190,7 @@ cdef class State:
     cdef State copy(self)
     cdef list _entries(self)
     cdef object _illegal(self, object action)
+    cdef bint log_is(self, list entries) except -1
 
 
 cdef void ts_compute_legal(ts_core *c) noexcept nogil

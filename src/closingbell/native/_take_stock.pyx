@@ -1505,6 +1505,26 @@ cdef class State:
         self.cache_entries = len(cache)
         return cache
 
+    cdef bint log_is(self, list entries) except -1:
+        """Whether the log equals ``entries``, its records decoded and compared one at a time.
+
+        Nothing is kept: comparing a long log makes no list of it for the collector to scan.
+        """
+        cdef const int32_t *data = _bdata(self.log_buf)
+        cdef Py_ssize_t i, at = self.cache_offset, size = len(entries)
+        if size < self.cache_entries:
+            return False
+        for i in range(self.cache_entries):
+            if self.log_cache[i] != entries[i]:
+                return False
+        i = self.cache_entries
+        while at < self.log_len:
+            if i == size or _decode(data + at, self.c.r.n) != entries[i]:
+                return False
+            at += 1 + (data[at] >> 8)
+            i += 1
+        return i == size
+
     cdef object _illegal(self, object action):
         """The reference's error for ``action`` (a rare path: asks a reference copy why)."""
         return _refuse(self, action, _rules.explain_illegal(self.to_reference(), action))

@@ -858,8 +858,8 @@ cdef object _read(cb_text *t, void *read, object prepared, LogReader log_reader,
     return _build(r, g.game, log)
 
 
-cdef bint _same(const void *read, object fresh) except -1:
-    return _same_fields(<const ts_read *>read, &(<State>fresh).c)
+cdef bint _same(const void *read, object fresh, list log) except -1:
+    return _same_fields(<const ts_read *>read, &(<State>fresh).c) and (<State>fresh).log_is(log)
 
 
 cdef class Codec(GameCodec):

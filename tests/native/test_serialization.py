@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from closingbell import Game, State, StateFormatError, native
 from closingbell.core import replay, serial
@@ -36,6 +38,7 @@ from tests.conformance.test_serialization_baseline import (
     states_of,
     text_of,
 )
+from tests.core.test_serial_checks import CHECKS, json_values
 
 NAMES = sorted(native.SERIAL_MODULES)
 
@@ -404,3 +407,26 @@ def test_the_log_reader_reads_logs_as_the_plain_code(name: str) -> None:
                     assert got == expected
                 else:
                     assert typed(got) == typed(expected)
+
+
+DESCRIBED = sorted(name for name, check in CHECKS.items() if serial.describe(check) is not None)
+
+
+@pytest.mark.parametrize("name", DESCRIBED)
+@given(value=json_values, hidden=json_values, players=st.integers(2, 6))
+def test_the_log_reader_checks_each_value_as_its_check(
+    name: str, value: object, hidden: object, players: int
+) -> None:
+    from closingbell.native import _serial
+
+    check = CHECKS[name]
+    fields, values = {"k": ("v",)}, {"k": (check,)}
+    reader = _serial.LogReader(fields, values)
+    private = [["k", hidden], ["k", None], ["k", json.loads(json.dumps(value))]]
+    for entry in ([None, ["k", value], None], *([players - 1, ["k", value], r] for r in private)):
+        try:
+            expected: object = serial.read_log([entry], "t", fields, values, players)
+        except StateFormatError:
+            expected = None
+        got = reader.read_text(json.dumps([entry]), players)
+        assert typed(got) == typed(expected)

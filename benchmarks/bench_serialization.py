@@ -1,20 +1,22 @@
-"""State serialization, today's code against the old (``serialization_baseline.py``).
+"""State serialization: the old code, today's Python code and the compiled code.
 
 Usage: ``python benchmarks/bench_serialization.py [--rounds N] [--target S] [--game NAME]``.
 
 For both games at every player count, on a game taken halfway and on a finished one, it
 times ``to_json()`` and ``state_from_json`` of the state as dealt (its history replayed),
 read as a position (``from_deal`` false: the same text, nothing replayed), and of a state
-sampled from a seat's view (a position with an empty log). The old and today's code run
-alternately in one process, ``--rounds`` times each, every timing a loop of about
-``--target`` seconds (short, so that some loops run while nothing else does); the best
-loop of each is kept, as the least disturbed by other work on the machine. Before timing,
-both are checked to write the same text and to read the same state. Printed:
-microseconds per call, old, new and their ratio, and beside each read what parsing the
-JSON (``json.loads``) and replaying the history cost alone, which no check can save; and
-the read of a dealt state with a replay that costs nothing (``read dealt, 0 us``), the
-bound a compiled engine plugged into ``core.replay`` approaches. Figures only: nothing
-is asserted.
+sampled from a seat's view (a position with an empty log), three ways: the old code
+(``serialization_baseline.py``), today's Python code alone (``native.serialization(game,
+"reference")``: no compiled codec, the reference replay) and today's code with the
+compiled codec and replay that ``closingbell.native`` plugs in. The three run in turns
+in one process, ``--rounds`` times each, every timing a loop of about ``--target``
+seconds (short, so that some loops run while nothing else does); the best loop of each is
+kept, as the least disturbed by other work on the machine. Before timing, all three are
+checked to write the same text and to read the same state. Printed: microseconds per
+call of each, the ratios old / Python and old / compiled, and beside each read what
+``json.loads`` of the text costs alone and, for a dealt state, what the compiled replay
+of its history costs alone: the floor that no reader replaying the history on this
+engine can go under. Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 import serialization_baseline as baseline  # beside this script: benchmarks is no package
 
 import closingbell
-from closingbell import Game, State
+from closingbell import Game, State, native
 from closingbell.core import replay
 from closingbell.sim.bench import player_counts
 
 
 @dataclass(frozen=True)
 class Row:
-    """One operation on one state, timed both ways."""
+    """One operation on one state, timed three ways."""
 
     game: str
     players: int
@@ -50,14 +52,20 @@ class Row:
     operation: str
     size: int
     old_us: float
-    new_us: float
+    python_us: float
+    compiled_us: float
     parse_us: float | None
     replay_us: float | None
 
     @property
+    def python_ratio(self) -> float:
+        """How many times faster today's Python code is than the old."""
+        return self.old_us / self.python_us
+
+    @property
     def ratio(self) -> float:
-        """How many times faster today's code is."""
-        return self.old_us / self.new_us
+        """How many times faster the compiled code is than the old."""
+        return self.old_us / self.compiled_us
 
 
 def per_call_us(call: Callable[[], object], target: float) -> tuple[int, float]:
@@ -80,17 +88,22 @@ def best_us(call: Callable[[], object], count: int) -> float:
     return (time.perf_counter() - start) / count * 1e6
 
 
-def side_by_side(
-    old: Callable[[], object], new: Callable[[], object], rounds: int, target: float
-) -> tuple[float, float]:
-    """The best µs per call of ``old`` and of ``new``, timed in turns."""
-    old_count, _ = per_call_us(old, target)
-    new_count, _ = per_call_us(new, target)
-    olds, news = [], []
+Way = tuple[Callable[[], object], Callable[[], None]]
+"""A way to time: the call, and what to switch on before a loop of it."""
+
+
+def in_turns(ways: list[Way], rounds: int, target: float) -> list[float]:
+    """The best µs per call of each way, its loops timed in turns."""
+    counts = []
+    for call, switch in ways:
+        switch()
+        counts.append(per_call_us(call, target)[0])
+    best = [math.inf] * len(ways)
     for _ in range(rounds):
-        olds.append(best_us(old, old_count))
-        news.append(best_us(new, new_count))
-    return min(olds), min(news)
+        for i, (call, switch) in enumerate(ways):
+            switch()
+            best[i] = min(best[i], best_us(call, counts[i]))
+    return best
 
 
 def alone_us(call: Callable[[], object], rounds: int, target: float) -> float:
@@ -118,6 +131,9 @@ def as_position(state: State) -> str:
 
 def measure(name: str, players: int, rounds: int, target: float) -> list[Row]:
     game = closingbell.load_game(name, players=players)
+    python = (lambda: native.serialization(name, "reference"), "python")
+    compiled = (lambda: native.serialization(name, "native"), "compiled")
+    nothing = (lambda: None, "old")
     rows = []
     for stage, state in stages(game, seed=players).items():
         seat = state.current_player if state.current_player is not None else 0
@@ -128,58 +144,71 @@ def measure(name: str, players: int, rounds: int, target: float) -> list[Row]:
             "read sampled": sampled.to_json(),
         }
         for writer, what in (("to_json dealt", state), ("to_json sampled", sampled)):
-            assert what.to_json() == baseline.to_json(what), "the texts differ"
-            old_us, new_us = side_by_side(
-                lambda w=what: baseline.to_json(w), what.to_json, rounds, target
+            texts = set()
+            for switch, _ in (python, compiled):
+                switch()
+                texts.add(what.to_json())
+            assert texts == {baseline.to_json(what)}, "the texts differ"
+            old_us, python_us, compiled_us = in_turns(
+                [
+                    (lambda w=what: baseline.to_json(w), nothing[0]),
+                    (what.to_json, python[0]),
+                    (what.to_json, compiled[0]),
+                ],
+                rounds,
+                target,
             )
-            size = len(what.to_json())
-            rows.append(Row(name, players, stage, writer, size, old_us, new_us, None, None))
+            size = len(baseline.to_json(what))
+            rows.append(
+                Row(name, players, stage, writer, size, old_us, python_us, compiled_us, None, None)
+            )
         for operation, text in reads.items():
-            read = game.state_from_json(text)
-            assert read.to_json() == baseline.state_from_json(game, text).to_json()
-            old_us, new_us = side_by_side(
-                lambda t=text: baseline.state_from_json(game, t),
-                lambda t=text: game.state_from_json(t),
+            expected = baseline.state_from_json(game, text).to_json()
+            for switch, _ in (python, compiled):
+                switch()
+                assert game.state_from_json(text).to_json() == expected, "the states differ"
+            read = lambda t=text: game.state_from_json(t)  # noqa: E731
+            old_us, python_us, compiled_us = in_turns(
+                [
+                    (lambda t=text: baseline.state_from_json(game, t), nothing[0]),
+                    (read, python[0]),
+                    (read, compiled[0]),
+                ],
                 rounds,
                 target,
             )
             parse_us = alone_us(lambda t=text: json.loads(t), rounds, target)
             replay_us = None
             if operation == "read dealt":
+                compiled[0]()
+                engine = replay.registered(name)
+                assert engine is not None
                 replay_us = alone_us(
-                    lambda s=state: replay.reference_replay(game, s.seed, s.history),
-                    rounds,
-                    target,
+                    lambda s=state, e=engine: e(game, s.seed, s.history), rounds, target
                 )
             rows.append(
-                Row(name, players, stage, operation, len(text), old_us, new_us, parse_us, replay_us)
+                Row(
+                    name,
+                    players,
+                    stage,
+                    operation,
+                    len(text),
+                    old_us,
+                    python_us,
+                    compiled_us,
+                    parse_us,
+                    replay_us,
+                )
             )
-            if operation == "read dealt":
-                free_us = instant_replay_us(game, state, text, rounds, target)
-                rows.append(Row(name, players, stage, FREE, len(text), old_us, free_us, None, 0.0))
+    native.serialization(name)
     return rows
-
-
-FREE = "read dealt, 0 us"
-"""A dealt state read back as if its replay took no time: the bound that a compiled
-engine's replay (``core.replay.register``) approaches; the old time is that of the
-replay through the Python rules."""
-
-
-def instant_replay_us(game: Game, state: State, text: str, rounds: int, target: float) -> float:
-    """Today's read of a dealt state, its replay answered at once with the state itself."""
-    replayed = replay.reference_replay(game, state.seed, state.history)
-    replay.register(game.info.name, lambda *_: replayed)
-    try:
-        return alone_us(lambda: game.state_from_json(text), rounds, target)
-    finally:
-        replay.unregister(game.info.name)
 
 
 def show(rows: list[Row]) -> None:
     heading = (
-        f"{'game':<18} {'players':>7} {'stage':<9} {'operation':<17} {'bytes':>7} "
-        f"{'old us':>9} {'new us':>9} {'ratio':>6} {'parse us':>9} {'replay us':>9}"
+        f"{'game':<18} {'players':>7} {'stage':<9} {'operation':<15} {'bytes':>7} "
+        f"{'old us':>9} {'python us':>9} {'c us':>8} {'old/py':>6} {'old/c':>6} "
+        f"{'loads us':>8} {'replay us':>9}"
     )
     print(heading)
     print("-" * len(heading))
@@ -187,15 +216,20 @@ def show(rows: list[Row]) -> None:
         parse = "" if r.parse_us is None else f"{r.parse_us:,.0f}"
         replayed = "" if r.replay_us is None else f"{r.replay_us:,.0f}"
         print(
-            f"{r.game:<18} {r.players:>7} {r.stage:<9} {r.operation:<17} {r.size:>7,} "
-            f"{r.old_us:>9,.1f} {r.new_us:>9,.1f} {r.ratio:>6.1f} {parse:>9} {replayed:>9}"
+            f"{r.game:<18} {r.players:>7} {r.stage:<9} {r.operation:<15} {r.size:>7,} "
+            f"{r.old_us:>9,.1f} {r.python_us:>9,.1f} {r.compiled_us:>8,.1f} "
+            f"{r.python_ratio:>6.1f} {r.ratio:>6.1f} {parse:>8} {replayed:>9}"
         )
     print()
-    print("ratio (old / new) by operation: geometric mean, lowest, highest")
+    print("ratios by operation: geometric mean, lowest, highest")
+    print(f"  {'':<15} {'old / python':^19}  {'old / compiled':^19}")
     for operation in dict.fromkeys(r.operation for r in rows):
-        ratios = [r.ratio for r in rows if r.operation == operation]
-        mean = math.exp(statistics.fmean(map(math.log, ratios)))
-        print(f"  {operation:<17} {mean:5.1f}  {min(ratios):5.1f}  {max(ratios):5.1f}")
+        chosen = [r for r in rows if r.operation == operation]
+        figures = []
+        for ratios in ([r.python_ratio for r in chosen], [r.ratio for r in chosen]):
+            mean = math.exp(statistics.fmean(map(math.log, ratios)))
+            figures.append(f"{mean:5.1f} {min(ratios):6.1f} {max(ratios):6.1f}")
+        print(f"  {operation:<15} {figures[0]}  {figures[1]}")
 
 
 def main(argv: list[str]) -> int:
@@ -212,8 +246,8 @@ def main(argv: list[str]) -> int:
             rows += measure(name, players, args.rounds, args.target)
     print(
         f"closingbell {closingbell.__version__}, Python {sys.version.split()[0]}: "
-        "state serialization, the old code against today's, best of "
-        f"{args.rounds} alternating loops of ~{args.target:g} s"
+        "state serialization, the old code, today's Python and today's compiled code, best "
+        f"of {args.rounds} alternating loops of ~{args.target:g} s"
     )
     show(rows)
     return 0

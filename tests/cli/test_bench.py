@@ -9,7 +9,9 @@ import re
 import pytest
 
 import closingbell
+from closingbell import native
 from closingbell.cli.main import main
+from closingbell.core import replay, serial
 from closingbell.core.registry import game_class
 from closingbell.sim import bench
 
@@ -62,7 +64,9 @@ def test_json_figures_are_positive_numbers(capsys: pytest.CaptureFixture[str]) -
             assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
         assert r["sample_us"] > 0 and r["mean_decisions"] == r["decisions"] / 2
         for key in ("to_json_us", "from_json_us", "sampled_to_json_us", "sampled_from_json_us"):
-            assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
+            for engine in ("", "python_"):  # the compiled code's, and the plain Python's
+                figure = r[engine + key]
+                assert isinstance(figure, float) and math.isfinite(figure) and figure > 0, key
         assert r["ismcts_ips"] > 0 and r["paired_wps"] > 0
         assert r["decisions_per_second"] == pytest.approx(r["decisions"] / r["seconds"])
 
@@ -105,3 +109,15 @@ def test_positions_are_live_states_of_the_game() -> None:
     assert len(states) == 12
     assert all(not s.is_terminal() and s.game is game for s in states)
     assert len({len(s.history) for s in states}) > 1, "positions come from several stages"
+
+
+def test_the_json_figures_leave_the_compiled_code_plugged_in(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The plain Python code is timed too, by unplugging the compiled codecs for a while.
+    run_json(capsys, "--players", "3")
+    for name, short in native.SERIAL_MODULES.items():
+        module = native.module(short)
+        assert module is not None
+        assert type(serial.registered_codec(name)) is module.Codec
+        assert replay.registered(name) is module.replay

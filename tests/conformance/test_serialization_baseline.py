@@ -141,6 +141,90 @@ def changed_log(data: Data, entries: int) -> Iterator[Data]:
                     yield {**data, "log": [*log[:i], changed, *log[i + 1 :]]}
 
 
+def numbers_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every number and flag in ``value`` (lists searched), with the path to it."""
+    if isinstance(value, (bool, int)):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from numbers_in(item, (*path, i))
+
+
+def lists_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """The path to every list of plain numbers in ``value``."""
+    if isinstance(value, list):
+        if all(type(item) is int for item in value):
+            yield path
+        for i, item in enumerate(value):
+            yield from lists_in(item, (*path, i))
+
+
+def at(data: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+SETTINGS = (None, 0, 1, 2, 3, -1, True, False, [], [0], [1, 0], "market_closed", "high_card")
+"""Values a forger sets a field to (other fields' values, of other types)."""
+
+
+def changed_values(data: Data, rng: random.Random, count: int) -> Iterator[Data]:
+    """``count`` copies of ``data``, each changed once as a forger would: a number moved by a
+    little, a card moved to another list (kept sorted if it was), two items swapped, one
+    dropped or doubled, ``from_deal`` flipped, or a field set to another value. The log
+    is changed too; the options are not (their changes are refused before anything else)."""
+    keys = sorted(k for k in data if k != "options")
+    numbers = [p for k in keys for p, _ in numbers_in(data[k], (k,))]
+    lists = [p for k in keys for p in lists_in(data[k], (k,))]
+    made = 0
+    while made < count:
+        changed = json.loads(json.dumps(data))
+        how = rng.choice(
+            ("nudge", "nudge", "nudge", "move", "move", "swap", "drop", "double", "flip", "set")
+        )
+        full = [p for p in lists if at(changed, p)]
+        if how == "nudge":
+            path = rng.choice(numbers)
+            value = at(changed, path)
+            new = (not value) if type(value) is bool else value + rng.choice((-2, -1, 1, 2))
+            at(changed, path[:-1])[path[-1]] = new
+        elif how == "move" and full:
+            source, target = at(changed, rng.choice(full)), at(changed, rng.choice(lists))
+            card = source.pop(rng.randrange(len(source)))
+            was_sorted = target == sorted(target)
+            target.insert(rng.randrange(len(target) + 1), card)
+            if was_sorted:
+                target.sort()
+        elif how == "swap" and any(len(at(changed, p)) > 1 for p in full):
+            values = at(changed, rng.choice([p for p in full if len(at(changed, p)) > 1]))
+            i, j = rng.sample(range(len(values)), 2)
+            values[i], values[j] = values[j], values[i]
+        elif how in ("drop", "double") and full:
+            values = at(changed, rng.choice(full))
+            if how == "drop":
+                values.pop(rng.randrange(len(values)))
+            else:
+                values.append(rng.choice(values))
+        elif how == "flip":
+            changed["from_deal"] = not changed["from_deal"]
+        else:
+            changed[rng.choice(keys)] = rng.choice(SETTINGS)
+        made += 1
+        yield changed
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, p) for n, p in CASES if p in (2, 4, 6)])
+def test_values_changed_as_a_forger_would_are_read_alike(name: str, players: int) -> None:
+    game = get_game(name, players)
+    rng = random.Random(f"forger/{name}/{players}")
+    results = set()
+    for state in states_of(name, players):
+        for changed in changed_values(as_position(state), rng, 25):
+            results.add(assert_read_alike(game, text_of(changed))[0])
+    assert results == {"read", "refused"}  # both outcomes were compared
+
+
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n, p in CASES if p in (2, 5)])
 def test_changed_positions_are_refused_alike(name: str, players: int) -> None:
     game = get_game(name, players)

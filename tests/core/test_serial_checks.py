@@ -98,6 +98,57 @@ def test_depths_are_known_for_the_checks_made_here() -> None:
     assert serial.check_depth(serial.optional(CHECKS["own"])) is None
 
 
+def described(spec: Any, value: object, players: int) -> bool:
+    """What a description of ``serial.describe`` says of ``value``, read word for word."""
+    kind = spec[0]
+    if kind == "int":
+        return type(value) is int and spec[1] <= value <= spec[2]
+    if kind == "seat":
+        return type(value) is int and 0 <= value < players
+    if kind == "bool":
+        return type(value) is bool
+    if kind == "one_of":
+        return any(type(value) is type(c) and value == c for c in spec[1])
+    if kind == "optional":
+        return value is None or described(spec[1], value, players)
+    assert kind == "list"
+    _, item, low, high, per_seat = spec
+    if type(value) is not list:
+        return False
+    if per_seat:
+        size_ok = len(value) == players
+    else:
+        size_ok = low <= len(value) and (high is None or len(value) <= high)
+    return size_ok and all(described(item, v, players) for v in value)
+
+
+@pytest.mark.parametrize("name", sorted(set(CHECKS) - {"own", "one_of_float"}))
+@given(value=json_values, players=st.integers(2, 6))
+def test_a_description_says_what_its_check_accepts(name: str, value: object, players: int) -> None:
+    spec = serial.describe(CHECKS[name])
+    assert spec is not None
+    assert described(spec, value, players) == CHECKS[name](value, players)
+
+
+def test_what_is_described() -> None:
+    assert serial.describe(CHECKS["ints"]) == ("int", -3, 7)
+    assert serial.describe(serial.SEAT) == ("seat",)
+    assert serial.describe(CHECKS["optional_tuple"]) == (
+        "optional",
+        ("list", ("one_of", ("A", "B")), 0, 2, False),
+    )
+    assert serial.describe(CHECKS["per_seat"]) == ("list", ("seat",), 0, None, True)
+    # A check of a game's own, and those made of one, are not described.
+    for name in ("own", "one_of_float"):
+        assert serial.describe(CHECKS[name]) is None
+    assert serial.describe(serial.tuple_of(CHECKS["own"])) is None
+    assert serial.describe(serial.optional(CHECKS["one_of_float"])) is None
+    for name in closingbell.available_games():
+        cls = closingbell.load_game(name, players=2).state_class
+        for checks in cls.EVENT_VALUES.values():
+            assert all(serial.describe(check) is not None for check in checks)
+
+
 class Toy:
     """A state class's declarations, with a log value checked by a function of its own."""
 

@@ -34,7 +34,8 @@ def add_parser(sub: Any) -> None:
         description="Measure, for each game and player count, random-play decisions and "
         "games per second on one core, and the mean cost of clone(), sample_state(), "
         "to_json() and state_from_json() (on dealt states, whose history is replayed when "
-        "read, and on states sampled from their views). "
+        "read, and on states sampled from their views), the last two on the compiled code "
+        "and, in the columns marked (python), on the plain Python code. "
         "With --web, measure the web server instead: tables held, actions a second and "
         "round-trip latency of many WebSocket clients playing on one `closingbell serve` "
         "process (docs/web.md). Figures only: nothing is compared against a threshold.",
@@ -65,7 +66,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         metavar="S",
         help="playout time per player count when --games is not given; clone, "
-        "sample_state and the JSON of dealt and of sampled states are each timed for S/8 "
+        "sample_state and the JSON of dealt and of sampled states (on each engine) are each "
+        "timed for S/8 "
         f"(default: {bench.DEFAULT_SECONDS:g}); "
         f"with --web, the time measured once every table is open (default: {WEB_SECONDS:g})",
     )

@@ -80,6 +80,11 @@ class Game(ABC):
 
         What a state must satisfy to be read back is described in ``docs/api.md``.
         """
+        codec = serial.registered_codec(self.info.name)
+        if codec is not None:
+            state = codec.read(self, text)
+            if state is not None:
+                return state
         cls = self.state_class
         try:
             return serial.read_json(
@@ -117,6 +122,11 @@ class Game(ABC):
     def options_data(self) -> Mapping[str, Any]:
         """:meth:`options_dict`, made once and shared: for reading, never to be changed."""
         return self.options_dict()
+
+    @cached_property
+    def options_json(self) -> str:
+        """:attr:`options_data` as the JSON text a state holds (sorted keys, no spaces)."""
+        return json.dumps(self.options_data, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def versions(cls) -> list[int]:

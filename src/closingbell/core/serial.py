@@ -16,6 +16,10 @@ each kind of log entry one small function compiled from the kind's checks that a
 well-formed entry at once. Whatever those fast checks do not accept is handed to the
 plain checks above, which decide and say why; so both ways refuse exactly the same data
 with the same message.
+
+A compiled writer and reader of a game's states can take the place of this code for that
+game (:func:`register_codec`): :func:`state_json` and ``Game.state_from_json`` ask it
+first, and it hands back to the code here whatever it does not accept.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from closingbell.core.checks import MAX_INT, shown
 from closingbell.core.errors import RulesVersionError, StateFormatError
@@ -362,6 +366,8 @@ class _Code:
     bounds: tuple[str, str] | None = None
     """For a check of integers from a low to a high bound, the bounds as expressions:
     a list of such integers is then checked at once with ``min`` and ``max``."""
+    spec: tuple[Any, ...] | None = None
+    """What the check accepts, as :func:`describe` gives it (``None``: not described)."""
 
 
 _CODE: weakref.WeakKeyDictionary[ValueCheck, _Code] = weakref.WeakKeyDictionary()
@@ -381,11 +387,26 @@ def check_depth(check: ValueCheck) -> int | None:
     return None if code is None else code.depth
 
 
-def _integers(check: ValueCheck, low: str, high: str) -> ValueCheck:
+def describe(check: ValueCheck) -> tuple[Any, ...] | None:
+    """What a check made in this module accepts, as data; ``None`` for any other check.
+
+    The description is one of ``("int", low, high)``, ``("seat",)`` (an integer from 0 to
+    the number of seats less one), ``("bool",)``, ``("one_of", choices)``,
+    ``("optional", inner)`` (``None`` or what ``inner`` describes) and
+    ``("list", item, low, high, per_seat)`` (``low`` to ``high`` items, ``high`` ``None``
+    for no bound, or exactly one per seat if ``per_seat``), where ``inner`` and ``item`` are
+    descriptions too. Compiled readers of logs are built from it, to accept exactly what
+    the checks accept.
+    """
+    code = _CODE.get(check)
+    return None if code is None else code.spec
+
+
+def _integers(check: ValueCheck, low: str, high: str, spec: tuple[Any, ...]) -> ValueCheck:
     """``check``, of integers from ``low`` to ``high`` (both written as code)."""
     return _written(
         check,
-        _Code(lambda _, v: f"(type({v}) is int and {low} <= {v} <= {high})", 0, (low, high)),
+        _Code(lambda _, v: f"(type({v}) is int and {low} <= {v} <= {high})", 0, (low, high), spec),
     )
 
 
@@ -395,14 +416,14 @@ def ints(low: int, high: int) -> ValueCheck:
     def check(value: Any, players: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
-    return _integers(check, str(low), str(high))
+    return _integers(check, str(low), str(high), ("int", low, high))
 
 
 def _seat(value: Any, players: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
-SEAT: ValueCheck = _integers(_seat, "0", "players - 1")
+SEAT: ValueCheck = _integers(_seat, "0", "players - 1", ("seat",))
 """A seat of the table."""
 
 NUMBER: ValueCheck = ints(-MAX_INT, MAX_INT)
@@ -413,7 +434,7 @@ def _boolean(value: Any, players: int) -> bool:
     return isinstance(value, bool)
 
 
-BOOL: ValueCheck = _written(_boolean, _Code(lambda _, v: f"(type({v}) is bool)", 0))
+BOOL: ValueCheck = _written(_boolean, _Code(lambda _, v: f"(type({v}) is bool)", 0, spec=("bool",)))
 """``True`` or ``False``."""
 
 _CHOICE_TYPES = (int, str, bool, type(None))
@@ -439,7 +460,7 @@ def one_of(*choices: object) -> ValueCheck:
         ]
         return f"({' or '.join(tests) or 'False'})"
 
-    return _written(check, _Code(write, 0))
+    return _written(check, _Code(write, 0, spec=("one_of", choices)))
 
 
 def optional(inner: ValueCheck) -> ValueCheck:
@@ -451,7 +472,9 @@ def optional(inner: ValueCheck) -> ValueCheck:
     def write(source: _Source, v: str) -> str:
         return f"({v} is None or {source.test(inner, v)})"
 
-    return _written(check, _Code(write, check_depth(inner)))
+    inner_spec = describe(inner)
+    spec = None if inner_spec is None else ("optional", inner_spec)
+    return _written(check, _Code(write, check_depth(inner), spec=spec))
 
 
 def tuple_of(
@@ -488,7 +511,9 @@ def tuple_of(
         return f"(type({v}) is list and {size} and {items})"
 
     inner = check_depth(item)
-    return _written(check, _Code(write, None if inner is None else inner + 1))
+    item_spec = describe(item)
+    spec = None if item_spec is None else ("list", item_spec, low, high, per_seat)
+    return _written(check, _Code(write, None if inner is None else inner + 1, spec=spec))
 
 
 def _check_form(
@@ -829,6 +854,53 @@ def schema_of(state_class: type[State]) -> StateSchema:
     return StateSchema(state_class)
 
 
+# ---------------------------------------------------------------------- compiled codecs
+
+
+class Codec(Protocol):
+    """A faster writer and reader of one game's states, plugged in by :func:`register_codec`.
+
+    Both are held to the plain code here, which stays the specification: what a codec
+    does not handle, or is not sure of, it leaves to that code by answering ``None``.
+    """
+
+    def write(self, state: State) -> str | None:
+        """:func:`state_json` of ``state``, byte for byte, or ``None`` to leave it to it."""
+
+    def read(self, game: Game, text: object) -> State | None:
+        """What ``game.state_from_json(text)`` reads, or ``None`` to leave it to the plain code.
+
+        A state returned must be the very state the plain code would read: of the game's
+        state class, equal field for field with the same Python types, and sharing
+        nothing. Any input it does not accept (refusals among them) it answers with
+        ``None`` and never an error of its own, so that the plain code decides and words
+        every refusal.
+        """
+
+
+_CODECS: dict[str, Codec] = {}
+"""The codec registered for each game that has one, by the game's registered name."""
+
+
+def register_codec(game: str, codec: Codec) -> None:
+    """Write and read the states of the game named ``game`` with ``codec`` from now on.
+
+    The place to register a compiled codec is ``closingbell.native``, when it is imported
+    (this package never imports it), as for :func:`closingbell.core.replay.register`.
+    """
+    _CODECS[game] = codec
+
+
+def unregister_codec(game: str) -> None:
+    """Go back to the plain code for the states of the game named ``game``."""
+    _CODECS.pop(game, None)
+
+
+def registered_codec(game: str) -> Codec | None:
+    """The codec registered for the game named ``game``, or ``None`` (the plain code)."""
+    return _CODECS.get(game)
+
+
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False).encode
 """The JSON writer of states: sorted keys, no spaces. A state holds no cycle, so the
 encoder need not look for one (which saves a third of its time)."""
@@ -841,6 +913,11 @@ def state_json(state: State) -> str:
     alike, without a copy first.
     """
     game = state.game
+    codec = _CODECS.get(game.info.name)
+    if codec is not None:
+        text = codec.write(state)
+        if text is not None:
+            return text
     data = {
         "format": state.FORMAT,
         "version": game.info.version,

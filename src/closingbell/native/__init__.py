@@ -23,6 +23,13 @@ itself when it is built (its ``engine`` keyword), with the same choices as its P
 sampler's world with the same numbers drawn from the search's generator, and ``playout``
 of each game's bot plays the rule-based bot for every seat of a compiled world in C,
 without views (:class:`~closingbell.bots.ismcts.ISMCTSBot` finds both).
+
+Importing this package also plugs the compiled serialization of each game into the core:
+its codec (``_take_stock_serial``, ``_card_stock_market_serial``), which writes
+``to_json`` and reads ``state_from_json`` in C with the reference's texts, states and
+refusals (:func:`closingbell.core.serial.register_codec`), and its replay of a dealt
+game's whole history on the compiled engine (:func:`closingbell.core.replay.register`).
+:func:`serialization` switches both off and on again, to compare them with the Python.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from closingbell.core import replay
+from closingbell.core import replay, serial
 from closingbell.core.game import Game, State
 
 ENGINES = ("auto", "native", "reference")
@@ -42,10 +49,13 @@ or an error (``native``), or the Python rules (``reference``)."""
 MODULES: dict[str, str] = {
     "_random": "closingbell.native._random",
     "_search": "closingbell.native._search",
+    "_serial": "closingbell.native._serial",
     "_card_stock_market": "closingbell.native._card_stock_market",
     "_card_stock_market_bot": "closingbell.native._card_stock_market_bot",
+    "_card_stock_market_serial": "closingbell.native._card_stock_market_serial",
     "_take_stock": "closingbell.native._take_stock",
     "_take_stock_bot": "closingbell.native._take_stock_bot",
+    "_take_stock_serial": "closingbell.native._take_stock_serial",
     "_vector": "closingbell.native._vector",
 }
 """Every compiled module, by short name."""
@@ -61,6 +71,12 @@ BOT_MODULES: dict[str, str] = {
     "take_stock": "_take_stock_bot",
 }
 """The compiled rule-based bot of each game that has one, by the game's registered name."""
+
+SERIAL_MODULES: dict[str, str] = {
+    "card_stock_market": "_card_stock_market_serial",
+    "take_stock": "_take_stock_serial",
+}
+"""The compiled serialization (codec and replay) of each game that has one, by name."""
 
 
 def module(name: str) -> ModuleType | None:
@@ -175,6 +191,30 @@ def _replay(game: Game, seed: int, history: Sequence[int]) -> object:
     return replay.dealt_by(compiled.new_game)(game, seed, history)
 
 
-# Reading a dealt state replays its history (closingbell.core.replay): on the compiled engine.
+def serialization(game: str, engine: str = "auto") -> None:
+    """Write, read and replay the states of the game named ``game`` on ``engine``.
+
+    ``auto`` and ``native`` plug in the game's compiled codec and replay (as importing
+    this package does), ``reference`` takes them out, leaving the Python code of
+    :mod:`closingbell.core`; ``native`` with nothing compiled raises ``RuntimeError``.
+    """
+    compiled = _choose(
+        engine,
+        lambda: module(SERIAL_MODULES[game]) if game in SERIAL_MODULES else None,
+        f"the compiled serialization of {game}",
+    )
+    if engine == "reference":
+        serial.unregister_codec(game)
+        replay.unregister(game)
+    elif compiled is not None:
+        serial.register_codec(game, compiled.Codec(compiled.replay))
+        replay.register(game, compiled.replay)
+    elif game in GAME_MODULES:
+        serial.unregister_codec(game)
+        replay.register(game, _replay)
+
+
+# Reading a dealt state replays its history (closingbell.core.replay), and every state is
+# written and read (closingbell.core.serial): on the compiled code where it is built.
 for _name in GAME_MODULES:
-    replay.register(_name, _replay)
+    serialization(_name)

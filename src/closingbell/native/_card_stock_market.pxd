@@ -115,6 +115,8 @@ cdef class State:
     cdef State copy(self)
     # Forget the cached legal actions and log entries after writing fields directly.
     cdef void invalidate(self)
+    # Whether the log equals ``entries``, its records decoded and compared one at a time.
+    cdef bint log_is(self, list entries) except -1
 
 
 # A state of ``game`` with every field zero or empty (cur 0, phase 0, no history, no log),

@@ -342,6 +342,28 @@ cdef class State:
         self.log_cache = None
         self.log_cache_pos = 0
 
+    cdef bint log_is(self, list entries) except -1:
+        """Whether the log equals ``entries``, its records decoded and compared one at a time.
+
+        Nothing is kept: comparing a long log makes no list of it for the collector to scan.
+        """
+        cdef const int64_t *data = self.log_tape.data
+        cdef Py_ssize_t i, at = 0, size = len(entries), start = len(self.log_prefix)
+        cdef int64_t head
+        if size < start:
+            return False
+        for i in range(start):
+            if self.log_prefix[i] != entries[i]:
+                return False
+        i = start
+        while at < self.log_len:
+            head = data[at]
+            if i == size or _entry(self, data + at + 1, <int>(head & 255), head >> 8) != entries[i]:
+                return False
+            at += 1 + (head >> 8)
+            i += 1
+        return i == size
+
     cdef State copy(self):
         cdef State new = State.__new__(State)
         new.rules = self.rules

@@ -190,9 +190,12 @@ cdef class State:
     cdef State copy(self)
     cdef list _entries(self)
     cdef object _illegal(self, object action)
+    cdef bint log_is(self, list entries) except -1
 
 
 cdef void ts_compute_legal(ts_core *c) noexcept nogil
 cdef bint ts_is_legal(ts_core *c, int action) noexcept nogil
 cdef State ts_blank(object game, uint64_t seed)
 cdef int ts_seal(State st) except -1
+cdef bint ts_share_cards_complete(const ts_core *c) noexcept nogil
+cdef bint ts_event_cards_complete(const ts_core *c) noexcept nogil

@@ -1514,6 +1514,26 @@ cdef class State:
         self.cache_entries = len(cache)
         return cache
 
+    cdef bint log_is(self, list entries) except -1:
+        """Whether the log equals ``entries``, its records decoded and compared one at a time.
+
+        Nothing is kept: comparing a long log makes no list of it for the collector to scan.
+        """
+        cdef const int32_t *data = _bdata(self.log_buf)
+        cdef Py_ssize_t i, at = self.cache_offset, size = len(entries)
+        if size < self.cache_entries:
+            return False
+        for i in range(self.cache_entries):
+            if self.log_cache[i] != entries[i]:
+                return False
+        i = self.cache_entries
+        while at < self.log_len:
+            if i == size or _decode(data + at, self.c.r.n) != entries[i]:
+                return False
+            at += 1 + (data[at] >> 8)
+            i += 1
+        return i == size
+
     cdef object _illegal(self, object action):
         """The reference's error for ``action`` (a rare path: asks a reference copy why)."""
         return _refuse(self, action, _rules.explain_illegal(self.to_reference(), action))
@@ -2008,7 +2028,7 @@ cdef inline void _tally(int *counts, const int8_t *items, int length) noexcept n
         counts[items[i]] += 1
 
 
-cdef void _count_share_cards(ts_core *c, int *seen) noexcept nogil:
+cdef void _count_share_cards(const ts_core *c, int *seen) noexcept nogil:
     """How many times each share card lies in a row, a hand, a certificate, a set-aside
     card, the draw or discard pile or the retrieved cards, into ``seen`` (60 counts)."""
     cdef int s, i, q
@@ -2025,7 +2045,7 @@ cdef void _count_share_cards(ts_core *c, int *seen) noexcept nogil:
     _tally(seen, c.retrieved, c.retrieved_len)
 
 
-cdef void _count_event_cards(ts_core *c, int *counts) noexcept nogil:
+cdef void _count_event_cards(const ts_core *c, int *counts) noexcept nogil:
     """How many event cards of each kind the state holds, into ``counts`` (24). Market
     Closed, never in a list, counts unless it ended the round by being drawn: until then
     it lies unseen in the pile."""
@@ -2062,8 +2082,6 @@ cdef int ts_seal(State st) except -1:
     cdef ts_core *c = &st.c
     cdef int n = c.r.n
     cdef int q, i, s, card, k
-    cdef int seen[TS_CARDS]
-    cdef int counts[TS_KINDS]
     _need(-1 <= c.cur < n and 0 <= c.turn < n and 0 <= c.dealer < n, "'cur', 'turn', 'dealer'")
     _need(TS_PH_ACTION <= c.phase <= TS_PH_OVER and (c.cur < 0) == (c.phase == TS_PH_OVER),
           "'phase' and 'cur'")
@@ -2104,14 +2122,36 @@ cdef int ts_seal(State st) except -1:
             _need(_count8(c.known[q], c.known_len[q], card) == 1, "'known'")
             _need(_count8(c.hands[q], c.hand_len[q], card)
                   + _count8(c.hidden[q], c.hidden_len[q], card) == 1, "'known'")
-    _count_share_cards(c, seen)
-    for card in range(TS_CARDS):
-        _need(seen[card] == 1, "the share cards must be all 60, once each")
-    _count_event_cards(c, counts)
-    for k in range(TS_KINDS):
-        _need(counts[k] == _EVENT_DECK[k], "the event cards must be all 40, once each")
+    _need(ts_share_cards_complete(c), "the share cards must be all 60, once each")
+    _need(ts_event_cards_complete(c), "the event cards must be all 40, once each")
     c.legal_ok = 0
     return 0
+
+
+cdef bint ts_share_cards_complete(const ts_core *c) noexcept nogil:
+    """Whether every share card is somewhere once: in the rows, the hands, the certificates,
+    the cards set aside, the piles or the cards retrieved (each a card id in range)."""
+    cdef int seen[TS_CARDS]
+    cdef int i
+    _count_share_cards(c, seen)
+    for i in range(TS_CARDS):
+        if seen[i] != 1:
+            return False
+    return True
+
+
+cdef bint ts_event_cards_complete(const ts_core *c) noexcept nogil:
+    """Whether every event card is somewhere once (by kind: the deck's 40).
+
+    Market Closed is in play, unseen, while the round runs; kinds must be in range.
+    """
+    cdef int counts[TS_KINDS]
+    cdef int i
+    _count_event_cards(c, counts)
+    for i in range(TS_KINDS):
+        if counts[i] != _EVENT_DECK[i]:
+            return False
+    return True
 
 
 def new_game(game, seed):

@@ -4,10 +4,12 @@ For each game and player count: random-play decisions and whole games per second
 step is ``legal_actions``, ``rng.choice``, ``apply``), and the mean cost of ``clone()`` and
 of ``sample_state(view)`` on states taken from random games at various stages, of
 ``to_json()`` and ``state_from_json`` on those states (dealt: read back, their history is
-replayed) and on states sampled from their views (positions: nothing to replay), and how
-many ISMCTS iterations (and worlds of the strong paired search) run per second from
-those states, and how many learner steps the vector environment takes per second. The
-functions return plain data; :func:`format_table` turns it into text. Nothing here
+replayed) and on states sampled from their views (positions: nothing to replay), each on
+both engines of serialization (the compiled codec and replay of :mod:`closingbell.native`
+where built, and the plain Python code), how many ISMCTS iterations (and worlds of the
+strong paired search) run per second from those states, and how many learner steps the
+vector environment takes per second. The functions return plain data; :func:`format_table`
+turns it into text. Nothing here
 asserts a speed: the figures are for people and for comparing changes.
 """
 
@@ -20,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import closingbell
+from closingbell import native
 from closingbell.bots.ismcts import STRONG, ISMCTSBot
 from closingbell.core.game import Game, State
 from closingbell.core.registry import game_class
@@ -143,13 +146,23 @@ class BenchResult:
     states: int
     """States on which ``clone`` and ``sample_state`` were timed."""
     to_json_us: float
-    """Mean cost of ``State.to_json()`` on those (dealt) states, in microseconds."""
+    """Mean cost of ``State.to_json()`` on those (dealt) states, in microseconds, on the
+    compiled code where it is built (``closingbell.native``), as a default install runs."""
     from_json_us: float
     """Mean cost of ``Game.state_from_json`` reading them back (history replayed), in µs."""
     sampled_to_json_us: float
     """Mean cost of ``to_json()`` on states sampled from their views, in microseconds."""
     sampled_from_json_us: float
     """Mean cost of reading those sampled states back (positions, nothing replayed), in µs."""
+    python_to_json_us: float
+    """:attr:`to_json_us` on the plain Python code (``native.serialization(game,
+    "reference")``: no compiled codec, the reference replay)."""
+    python_from_json_us: float
+    """:attr:`from_json_us` on the plain Python code."""
+    python_sampled_to_json_us: float
+    """:attr:`sampled_to_json_us` on the plain Python code."""
+    python_sampled_from_json_us: float
+    """:attr:`sampled_from_json_us` on the plain Python code."""
     ismcts_ips: float
     """ISMCTS iterations per second, searching from the deciding seat's view."""
     paired_wps: float
@@ -249,12 +262,23 @@ def time_sample_state(
     return _mean_cost_us([lambda v=v: sample(v, rng) for v in views], budget)
 
 
-def time_json(game: Game, states: Sequence[State], budget: float = 0.25) -> tuple[float, float]:
-    """Mean costs of ``to_json()`` and of ``state_from_json`` over ``states``, in µs."""
-    texts = [s.to_json() for s in states]
-    read = game.state_from_json
-    write = _mean_cost_us([s.to_json for s in states], budget / 2)
-    return write, _mean_cost_us([lambda t=t: read(t) for t in texts], budget / 2)
+def time_json(
+    game: Game, states: Sequence[State], budget: float = 0.25, *, engine: str = "auto"
+) -> tuple[float, float]:
+    """Mean costs of ``to_json()`` and of ``state_from_json`` over ``states``, in µs.
+
+    ``engine`` is the engine of serialization (see :func:`closingbell.native.serialization`);
+    the default engine is plugged in again afterwards.
+    """
+    name = game.info.name
+    native.serialization(name, engine)
+    try:
+        texts = [s.to_json() for s in states]
+        read = game.state_from_json
+        write = _mean_cost_us([s.to_json for s in states], budget / 2)
+        return write, _mean_cost_us([lambda t=t: read(t) for t in texts], budget / 2)
+    finally:
+        native.serialization(name)
 
 
 def sampled_states(game: Game, states: Sequence[State], *, seed: int = 0) -> list[State]:
@@ -293,17 +317,21 @@ def bench_game(
 ) -> BenchResult:
     """Measure the game ``name`` at ``players`` seats (see the module docstring).
 
-    ``clone``, ``sample_state``, the JSON of dealt states, that of sampled ones, ISMCTS
-    and the paired search are each timed for an eighth of ``seconds`` (at least one pass
+    ``clone``, ``sample_state``, the JSON of dealt states, that of sampled ones (on each
+    engine of serialization), ISMCTS and the paired search are each timed for an eighth
+    of ``seconds`` (at least one pass
     over the states).
     """
     game = closingbell.load_game(name, players=players)
     figures = time_playouts(game, games=games, seconds=seconds, seed=seed)
     positions = sample_positions(game, states, seed=seed)
     budget = seconds / 8
-    to_json_us, from_json_us = time_json(game, positions, budget)
     sampled = sampled_states(game, positions, seed=seed)
+    to_json_us, from_json_us = time_json(game, positions, budget)
     sampled_to_json_us, sampled_from_json_us = time_json(game, sampled, budget)
+    python = [
+        time_json(game, chosen, budget, engine="reference") for chosen in (positions, sampled)
+    ]
     return BenchResult(
         game=name,
         players=players,
@@ -320,6 +348,10 @@ def bench_game(
         from_json_us=from_json_us,
         sampled_to_json_us=sampled_to_json_us,
         sampled_from_json_us=sampled_from_json_us,
+        python_to_json_us=python[0][0],
+        python_from_json_us=python[0][1],
+        python_sampled_to_json_us=python[1][0],
+        python_sampled_from_json_us=python[1][1],
         ismcts_ips=time_ismcts(game, positions, budget, seed=seed),
         paired_wps=time_ismcts(game, positions, budget, seed=seed, **STRONG),
         vector_steps_per_second=time_vector_env(name, players, budget, seed=seed),
@@ -359,9 +391,13 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("clone_us", "clone us", "{:,.1f}"),
     ("sample_us", "sample_state us", "{:,.1f}"),
     ("to_json_us", "to_json us", "{:,.1f}"),
+    ("python_to_json_us", "(python)", "{:,.1f}"),
     ("from_json_us", "from_json us", "{:,.1f}"),
+    ("python_from_json_us", "(python)", "{:,.1f}"),
     ("sampled_to_json_us", "to_json us (sampled)", "{:,.1f}"),
+    ("python_sampled_to_json_us", "(python)", "{:,.1f}"),
     ("sampled_from_json_us", "from_json us (sampled)", "{:,.1f}"),
+    ("python_sampled_from_json_us", "(python)", "{:,.1f}"),
     ("ismcts_ips", "ismcts it/s", "{:,.0f}"),
     ("paired_wps", "paired worlds/s", "{:,.0f}"),
     ("vector_steps_per_second", "vector steps/s", "{:,.0f}"),

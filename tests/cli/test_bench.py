@@ -21,8 +21,16 @@ QUICK = ["--games", "2", "--seconds", "0.05", "--states", "4"]
 NUMBER = re.compile(r"^\d[\d,]*(\.\d+)?$")
 
 
-def all_cases() -> list[tuple[str, int]]:
-    return [(name, n) for name in closingbell.available_games() for n in bench.player_counts(name)]
+ENGINES = ("reference", "native")
+
+
+def all_cases() -> list[tuple[str, int, str]]:
+    return [
+        (name, n, engine)
+        for name in closingbell.available_games()
+        for n in bench.player_counts(name)
+        for engine in ENGINES
+    ]
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -39,15 +47,26 @@ def test_table_has_a_row_per_game_and_player_count(capsys: pytest.CaptureFixture
     assert "decisions/s" in lines[header] and "games/s" in lines[header]
     assert "clone" in lines[header] and "sample_state" in lines[header]
     assert "to_json" in lines[header] and "from_json" in lines[header]
+    assert "view" in lines[header] and "rule-based" in lines[header]
     assert set(lines[header + 1]) <= {"-", " "}
-    rows = [line.split() for line in lines[header + 2 :] if line.strip()]
-    assert [(row[0], int(row[1])) for row in rows] == all_cases()
+    end = lines.index("", header)
+    rows = [line.split() for line in lines[header + 2 : end]]
+    assert [(row[0], int(row[1]), row[2]) for row in rows] == all_cases()
     for row in rows:
         assert len(row) == len(bench.COLUMNS)
-        assert row[2] == "2", "--games 2 plays exactly two games per count"
-        for cell in row[3:]:
+        assert row[3] == "2", "--games 2 plays exactly two games per count"
+        for cell in row[4:]:
             assert NUMBER.match(cell), cell
             assert float(cell.replace(",", "")) > 0
+    # Then the compiled engine's speed-up, one row per game and player count.
+    assert lines[end + 1].startswith("native engine's speed-up over the reference")
+    speedups = [line.split() for line in lines[end + 4 :] if line.strip()]
+    assert [(row[0], int(row[1])) for row in speedups] == [
+        (name, n) for name, n, engine in all_cases() if engine == "native"
+    ]
+    for row in speedups:
+        assert len(row) == 2 + len(bench.SPEEDUPS)
+        assert all(re.match(r"^\d[\d,]*\.\dx$", cell) for cell in row[2:]), row
 
 
 def test_json_figures_are_positive_numbers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,20 +74,44 @@ def test_json_figures_are_positive_numbers(capsys: pytest.CaptureFixture[str]) -
     assert doc["closingbell"] == closingbell.__version__
     results = doc["results"]
     assert isinstance(results, list)
-    assert [(r["game"], r["players"]) for r in results] == all_cases()
+    assert [(r["game"], r["players"], r["engine"]) for r in results] == all_cases()
     for r in results:
         assert r["games"] == 2
         assert isinstance(r["decisions"], int) and r["decisions"] >= 2
         assert r["states"] == 4
-        for key in ("seconds", "decisions_per_second", "games_per_second", "clone_us"):
+        for key in (
+            "seconds",
+            "decisions_per_second",
+            "games_per_second",
+            "clone_us",
+            "view_us",
+            "sample_us",
+            "heuristic_us",
+            "heuristic_games_per_second",
+            "to_json_us",
+            "from_json_us",
+            "sampled_to_json_us",
+            "sampled_from_json_us",
+            "ismcts_ips",
+            "paired_wps",
+            "vector_steps_per_second",
+        ):
             assert isinstance(r[key], float) and math.isfinite(r[key]) and r[key] > 0, key
-        assert r["sample_us"] > 0 and r["mean_decisions"] == r["decisions"] / 2
-        for key in ("to_json_us", "from_json_us", "sampled_to_json_us", "sampled_from_json_us"):
-            for engine in ("", "python_"):  # the compiled code's, and the plain Python's
-                figure = r[engine + key]
-                assert isinstance(figure, float) and math.isfinite(figure) and figure > 0, key
-        assert r["ismcts_ips"] > 0 and r["paired_wps"] > 0
+        assert r["mean_decisions"] == r["decisions"] / 2
         assert r["decisions_per_second"] == pytest.approx(r["decisions"] / r["seconds"])
+    speedups = doc["speedups"]
+    assert isinstance(speedups, list)
+    assert [(e["game"], e["players"]) for e in speedups] == [
+        (name, n) for name, n, engine in all_cases() if engine == "native"
+    ]
+    by_row = {(r["game"], r["players"], r["engine"]): r for r in results}
+    for e in speedups:
+        ref = by_row[e["game"], e["players"], "reference"]
+        nat = by_row[e["game"], e["players"], "native"]
+        assert (
+            e["decisions_per_second"] == nat["decisions_per_second"] / ref["decisions_per_second"]
+        )
+        assert e["clone_us"] == ref["clone_us"] / nat["clone_us"]
 
 
 def test_game_and_players_select_the_rows(capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,7 +121,17 @@ def test_game_and_players_select_the_rows(capsys: pytest.CaptureFixture[str]) ->
     doc = run_json(capsys, "--game", name, "--players", *map(str, counts))
     results = doc["results"]
     assert isinstance(results, list)
-    assert [(r["game"], r["players"]) for r in results] == [(name, n) for n in counts]
+    assert [(r["game"], r["players"]) for r in results] == [
+        (name, n) for n in counts for _ in ENGINES
+    ]
+
+
+def test_engine_selects_the_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = run_json(capsys, "--game", "take_stock", "--players", "2", "--engine", "reference")
+    results = doc["results"]
+    assert isinstance(results, list)
+    assert [(r["players"], r["engine"]) for r in results] == [(2, "reference")]
+    assert doc["speedups"] == []
 
 
 def test_refuses_player_counts_no_game_allows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,13 +29,16 @@ def add_parser(sub: Any) -> None:
     """Register the ``bench`` subcommand."""
     p = sub.add_parser(
         "bench",
-        help="measure random-play speed, clone, sample_state and JSON costs on one core "
-        "(--web: the web server under load)",
-        description="Measure, for each game and player count, random-play decisions and "
-        "games per second on one core, and the mean cost of clone(), sample_state(), "
-        "to_json() and state_from_json() (on dealt states, whose history is replayed when "
-        "read, and on states sampled from their views), the last two on the compiled code "
-        "and, in the columns marked (python), on the plain Python code. "
+        help="measure the engines' speed on one core, the compiled one beside the Python "
+        "reference (--web: the web server under load)",
+        description="Measure, for each game and player count and on each engine (the Python "
+        "reference and the compiled code of closingbell.native, with the same seeds and "
+        "states), random-play decisions and games per second on one core; the mean cost of "
+        "clone(), view(), sample_state() and one rule-based decision; rule-based games per "
+        "second; to_json() and state_from_json() on dealt states (whose history is replayed "
+        "when read) and on states sampled from their views; ISMCTS iterations and the expert's "
+        "paired-search worlds per second; and the vector environment's learner steps per "
+        "second; then the compiled engine's speed-up figure by figure. "
         "With --web, measure the web server instead: tables held, actions a second and "
         "round-trip latency of many WebSocket clients playing on one `closingbell serve` "
         "process (docs/web.md). Figures only: nothing is compared against a threshold.",
@@ -80,6 +83,13 @@ def add_parser(sub: Any) -> None:
         f"(default: {bench.DEFAULT_STATES})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games played (default: 0)")
+    p.add_argument(
+        "--engine",
+        action="append",
+        choices=("reference", "native"),
+        help="an engine to measure (repeatable; default: both, the compiled one where built); "
+        "every figure is measured on each engine with the same seeds and states",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     web = p.add_argument_group("the web server (--web)")
     web.add_argument(
@@ -159,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         seconds=args.seconds,
         states=args.states,
         seed=args.seed,
+        engines=args.engine,
     )
     if args.json:
         doc = {
@@ -167,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
             "implementation": platform.python_implementation(),
             "machine": platform.machine(),
             "results": [r.to_dict() for r in results],
+            "speedups": bench.speedups(results),
         }
         print(json.dumps(doc, indent=2))
     else:
@@ -175,6 +187,11 @@ def run(args: argparse.Namespace) -> int:
             f"{platform.python_implementation()} {platform.python_version()}, one core"
         )
         print(bench.format_table(results))
+        compared = bench.format_speedups(results)
+        if compared:
+            print()
+            print("native engine's speed-up over the reference (the same work):")
+            print(compared)
     return 0
 
 

@@ -169,6 +169,22 @@ def from_state(state: State, engine: str = "auto") -> State:
     return native
 
 
+def sample_state(game: Game, view: Any, rng: Any, engine: str = "auto") -> State:
+    """A full state giving ``view`` to its seat: ``game.sample_state(view, rng)`` on ``engine``.
+
+    The compiled engine deals the same state with the same numbers drawn from ``rng``
+    (its ``sample_state``) where it has a sampler, or converts the reference's sample.
+    """
+    compiled = _pick(game, engine)
+    if compiled is None:
+        return game.sample_state(view, rng)
+    sampler = getattr(compiled, "sample_state", None)
+    if sampler is not None:
+        world: State = sampler(game, view, rng)
+        return world
+    return from_state(game.sample_state(view, rng), engine)
+
+
 def to_reference(state: State) -> State:
     """The reference state equal to ``state`` (``state`` itself if it is one)."""
     convert: Any = getattr(state, "to_reference", None)

@@ -3,5 +3,5 @@
 # Any arguments are passed to `closingbell play` (try --help).
 set -euo pipefail
 source "$(dirname "$0")/venv.sh"
-.venv/bin/python -m pip install --quiet -e .
+install_closingbell ""
 exec .venv/bin/closingbell play "$@"

@@ -4,5 +4,5 @@
 # it prints. Any arguments are passed to `closingbell serve` (try --help).
 set -euo pipefail
 source "$(dirname "$0")/venv.sh"
-.venv/bin/python -m pip install --quiet -e ".[web]"
+install_closingbell web
 exec .venv/bin/closingbell serve "$@"

@@ -3,7 +3,7 @@
 # formatting, lint, strict typing of the rules core, then pytest.
 set -euo pipefail
 source "$(dirname "$0")/venv.sh"
-.venv/bin/python -m pip install --quiet -e '.[dev]'
+install_closingbell dev
 echo "== ruff format --check"
 .venv/bin/ruff format --check src tests benchmarks examples
 echo "== ruff check"

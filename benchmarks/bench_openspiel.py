@@ -32,7 +32,7 @@ def closingbell_runner(name: str, players: int, engine: str) -> Runner:
     """Random games of a closingbell game on the ``reference`` or ``native`` engine."""
     game = closingbell.load_game(name, players=players)
     if engine == "native":
-        if not native.available():
+        if not native.available(name):
             raise SystemExit("the compiled engine is not built (pip install -e .)")
 
         def new(seed: int) -> Any:
@@ -89,15 +89,12 @@ def openspiel_runner(name: str) -> Runner:
 def main(argv: list[str]) -> int:
     seconds = float(argv[0]) if argv else 2.0
     rounds = int(argv[1]) if len(argv) > 1 else 3
-    engines = ["reference", "native"] if native.available() else ["reference"]
     runners: dict[str, Runner] = {}
-    for engine in engines:
-        runners[f"closingbell take_stock 3p ({engine})"] = closingbell_runner(
-            "take_stock", 3, engine
-        )
-    runners["closingbell card_stock_market 4p (reference)"] = closingbell_runner(
-        "card_stock_market", 4, "reference"
-    )
+    for name, players in (("take_stock", 3), ("card_stock_market", 4)):
+        engines = ["reference", "native"] if native.available(name) else ["reference"]
+        for engine in engines:
+            label = f"closingbell {name} {players}p ({engine})"
+            runners[label] = closingbell_runner(name, players, engine)
     runners["openspiel hearts (C++)"] = openspiel_runner("hearts")
     runners["openspiel gin_rummy (C++)"] = openspiel_runner("gin_rummy")
     best: dict[str, tuple[int, int, int, float]] = {}

@@ -177,3 +177,18 @@ def test_a_pickled_search_deals_and_plays_out_in_compiled_code_as_before() -> No
     assert copy.worlds.sampler is not None and copy.worlds.playout is not None
     assert copy.choose(view) == bot.choose(view)
     assert copy.last_stats == bot.last_stats and copy.last_iterations == bot.last_iterations
+
+
+@pytest.mark.parametrize("name", ["take_stock", "card_stock_market"])
+def test_a_search_travels_back_from_a_helper_after_it_chose(name: str) -> None:
+    # The server's helper process returns the bot with its last search, compiled statistics
+    # included, and the bot's next choice is the one it would have made without the trip.
+    game = closingbell.load_game(name, players=3)
+    first, second = _views(name, 3, 2, seed=8)
+    bot = ISMCTSBot(game, 6, engine="native", **{**STRONG, "iterations": 8})
+    bot.choose(first)
+    assert bot.paired is not None and bot.paired.stats is not None
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.paired.stats.rewards_of_worlds() == bot.paired.stats.rewards_of_worlds()
+    assert copy.choose(second) == bot.choose(second)
+    assert copy.last_stats == bot.last_stats

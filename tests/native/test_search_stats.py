@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import struct
 
@@ -65,3 +66,17 @@ def test_the_first_worlds_and_bad_input() -> None:
     with pytest.raises(TypeError):
         stats.add(["a", "b"])
     assert stats.worlds == 1
+
+
+def test_statistics_travel_by_pickle_with_their_worlds() -> None:
+    stats = _search.PairedStats(3)
+    rng = random.Random("paired/pickle")
+    for world in _worlds(rng, "magnitudes", 100, 3):
+        stats.add(world)
+    copy = pickle.loads(pickle.dumps(stats))
+    assert copy.worlds == 100
+    assert copy.rewards_of_worlds() == stats.rewards_of_worlds()
+    for i in range(3):
+        assert _bits(copy.lead(i)) == _bits(stats.lead(i))
+    copy.add([1.0, 2.0, 3.0])
+    assert copy.worlds == 101 and stats.worlds == 100

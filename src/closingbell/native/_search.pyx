@@ -69,6 +69,19 @@ cdef class PairedStats:
         self.capacity = capacity
         return 0
 
+    def __reduce__(self):
+        # A bot keeps its last search; it travels to and from the server's helper processes.
+        return (_restore, (self.candidates, self.rewards_of_worlds()))
+
+    def rewards_of_worlds(self):
+        """Every world's rewards so far, one list of floats per world."""
+        cdef long w
+        cdef int c
+        return [
+            [self.rewards[c * self.capacity + w] for c in range(self.candidates)]
+            for w in range(self.worlds)
+        ]
+
     @property
     def worlds(self):
         """Worlds recorded so far."""
@@ -126,3 +139,11 @@ cdef class PairedStats:
             if not (abs(mean) > z * se or (mean == 0 and se == 0)):
                 return False
         return True
+
+
+def _restore(candidates, worlds):
+    """A :class:`PairedStats` with these worlds' rewards, as ``__reduce__`` wrote them."""
+    stats = PairedStats(candidates)
+    for results in worlds:
+        stats.add(results)
+    return stats

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,6 +28,8 @@ import closingbell
 from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.limits import RequestLimits, SecurityHeaders
+from closingbell.server.logs import RequestIds, bound
+from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.origins import normalize_origin, origin_allowed
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
@@ -47,6 +51,8 @@ from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
 from closingbell.text.i18n import LANGS
+
+log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser page: plain HTML, CSS and JavaScript modules, served as they are."""
@@ -83,6 +89,9 @@ SLOW_READER_WAIT = 5.0
 close frame; then its connection is dropped without one."""
 RATE_LIMITED = "too many messages; slow down (more are dropped unanswered for a while)"
 """The message of a ``rate_limited`` error."""
+READY_TIMEOUT = 2.0
+"""Seconds the database has to answer ``GET /readyz``'s question before the server is said
+not to be ready."""
 
 
 def create_app(
@@ -111,6 +120,7 @@ def create_app(
         try:
             yield
         finally:
+            hub.stopping = True  # not ready from now on (GET /readyz)
             await hub.memory.stop()
             await hub.stop()
             app.state.hub = None
@@ -119,8 +129,10 @@ def create_app(
     app.state.database_url = url
     app.state.settings = chosen
     app.state.hub = None
-    app.add_middleware(RequestLimits, settings=chosen)
-    app.add_middleware(SecurityHeaders)  # added last: the outermost, so refusals have them too
+    app.state.metrics = metrics = Metrics()
+    app.add_middleware(RequestLimits, settings=chosen, metrics=metrics)
+    app.add_middleware(SecurityHeaders)  # outside the limits, so that refusals have them too
+    app.add_middleware(RequestIds)  # added last: the outermost, so every answer has its id
     app.state.floodgate = Floodgate(_limits(chosen))
     _add_error_handlers(app)
     _add_routes(app)
@@ -137,7 +149,7 @@ async def start(app: FastAPI) -> None:
     not use (docs/web.md).
     """
     if app.state.hub is None:
-        hub = Hub(Store(app.state.database_url), app.state.settings)
+        hub = Hub(Store(app.state.database_url), app.state.settings, app.state.metrics)
         await hub.start()
         app.state.hub = hub
 
@@ -168,14 +180,24 @@ def _replays(request: Request) -> ReplayCache:
     return replays
 
 
-def _error(code: ErrorCode, message: str, status: int, **details: Any) -> JSONResponse:
+def _metrics(request: Request | WebSocket) -> Metrics:
+    metrics = request.app.state.metrics
+    assert isinstance(metrics, Metrics)
+    return metrics
+
+
+def _error(
+    request: Request | WebSocket, code: ErrorCode, message: str, status: int, **details: Any
+) -> JSONResponse:
+    """The HTTP answer of a refusal, counted in the metrics."""
+    _metrics(request).error(code)
     return JSONResponse(error_body(code, message, **details), status_code=status)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
     async def web_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError)
-        return _error(exc.code, exc.message, exc.status, **exc.details)
+        return _error(request, exc.code, exc.message, exc.status, **exc.details)
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -189,13 +211,15 @@ def _add_error_handlers(app: FastAPI) -> None:
             ]
 
         if about("name"):
-            return _error(ErrorCode.BAD_NAME, _describe(errors), 422)
+            return _error(request, ErrorCode.BAD_NAME, _describe(errors), 422)
         position = about("position")
         if position:
             # Too long, or not text: the page shows the reason as it shows a position's own.
             reason = str(position[0].get("msg", "invalid"))
-            return _error(ErrorCode.BAD_POSITION, _describe(errors), 422, field=None, reason=reason)
-        return _error(ErrorCode.BAD_REQUEST, _describe(errors), 422)
+            return _error(
+                request, ErrorCode.BAD_POSITION, _describe(errors), 422, field=None, reason=reason
+            )
+        return _error(request, ErrorCode.BAD_REQUEST, _describe(errors), 422)
 
     app.add_exception_handler(WebError, web_error)
     app.add_exception_handler(RequestValidationError, invalid)
@@ -216,6 +240,35 @@ def _add_routes(app: FastAPI) -> None:
     async def health() -> dict[str, Any]:
         """Whether the server is up."""
         return {"ok": True, "protocol": 1}
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """Whether the process is alive (it answers; nothing else is checked)."""
+        return {"ok": True}
+
+    @app.get("/readyz", response_model=None)
+    async def readyz(request: Request) -> dict[str, Any] | JSONResponse:
+        """Whether the server takes players: started, not stopping, and its database answers."""
+        hub = request.app.state.hub
+        if not isinstance(hub, Hub) or not hub.started:
+            return _error(request, ErrorCode.NOT_READY, "the server has not started", 503)
+        if hub.stopping:
+            return _error(request, ErrorCode.NOT_READY, "the server is stopping", 503)
+        try:
+            await asyncio.wait_for(hub.store.ping(), READY_TIMEOUT)
+        except TimeoutError:
+            message = f"the database did not answer within {READY_TIMEOUT:g} s"
+            log.warning("not ready: %s", message)
+            return _error(request, ErrorCode.NOT_READY, message, 503)
+        except Exception as exc:  # whatever the driver raises: the reason goes to the log only
+            log.warning("not ready: the database did not answer: %s", " ".join(str(exc).split()))
+            return _error(request, ErrorCode.NOT_READY, "the database did not answer", 503)
+        return {"ok": True}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """The server's metrics in Prometheus's text format (docs/web.md)."""
+        return Response(_metrics(request).text(), media_type=CONTENT_TYPE)
 
     @app.get("/api/games")
     async def games(lang: str = "en") -> dict[str, Any]:
@@ -404,19 +457,22 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
         return
     try:
         await websocket.accept()
-        try:
-            table = await hub.get(table_id)
-        except WebError as exc:
-            await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
-            unknown = exc.code == ErrorCode.UNKNOWN_TABLE
-            await websocket.close(CLOSE_UNKNOWN_TABLE if unknown else CLOSE_TABLE_UNAVAILABLE)
-            return
-        await _serve(
-            websocket,
-            table,
-            Connection(seat=None, send_buffer=settings.send_buffer),
-            floodgate.throttle(address),
-        )
+        with hub.metrics.websockets.track_inprogress():
+            try:
+                table = await hub.get(table_id)
+            except WebError as exc:
+                hub.metrics.error(exc.code)
+                await websocket.send_text(_text(ErrorMessage(code=exc.code, message=exc.message)))
+                unknown = exc.code == ErrorCode.UNKNOWN_TABLE
+                await websocket.close(CLOSE_UNKNOWN_TABLE if unknown else CLOSE_TABLE_UNAVAILABLE)
+                return
+            with bound(table=table.id):  # the reader's and writer's log lines carry it
+                await _serve(
+                    websocket,
+                    table,
+                    Connection(seat=None, send_buffer=settings.send_buffer),
+                    floodgate.throttle(address),
+                )
     finally:
         floodgate.leave(address)
 
@@ -425,7 +481,7 @@ async def _serve(
     websocket: WebSocket, table: LiveTable, conn: Connection, throttle: Throttle
 ) -> None:
     """Read and write for ``conn`` until either side ends; then close as it says."""
-    writer = asyncio.create_task(_write(websocket, conn))
+    writer = asyncio.create_task(_write(websocket, conn, table.hub.metrics))
     reader = asyncio.create_task(_read(websocket, conn, table, throttle))
     conn.on_behind = writer.cancel
     try:
@@ -469,6 +525,7 @@ async def _read(
                     return CLOSE_HELLO_TIMEOUT
             if message["type"] == "websocket.disconnect":
                 return None
+            received = time.perf_counter()
             verdict = throttle.check()
             if verdict is not Verdict.PASS:
                 if verdict is Verdict.CLOSE:
@@ -504,15 +561,18 @@ async def _read(
                 try:
                     # Shielded: the action is stored and published even if the
                     # connection ends meanwhile.
-                    await asyncio.shield(table.act(conn, parsed))
+                    await asyncio.shield(table.act(conn, parsed, received))
                 except WebError as exc:
                     _refuse(conn, exc.code, exc.message, table)
     except WebSocketDisconnect:
         return None
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
-    """Send the connection's queued messages in order; an integer closes with that code."""
+async def _write(websocket: WebSocket, conn: Connection, metrics: Metrics) -> None:
+    """Send the connection's queued messages in order; an integer closes with that code.
+
+    A text that answers an action of the connection's ends that action's round trip.
+    """
     while True:
         item = await conn.next_message()
         if isinstance(item, int):
@@ -523,6 +583,8 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(item)
         except Exception:  # the client is gone: the reader sees it and cleans up
             return
+        for received in conn.sent():
+            metrics.round_trip.observe(time.perf_counter() - received)
 
 
 async def _close(websocket: WebSocket, code: int) -> None:
@@ -535,8 +597,9 @@ async def _deny(websocket: WebSocket, code: ErrorCode, message: str, status: int
     Servers without the ASGI denial-response extension answer a bare 403 instead.
     """
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
-        await websocket.send_denial_response(_error(code, message, status))
+        await websocket.send_denial_response(_error(websocket, code, message, status))
     else:
+        _metrics(websocket).error(code)
         await websocket.close(CLOSE_POLICY)
 
 
@@ -575,6 +638,8 @@ def _too_large(settings: Settings) -> str:
 
 
 def _refuse(conn: Connection, code: ErrorCode, message: str, table: LiveTable) -> None:
+    """Send ``conn`` an error message, counted in the metrics."""
+    table.hub.metrics.error(code)
     conn.send(ErrorMessage(code=code, message=message, version=table.version))
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.server.metrics import Metrics
 from closingbell.server.protocol import ErrorCode, error_body
 from closingbell.server.ratelimit import TokenBucket
 from closingbell.server.replays import dumps
@@ -109,10 +110,12 @@ class AddressBuckets:
 class RequestLimits:
     """ASGI middleware: body size, time and nesting limits, and table creation per address."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, metrics: Metrics | None = None) -> None:
         self.app = app
         self.settings = settings
         """The limits."""
+        self.metrics = metrics
+        """Where its refusals are counted (the app's metrics), if anywhere."""
         self.creations = AddressBuckets(settings.tables_per_minute / 60, settings.tables_burst)
         """Table creations allowed per client address."""
 
@@ -133,11 +136,13 @@ class RequestLimits:
                     f"{self.settings.tables_burst:g} at once and "
                     f"{self.settings.tables_per_minute:g} a minute"
                 )
-                await _refuse(send, 429, ErrorCode.RATE_LIMITED, message, [(b"retry-after", retry)])
+                await self._refuse(
+                    send, 429, ErrorCode.RATE_LIMITED, message, [(b"retry-after", retry)]
+                )
                 return
         length = _content_length(scope)
         if length is not None and length > limit:
-            await _refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
+            await self._refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
             return
         body = bytearray()
         more = True
@@ -151,19 +156,32 @@ class RequestLimits:
                     body += message.get("body", b"")
                     more = message.get("more_body", False)
                     if len(body) > limit:
-                        await _refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
+                        await self._refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
                         return
         except TimeoutError:
             message = f"the request's body must arrive within {self.settings.body_timeout:g} s"
-            await _refuse(send, 408, ErrorCode.REQUEST_TIMEOUT, message)
+            await self._refuse(send, 408, ErrorCode.REQUEST_TIMEOUT, message)
             return
         if body:
             try:
                 check_json_depth(body.decode("utf-8", errors="replace"))
             except JSONDepthError as exc:
-                await _refuse(send, 422, ErrorCode.TOO_DEEP, f"body: {exc}")
+                await self._refuse(send, 422, ErrorCode.TOO_DEEP, f"body: {exc}")
                 return
         await self.app(scope, _replay(bytes(body), receive), send)
+
+    async def _refuse(
+        self,
+        send: Send,
+        status: int,
+        code: ErrorCode,
+        message: str,
+        headers: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
+        """Refuse the request (see :func:`_refuse`), counted in the metrics."""
+        if self.metrics is not None:
+            self.metrics.error(code)
+        await _refuse(send, status, code, message, headers)
 
 
 class SecurityHeaders:

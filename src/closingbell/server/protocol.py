@@ -103,6 +103,9 @@ class ErrorCode(StrEnum):
     """Storage failed; nothing changed."""
     TABLE_UNAVAILABLE = "table_unavailable"
     """A table whose stored game cannot be rebuilt (damaged in the database; the log says why)."""
+    NOT_READY = "not_ready"
+    """``GET /readyz``: the server has not started, is stopping, or its database does not
+    answer."""
 
 
 def check_name(value: str) -> str:

@@ -29,7 +29,8 @@ import datetime as dt
 import hashlib
 import json
 import os
-from collections.abc import AsyncIterator, Iterable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,14 +232,22 @@ class _Append:
     at: dt.datetime
 
 
+CommitHook = Callable[[str, float], object]
+"""Told of every write committed: what was written (``actions``, ``table`` or ``join``) and
+the seconds from the transaction's start to its commit."""
+
+
 class Store:
     """The database of tables, seats and actions."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, on_commit: CommitHook | None = None) -> None:
         self.url = async_url(url)
         """The SQLAlchemy URL with its asyncio driver."""
-        self.engine: AsyncEngine = create_async_engine(self.url)
+        # Statements' parameters (names, token hashes) stay out of errors and logs.
+        self.engine: AsyncEngine = create_async_engine(self.url, hide_parameters=True)
         """The async engine."""
+        self.on_commit = on_commit
+        """Told of every write committed and how long it took (the server's metrics)."""
         # SQLite lets one connection write at a time; pooled connections that race for
         # its lock wait in SQLite's busy handler, which sleeps in steps of up to 100 ms
         # (and fails after 5 s with "database is locked"). Taking turns here instead
@@ -258,12 +267,25 @@ class Store:
         """The PostgreSQL connection holding the advisory lock, while :meth:`open` holds it."""
 
     @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        """A transaction that writes (one at a time on SQLite), committed at the end."""
+    async def _writing(self, what: str) -> AsyncIterator[AsyncConnection]:
+        """A transaction that writes (one at a time on SQLite), committed at the end.
+
+        Its time, from the start of the transaction to its commit (not the wait for
+        SQLite's turn), goes to :attr:`on_commit` as ``what`` once committed.
+        """
         async with contextlib.AsyncExitStack() as stack:
             if self._sqlite_writes is not None:
                 await stack.enter_async_context(self._sqlite_writes)
-            yield await stack.enter_async_context(self.engine.begin())
+            started = time.perf_counter()
+            async with self.engine.begin() as connection:
+                yield connection
+            if self.on_commit is not None:
+                self.on_commit(what, time.perf_counter() - started)
+
+    async def ping(self) -> None:
+        """Ask the database a trivial question (``SELECT 1``); raises if it cannot answer."""
+        async with self.engine.connect() as connection:
+            await connection.execute(sa.text("SELECT 1"))
 
     async def upgrade(self) -> None:
         """Bring the schema to the newest migration (``alembic upgrade head``)."""
@@ -383,7 +405,7 @@ class Store:
         now = _now()
         if row.rules_version is None:
             row.rules_version = game_class(row.game).info.version
-        async with self._writing() as conn:
+        async with self._writing("table") as conn:
             await conn.execute(
                 tables_table.insert().values(
                     id=row.id,
@@ -418,7 +440,7 @@ class Store:
 
     async def join(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
         """Fill an open seat and set the table's status, in one transaction."""
-        async with self._writing() as conn:
+        async with self._writing("join") as conn:
             done = await conn.execute(
                 seats_table.update()
                 .where(
@@ -486,7 +508,7 @@ class Store:
         """Store ``batch`` in one transaction; the indexes of the actions refused."""
         refused: set[int] = set()
         rows: list[dict[str, Any]] = []
-        async with self._writing() as conn:
+        async with self._writing("actions") as conn:
             for i, item in enumerate(batch):
                 done = await conn.execute(
                     tables_table.update()

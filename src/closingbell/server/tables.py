@@ -25,6 +25,7 @@ import secrets
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,7 +48,9 @@ from closingbell.core.position import MAX_POSITION_CHARS, names_field
 from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.view import View
+from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
+from closingbell.server.metrics import Metrics
 from closingbell.server.protocol import (
     Act,
     CreateTable,
@@ -185,6 +188,14 @@ class Connection:
     """The language of its words (``hello``'s ``lang``); ``None``: no words."""
     narrator: Narrator | None = None
     """The game's narrator in ``lang``, made when the game starts; it turns views into words."""
+    texts_queued: int = 0
+    """How many texts have ever been queued for it."""
+    texts_sent: int = 0
+    """How many of them have been sent."""
+    awaiting: deque[tuple[int, float]] = field(default_factory=deque)
+    """Its actions whose answer has not been sent yet: the number of the text that answers
+    each (counted as :attr:`texts_queued`) and when the action was received
+    (``time.perf_counter()``)."""
 
     def send(self, message: BaseModel) -> None:
         """Queue a message for sending, unless the client has fallen behind.
@@ -202,11 +213,26 @@ class Connection:
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queued = 0
+            self.awaiting.clear()
             if self.on_behind is not None:
                 self.on_behind()
             return
         self.queued += size
         self.queue.put_nowait(text)
+        self.texts_queued += 1
+
+    def expect_answer(self, received: float) -> None:
+        """Note that the text queued last answers an action received at ``received``."""
+        if not self.behind:
+            self.awaiting.append((self.texts_queued, received))
+
+    def sent(self) -> list[float]:
+        """Note that one more text was sent; when the actions it answered were received."""
+        self.texts_sent += 1
+        answered = []
+        while self.awaiting and self.awaiting[0][0] <= self.texts_sent:
+            answered.append(self.awaiting.popleft()[1])
+        return answered
 
     async def next_message(self) -> str | int:
         """The next text (or close code) to send, waiting for one."""
@@ -415,6 +441,10 @@ class LiveTable:
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Give ``name`` an open seat (``seat``, or the first open one); return it and its token."""
+        with bound(table=self.id):
+            return await self._join(name, seat)
+
+    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
         async with self.lock:
             if seat is not None:
                 if seat >= len(self.seats):
@@ -490,8 +520,16 @@ class LiveTable:
 
     # ------------------------------------------------------------ actions
 
-    async def act(self, conn: Connection, message: Act) -> None:
-        """Play a client's action after every check; raise :class:`WebError` if refused."""
+    async def act(self, conn: Connection, message: Act, received: float | None = None) -> None:
+        """Play a client's action after every check; raise :class:`WebError` if refused.
+
+        ``received`` (``time.perf_counter()``) is when the action arrived: the time until
+        the state it led to is sent to ``conn`` is the action's round trip (metrics).
+        """
+        with bound(table=self.id):
+            await self._act(conn, message, received)
+
+    async def _act(self, conn: Connection, message: Act, received: float | None) -> None:
         async with self.lock:
             if conn.seat is None:
                 raise WebError(ErrorCode.SPECTATOR, "spectators cannot act")
@@ -518,6 +556,8 @@ class LiveTable:
                 except NotationError as exc:
                     raise WebError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
             await self._commit(conn.seat, action, "player")
+            if received is not None and conn in self.connections:
+                conn.expect_answer(received)  # _commit has just queued its state
 
     async def _commit(
         self, seat: int, action: int, by: Literal["player", "bot", "stand_in"]
@@ -538,6 +578,7 @@ class LiveTable:
         except (SQLAlchemyError, StoreConflictError) as exc:
             log.exception("table %s: action not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}") from None
+        self.hub.metrics.action(self.game.info.name, by)
         before = self.state.current_player
         self.state = new
         self.status = status
@@ -573,7 +614,9 @@ class LiveTable:
         bot_moves = self._controller(self.state.current_player) is not None
         idle = self._driver is None or self._driver.done()
         if self.status == "playing" and bot_moves and idle:
-            self._driver = asyncio.create_task(self._drive())
+            # In a context of the table's own: its log lines carry the table, not the
+            # request that happened to wake the bot.
+            self._driver = asyncio.create_task(self._drive(), context=table_context(self.id))
         self._arm_clock()
 
     async def _drive(self) -> None:
@@ -589,11 +632,14 @@ class LiveTable:
                 version = self.version
             if self.hub.settings.bot_delay > 0:
                 await asyncio.sleep(self.hub.settings.bot_delay)
+            started = time.perf_counter()
             try:
                 action, thought = await self.hub.bots.choose(bot, view)
             except Exception:
                 log.exception("table %s: bot of seat %s failed", self.id, seat)
                 return
+            name = self.seats[seat].bot if by == "bot" else STAND_IN_BOT
+            self.hub.metrics.thought(name or "", time.perf_counter() - started)
             async with self.lock:
                 self._keep(seat, bot, thought)
                 if self.version != version or self._controller(seat) is None:
@@ -617,7 +663,9 @@ class LiveTable:
         if s.kind != "human" or s.connections > 0 or s.stand_in:
             return
         deadline = max(s.away_since, self.turn_since) + self.clock
-        self._timer = asyncio.get_running_loop().call_at(deadline, self._clock_ran_out)
+        self._timer = asyncio.get_running_loop().call_at(
+            deadline, self._clock_ran_out, context=table_context(self.id)
+        )
 
     def _clock_ran_out(self) -> None:
         self._timer = None
@@ -724,11 +772,20 @@ class BotPool:
 class Hub:
     """Every table of the server, with the store behind them."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
         self.store = store
         """The database."""
         self.settings = settings
         """How the server behaves."""
+        self.metrics = Metrics() if metrics is None else metrics
+        """What the server counts and times (``GET /metrics``): it counts this hub's tables."""
+        self.metrics.count_tables = self._count_tables
+        if store.on_commit is None:
+            store.on_commit = self.metrics.committed
+        self.started = False
+        """Whether :meth:`start` has finished: the database is open and the tables rebuilt."""
+        self.stopping = False
+        """Whether :meth:`stop` has begun."""
         self.tables: dict[str, LiveTable] = {}
         """Tables loaded in memory, by id."""
         self.bots = BotPool(settings.bot_processes)
@@ -750,9 +807,11 @@ class Hub:
         for table_id in await self.store.active_ids():
             with contextlib.suppress(WebError):  # logged by get, once
                 await self.get(table_id)
+        self.started = True
 
     async def stop(self) -> None:
         """Stop every table and close the database."""
+        self.stopping = True
         for table in self.tables.values():
             table.close()
         drivers = [t._driver for t in self.tables.values() if t._driver is not None]
@@ -762,8 +821,16 @@ class Hub:
         await self.bots.stop()
         await self.store.close()
 
+    def _count_tables(self) -> list[tuple[str, str]]:
+        """Each table in memory as its game and status (for the metrics)."""
+        return [(t.game.info.name, t.status) for t in self.tables.values()]
+
     async def get(self, table_id: str) -> LiveTable:
         """The table ``table_id``, rebuilt from the database if not in memory."""
+        with bound(table=table_id):
+            return await self._get(table_id)
+
+    async def _get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
             table.used = asyncio.get_running_loop().time()
@@ -900,7 +967,8 @@ class Hub:
         try:
             await self.store.create(row)
         except SQLAlchemyError as exc:
-            log.exception("table not stored")
+            with bound(table=row.id):
+                log.exception("table not stored")
             raise WebError(
                 ErrorCode.SERVER_ERROR, f"the table was not stored: {exc}", 500
             ) from None

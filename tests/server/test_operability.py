@@ -346,6 +346,7 @@ def test_a_failed_action_is_logged_with_its_table_and_request_and_no_token(
     assert line["table"] == table_id
     assert line["request"] == f"seat-{mover}"
     assert "actions" in line["exception"]  # the database's reason is there
+    assert "[SQL parameters hidden due to hide_parameters=True]" in line["exception"]
     assert line["time"].endswith("+00:00")
     for token in tokens:
         assert token not in stream.getvalue()
@@ -386,3 +387,46 @@ def test_log_lines_carry_the_ids_of_their_context() -> None:
     assert "ValueError: crash" in lines[-1]["exception"]
     assert "股票" in stream.getvalue()  # kept as it is, not escaped
     assert isinstance(JsonFormatter().format(logging.makeLogRecord({"msg": "x"})), str)
+
+
+def test_a_failed_join_is_logged_with_its_request_and_table(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'web.db'}"
+    with client_for(url) as client:
+        table_id = create(client, "take_stock", ["open", "open"])["id"]
+        run_sql(url, "ALTER TABLE seats RENAME TO seats_gone")
+        with json_log() as stream:
+            response = client.post(
+                f"/api/tables/{table_id}/join",
+                json={"name": "Ana"},
+                headers={"X-Request-ID": "joiner"},
+            )
+        assert response.status_code == 500
+        assert response.headers["x-request-id"] == "joiner"
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    (line,) = [x for x in lines if x["message"] == f"table {table_id}: join not stored"]
+    assert (line["table"], line["request"]) == (table_id, "joiner")
+    assert "Ana" not in line["exception"]  # the statement's parameters are hidden
+
+
+def test_a_bots_log_line_carries_its_table_and_not_the_request_that_woke_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+
+        async def broken(*_: Any) -> Any:
+            raise RuntimeError("the bot broke")
+
+        monkeypatch.setattr(hub_of(client).bots, "choose", broken)
+        with json_log() as stream:
+            response = client.post(
+                "/api/tables",
+                json={"game": "take_stock", "seats": ["random", "random"]},
+                headers={"X-Request-ID": "creator"},
+            )
+            table_id = response.json()["table"]["id"]
+            wait_for(lambda: "bot of seat" in stream.getvalue())
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    (line,) = [x for x in lines if "bot of seat" in x["message"]]
+    assert line["table"] == table_id
+    assert "request" not in line
+    assert "the bot broke" in line["exception"]

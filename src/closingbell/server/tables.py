@@ -526,10 +526,6 @@ class LiveTable:
         ``received`` (``time.perf_counter()``) is when the action arrived: the time until
         the state it led to is sent to ``conn`` is the action's round trip (metrics).
         """
-        with bound(table=self.id):
-            await self._act(conn, message, received)
-
-    async def _act(self, conn: Connection, message: Act, received: float | None) -> None:
         async with self.lock:
             if conn.seat is None:
                 raise WebError(ErrorCode.SPECTATOR, "spectators cannot act")
@@ -778,9 +774,10 @@ class Hub:
         self.settings = settings
         """How the server behaves."""
         self.metrics = Metrics() if metrics is None else metrics
-        """What the server counts and times (``GET /metrics``): it counts this hub's tables."""
+        """What the server counts and times (``GET /metrics``), this hub's tables and its
+        store's commits among them."""
         self.metrics.count_tables = self._count_tables
-        if store.on_commit is None:
+        if store.on_commit is None:  # a store told of its commits elsewhere keeps its hook
             store.on_commit = self.metrics.committed
         self.started = False
         """Whether :meth:`start` has finished: the database is open and the tables rebuilt."""

@@ -290,7 +290,11 @@ class _Named(Store):
 
 
 async def _restore_sqlite(file: Path, target: Database, *, replace: bool) -> int:
-    """Replace the SQLite file ``target`` with a checked copy of the backup ``file``."""
+    """Replace the SQLite file ``target`` with a checked copy of the backup ``file``.
+
+    The copy is made and checked beside the target before the target's lock is taken; only
+    a copy that passed replaces it, in one rename.
+    """
     path = target.path
     if not path.parent.is_dir():
         raise BackupError(f"{path.parent} is not a folder: make it first")
@@ -302,50 +306,57 @@ async def _restore_sqlite(file: Path, target: Database, *, replace: bool) -> int
             backup_file.close()
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"{file} is not a closingbell backup ({exc})") from None
-    store = Store(target.text)
-    try:
-        await _lock(store, target)
-        if path.is_file() and path.stat().st_size > 0:
-            try:
-                held = _existing(path)
-                try:
-                    names = _sqlite_tables(held)
-                finally:
-                    held.close()
-            except sqlite3.DatabaseError:
-                raise BackupError(f"{path} is not an SQLite database: name another") from None
-            _refuse_occupied(names, target.shown, replace=replace)
-        with _pending(path) as partial:
-            src = _existing(file, "ro")
-            dst = sqlite3.connect(partial)
-            try:
-                src.backup(dst)
-            finally:
-                dst.close()
-                src.close()
-            restored = _Named(f"sqlite:///{partial}", str(file))
-            try:
-                await restored.check()
-                count = await _count(restored)
-            except UnusableDatabaseError as exc:
-                raise BackupError(f"restore refused: {exc}") from None
-            finally:
-                await restored.close()
-            # The server turns write-ahead logging on again; a file without one is moved whole.
-            done = sqlite3.connect(partial)
-            try:
-                done.execute("PRAGMA journal_mode=DELETE")
-            finally:
-                done.close()
+    _refuse_occupied(_sqlite_target_tables(path), target.shown, replace=replace)
+    with _pending(path) as partial:
+        src = _existing(file, "ro")
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        restored = _Named(f"sqlite:///{partial}", str(file))
+        try:
+            await restored.check()
+            count = await _count(restored)
+        except UnusableDatabaseError as exc:
+            raise BackupError(f"restore refused: {exc}") from None
+        finally:
+            await restored.close()
+        # The server turns write-ahead logging on again; a file without one is moved whole.
+        done = sqlite3.connect(partial)
+        try:
+            done.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            done.close()
+        store = Store(target.text)
+        try:
+            await _lock(store, target)
+            # Again under the lock: a server may have started on it meanwhile.
+            _refuse_occupied(_sqlite_target_tables(path), target.shown, replace=replace)
             # The old database's log must go first: SQLite would replay it into the new file.
             for old in _companions(path):
                 with suppress(FileNotFoundError):
                     old.unlink()
             os.replace(partial, path)
             _sync_folder(path.parent)
-        return count
-    finally:
-        await store.close()
+        finally:
+            await store.close()
+    return count
+
+
+def _sqlite_target_tables(path: Path) -> set[str]:
+    """The tables of the SQLite file a restore would replace (none if it is new or empty)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return set()
+    try:
+        held = _existing(path)
+        try:
+            return _sqlite_tables(held)
+        finally:
+            held.close()
+    except sqlite3.DatabaseError:
+        raise BackupError(f"{path} is not an SQLite database: name another") from None
 
 
 def _sync_folder(folder: Path) -> None:

@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -323,13 +323,34 @@ class Store:
             raise
 
     async def _open(self) -> None:
+        await self.lock()
+        await self.check()
+
+    async def lock(self) -> None:
+        """Take the database's lock, held until :meth:`close`: one server at a time.
+
+        Raises :class:`DatabaseInUseError` when another server holds it, and
+        :class:`UnusableDatabaseError` when the database cannot be reached. Used by
+        :meth:`open`, and by a restore, which must not write under a running server.
+        """
         path = self._sqlite_file()
-        try:
+        with self._unusable(path):
             if path is not None:
                 self._lock_sqlite(path)
-                _refuse_empty_file(path)
             else:
                 await self._lock_postgres()
+
+    async def check(self) -> None:
+        """Refuse a database the server cannot use, then migrate it to the newest schema.
+
+        The checks of :meth:`open` without the lock: an SQLite file of 0 bytes, a database
+        that is not closingbell's, an unknown migration, a missing table or column, each
+        raised as an :class:`UnusableDatabaseError` before anything is written.
+        """
+        path = self._sqlite_file()
+        with self._unusable(path):
+            if path is not None:
+                _refuse_empty_file(path)
             # Checked on a connection of its own: the server's connections switch an SQLite
             # file to write-ahead logging as they open, which would change a foreign file.
             checking = create_async_engine(self.url, poolclass=NullPool)
@@ -340,6 +361,12 @@ class Store:
                 await checking.dispose()
             async with self.engine.begin() as connection:
                 await connection.run_sync(_upgrade_checked, self.where)
+
+    @contextlib.contextmanager
+    def _unusable(self, path: Path | None) -> Iterator[None]:
+        """Turn a database's or driver's error into an :class:`UnusableDatabaseError`."""
+        try:
+            yield
         except UnusableDatabaseError:
             raise
         except DBAPIError as exc:

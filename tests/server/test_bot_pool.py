@@ -83,3 +83,24 @@ def test_a_table_goes_on_when_a_helper_process_dies(
         assert "a bots' helper process died" in caplog.text
         assert hub.bots.started
         assert [p.pid for p in multiprocessing.active_children()] != [helper.pid]
+
+
+def test_bots_think_in_threads_where_no_helper_process_may_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A hardened service or a sandbox may forbid the shared memory a process pool needs.
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied: '/dev/shm/sem.mp-x'")
+
+    monkeypatch.setattr("closingbell.server.tables.ProcessPoolExecutor", refused)
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=2) as client:
+        hub = hub_of(client)
+        table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
+        wait_for_version(client, table_id, 12)
+        assert hub.bots.processes == 0 and not hub.bots.started
+        assert multiprocessing.active_children() == []
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors == [
+        "the bots' helper processes cannot start ([Errno 13] Permission denied: "
+        "'/dev/shm/sem.mp-x'); bots think in threads"
+    ]

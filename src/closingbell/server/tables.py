@@ -740,19 +740,28 @@ class BotPool:
         if self.processes == 0:
             return await asyncio.to_thread(work, *args)
         executor = self._executor
-        if executor is None:
-            # Spawned, not forked: the server process has threads and an event loop.
-            context = multiprocessing.get_context("spawn")
-            executor = self._executor = ProcessPoolExecutor(
-                self.processes,
-                mp_context=context,
-                initializer=_follow_server,
-                initargs=(os.getpid(),),
-            )
         try:
+            if executor is None:
+                # Spawned, not forked: the server process has threads and an event loop.
+                context = multiprocessing.get_context("spawn")
+                executor = self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=context,
+                    initializer=_follow_server,
+                    initargs=(os.getpid(),),
+                )
             return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+        except OSError as exc:
+            # No processes may be started here (a sandbox without shared memory, say):
+            # the bots think in threads from now on.
+            log.error("the bots' helper processes cannot start (%s); bots think in threads", exc)
+            self.processes = 0
+            if executor is not None:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            return await asyncio.to_thread(work, *args)
         except BrokenProcessPool:
-            if self._executor is executor:
+            if executor is not None and self._executor is executor:
                 log.error("a bots' helper process died; new ones start with the next move")
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)

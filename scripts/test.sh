@@ -42,14 +42,15 @@ if [ -z "${CLOSINGBELL_TEST_POSTGRES:-}" ]; then
     )
     export CLOSINGBELL_TEST_POSTGRES="postgresql://closingbell_test:closingbell_test@127.0.0.1:$pg_port/closingbell_test"
 fi
-echo "== Chromium and a Chinese font for the browser tests, tools for backups and the unit"
+echo "== Chromium and a Chinese font for the browser tests, tools for backups, the unit and nginx"
 # tests/server/test_browser.py drives Debian's Chromium at /usr/bin/chromium through
 # Playwright (never `playwright install`, which downloads its own browsers). Without a
 # CJK font Chromium draws Chinese as empty boxes: tests/server/test_fonts.py checks that
 # Debian's Noto CJK fonts draw it. tests/server/test_deploy.py checks deploy/'s systemd
 # unit with systemd-analyze (Debian's systemd package), which needs no running systemd;
 # tests/server/test_backup.py runs pg_dump and pg_restore, even when
-# CLOSINGBELL_TEST_POSTGRES names another machine's server.
+# CLOSINGBELL_TEST_POSTGRES names another machine's server. tests/server/test_nginx.py runs
+# Debian's nginx on deploy/nginx/closingbell.conf, with a certificate made by openssl.
 missing=()
 if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok installed"; then
@@ -57,6 +58,8 @@ if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q "ok insta
 fi
 if ! command -v systemd-analyze >/dev/null 2>&1; then missing+=(systemd); fi
 if ! command -v pg_restore >/dev/null 2>&1; then missing+=(postgresql-client); fi
+if [ ! -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null 2>&1; then missing+=(nginx); fi
+if ! command -v openssl >/dev/null 2>&1; then missing+=(openssl); fi
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

@@ -123,9 +123,11 @@ def test_every_variable_given_is_one_the_server_reads() -> None:
     assert {variable(name) for name in SETTING_OPTIONS.values()} <= known
     unit = settings((DEPLOY / "closingbell.service").read_text())
     given = [e.split("=", 1)[0] for e in unit["Environment"]]
-    for line in (DEPLOY / "closingbell.env").read_text().splitlines():
-        line = line.lstrip("#").strip()
-        if line.startswith("CLOSINGBELL_"):
-            given.append(line.split("=", 1)[0])
+    # The example environment file, and the settings the nginx site's comment gives.
+    for shown in ("closingbell.env", "nginx/closingbell.conf"):
+        lines = [x.lstrip("#").strip() for x in (DEPLOY / shown).read_text().splitlines()]
+        named = [x.split("=", 1)[0] for x in lines if x.startswith("CLOSINGBELL_")]
+        assert named, shown
+        given += named
     assert given
     assert set(given) <= known, set(given) - known

@@ -1,0 +1,510 @@
+"""closingbell behind nginx: deploy/nginx/closingbell.conf in front of a real ``closingbell
+serve`` process.
+
+The site file is the one shipped, with only its addresses and paths changed
+(:func:`site_config`): its upstream names the test's server, it listens on free loopback
+ports, over TLS with a self-signed certificate made by ``openssl`` and, in the same server
+block, over plain HTTP, and it logs into a temporary folder. nginx runs in the foreground
+with a main configuration of the test's own (``nginx -p DIR -c FILE``), so it needs no system
+path but ``/etc/nginx/mime.types``. nginx must be installed (``scripts/test.sh`` installs
+Debian's): without it these tests fail, they never skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import sync_playwright
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.test_browser import (
+    ARGS,
+    CHROMIUM,
+    DESKTOP,
+    _play,
+    _seat_in,
+    _status,
+    _version,
+    _wait_until,
+)
+from tests.server.test_serve import free_port, server
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "deploy" / "nginx" / "closingbell.conf"
+"""The site configuration shipped for Debian's nginx."""
+NEW_TABLE = {"game": "take_stock", "seats": ["open", "random"]}
+"""A table of one person against a bot that plays at once (the server's bot delay is 0)."""
+
+
+def nginx_program() -> str:
+    """The ``nginx`` program; fails the test (never skips) when it is not installed."""
+    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+    if found is None:
+        pytest.fail("nginx is missing: apt-get install nginx (scripts/test.sh does)", pytrace=False)
+    return found
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, and its key, made by ``openssl``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def _replace(text: str, old: str, new: str, count: int) -> str:
+    """``text`` with each of the ``count`` occurrences of ``old`` replaced by ``new``."""
+    assert text.count(old) == count, f"{SITE.name} no longer has {count} of {old!r}"
+    return text.replace(old, new)
+
+
+def site_config(
+    *,
+    upstream: str,
+    http_port: int,
+    https_port: int,
+    plain_port: int,
+    folder: Path,
+    cert: Path,
+    key: Path,
+) -> str:
+    """The shipped site file with the test's addresses and paths, and nothing else changed.
+
+    The redirecting server listens on ``http_port``; the proxying one on ``https_port`` over
+    TLS and on ``plain_port`` over plain HTTP; both on 127.0.0.1 only (no IPv6 line).
+    """
+    text = SITE.read_text(encoding="utf-8")
+    text = _replace(text, "server 127.0.0.1:8000;", f"server {upstream};", 1)
+    text = _replace(text, "    listen [::]:80;\n", "", 1)
+    text = _replace(text, "    listen [::]:443 ssl http2;\n", "", 1)
+    text = _replace(text, "listen 80;", f"listen 127.0.0.1:{http_port};", 1)
+    text = _replace(
+        text,
+        "listen 443 ssl http2;",
+        f"listen 127.0.0.1:{https_port} ssl http2;\n    listen 127.0.0.1:{plain_port};",
+        1,
+    )
+    live = "/etc/letsencrypt/live/play.example.com/"
+    text = _replace(text, live + "fullchain.pem", str(cert), 1)
+    text = _replace(text, live + "privkey.pem", str(key), 1)
+    text = _replace(text, "/var/log/nginx/", f"{folder}/", 2)
+    return _replace(text, "root /var/www/html;", f"root {folder / 'www'};", 1)
+
+
+def main_config(folder: Path, site: Path) -> str:
+    """An nginx.conf that includes ``site`` in its ``http`` block, as Debian's does, with
+    every file nginx writes in ``folder``."""
+    temporary = "".join(
+        f"    {kind}_temp_path {folder / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    # As root, nginx's workers would run as nobody, who may not enter pytest's folders.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    return (
+        f"{user}worker_processes 1;\n"
+        "events { worker_connections 512; }\n"
+        "http {\n"
+        "    include /etc/nginx/mime.types;\n"
+        "    default_type application/octet-stream;\n"
+        f"    access_log {folder / 'access.log'};\n"
+        f"{temporary}"
+        f"    include {site};\n"
+        "}\n"
+    )
+
+
+def nginx_command(folder: Path, conf: Path, *extra: str) -> list[str]:
+    """``nginx`` on ``conf`` with its prefix, pid file and error log in ``folder``."""
+    return [
+        nginx_program(),
+        "-p",
+        f"{folder}/",
+        "-e",
+        str(folder / "error.log"),
+        "-c",
+        str(conf),
+        "-g",
+        f"daemon off; pid {folder / 'nginx.pid'}; error_log {folder / 'error.log'};",
+        *extra,
+    ]
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """A closingbell server and nginx in front of it."""
+
+    direct: str
+    """The server's own address, ``http://127.0.0.1:PORT``."""
+    plain: str
+    """nginx's proxying server over plain HTTP."""
+    tls: str
+    """nginx's proxying server over HTTPS (the certificate in ``cert``)."""
+    redirect: str
+    """nginx's plain HTTP server that sends browsers to HTTPS."""
+    cert: Path
+    """The self-signed certificate nginx presents."""
+    folder: Path
+    """nginx's folder: its configuration, logs and the ACME challenges' ``www``."""
+
+
+def wait_for_port(port: int, process: subprocess.Popen[Any], folder: Path) -> None:
+    """Wait until something listens on loopback ``port``; fail if ``process`` ends first."""
+    deadline = time.monotonic() + 20
+    while True:
+        log = folder / "error.log"
+        assert process.poll() is None, log.read_text() if log.exists() else "nginx ended"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.05)
+
+
+@contextmanager
+def nginx_in_front(direct: str, folder: Path) -> Iterator[Proxy]:
+    """nginx on the shipped site file, proxying to the server at ``direct``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "www" / ".well-known" / "acme-challenge").mkdir(parents=True)
+    cert, key = self_signed(folder)
+    ports = {name: free_port() for name in ("http", "https", "plain")}
+    site = folder / "closingbell.conf"
+    site.write_text(
+        site_config(
+            upstream=direct.removeprefix("http://"),
+            http_port=ports["http"],
+            https_port=ports["https"],
+            plain_port=ports["plain"],
+            folder=folder,
+            cert=cert,
+            key=key,
+        )
+    )
+    conf = folder / "nginx.conf"
+    conf.write_text(main_config(folder, site))
+    process = subprocess.Popen(nginx_command(folder, conf), stderr=subprocess.DEVNULL)
+    try:
+        for port in ports.values():
+            wait_for_port(port, process, folder)
+        yield Proxy(
+            direct=direct,
+            plain=f"http://127.0.0.1:{ports['plain']}",
+            tls=f"https://127.0.0.1:{ports['https']}",
+            redirect=f"http://127.0.0.1:{ports['http']}",
+            cert=cert,
+            folder=folder,
+        )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
+    """``closingbell serve`` trusting nginx's X-Forwarded-For (as docs/deploy.md says to run
+    it behind nginx), and nginx in front of it."""
+    nginx_program()
+    folder = tmp_path_factory.mktemp("nginx")
+    database = f"sqlite:///{folder / 'web.db'}"
+    with (
+        server(database, folder, "--forwarded-allow-ips", "127.0.0.1") as (direct, _),
+        nginx_in_front(direct, folder / "nginx") as running,
+    ):
+        yield running
+
+
+@pytest.fixture(params=["plain", "tls"])
+def public(request: pytest.FixtureRequest, proxy: Proxy) -> str:
+    """nginx's public address: over plain HTTP, then over HTTPS."""
+    return str(getattr(proxy, request.param))
+
+
+def client(proxy: Proxy, base: str, source: str = "127.0.0.1") -> httpx.Client:
+    """An HTTP client of ``base`` from loopback address ``source``, trusting nginx's
+    certificate."""
+    verify = ssl.create_default_context(cafile=str(proxy.cert))
+    transport = httpx.HTTPTransport(local_address=source, verify=verify)
+    return httpx.Client(base_url=base, transport=transport, verify=verify, timeout=10)
+
+
+@contextmanager
+def websocket(
+    proxy: Proxy, base: str, table_id: str, origin: str | None = None
+) -> Iterator[ClientConnection]:
+    """A WebSocket to table ``table_id`` through ``base`` (``ws://`` or ``wss://``)."""
+    url = re.sub(r"^http", "ws", base) + f"/ws/tables/{table_id}"
+    context = ssl.create_default_context(cafile=str(proxy.cert)) if url[:4] == "wss:" else None
+    extra: dict[str, Any] = {} if origin is None else {"origin": origin}
+    with connect(url, ssl=context, open_timeout=10, **extra) as ws:
+        yield ws
+
+
+def written(path: Path, pattern: re.Pattern[str]) -> str:
+    """The text of the log at ``path`` once ``pattern`` is in it (nginx writes a request's
+    line after its answer has gone)."""
+    deadline = time.monotonic() + 5
+    while not pattern.search(text := path.read_text()):
+        assert time.monotonic() < deadline, text
+        time.sleep(0.02)
+    return text
+
+
+def next_state(ws: ClientConnection) -> dict[str, Any]:
+    """The next ``state`` message (failing on an ``error``)."""
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        assert message["type"] != "error", message
+        if message["type"] == "state":
+            return message  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------- the site file
+
+
+def test_nginx_accepts_the_shipped_site_file(tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    site = tmp_path / "closingbell.conf"
+    site.write_text(
+        site_config(
+            upstream="127.0.0.1:8000",
+            http_port=8080,
+            https_port=8443,
+            plain_port=8081,
+            folder=tmp_path,
+            cert=cert,
+            key=key,
+        )
+    )
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(main_config(tmp_path, site))
+    checked = subprocess.run(
+        nginx_command(tmp_path, conf, "-t"), capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr
+    # nginx 1.25.1 and later prefer `http2 on;` to `listen ... http2` (Debian 12 has 1.22).
+    warnings = [
+        line
+        for line in checked.stderr.splitlines()
+        if "[warn]" in line and '"listen ... http2" directive is deprecated' not in line
+    ]
+    assert warnings == []
+
+
+def test_websockets_outlast_the_servers_pings() -> None:
+    """nginx never closes a WebSocket the server keeps alive: its read timeout is longer
+    than uvicorn's ping interval and pong timeout (which ``closingbell serve`` keeps)."""
+    text = SITE.read_text(encoding="utf-8")
+    block = text[text.index("location /ws/ {") :]
+    block = block[: block.index("}")]
+    timeout = re.search(r"proxy_read_timeout (\d+)s;", block)
+    assert timeout is not None, block
+    defaults = uvicorn.Config(app="closingbell.server.app:create_app")
+    assert defaults.ws_ping_interval is not None and defaults.ws_ping_timeout is not None
+    assert int(timeout[1]) >= 2 * (defaults.ws_ping_interval + defaults.ws_ping_timeout)
+    serve = (ROOT / "src" / "closingbell" / "cli" / "serve.py").read_text(encoding="utf-8")
+    assert "ws_ping" not in serve
+
+
+# ---------------------------------------------------------------------- HTTP
+
+
+def test_the_lobby_and_the_api_answer_through_nginx(proxy: Proxy, public: str) -> None:
+    with client(proxy, public) as http:
+        lobby = http.get("/")
+        assert lobby.status_code == 200, lobby.text
+        assert lobby.headers["content-type"].startswith("text/html")
+        assert "content-security-policy" in lobby.headers  # the server's headers, passed on
+        assert "server" not in lobby.headers or "nginx/" not in lobby.headers["server"]
+        games = http.get("/api/games").json()
+        assert "take_stock" in json.dumps(games)
+        assert http.get("/healthz").json() == {"ok": True}
+        assert http.get("/readyz").json() == {"ok": True}
+        table = http.post("/api/tables", json=NEW_TABLE)
+        assert table.status_code == 201, table.text
+        table_id = table.json()["table"]["id"]
+        assert http.get(f"/api/tables/{table_id}").json()["table"]["id"] == table_id
+        hsts = lobby.headers.get("strict-transport-security")
+        assert hsts == "max-age=63072000"  # sent on HTTPS; harmless on the test's plain port
+
+
+def test_plain_http_is_sent_to_https_but_for_certbots_challenges(proxy: Proxy) -> None:
+    challenge = proxy.folder / "www" / ".well-known" / "acme-challenge" / "token-1"
+    challenge.write_text("token-1.key")
+    with client(proxy, proxy.redirect) as http:
+        moved = http.get("/t/abc?lang=en")
+        assert moved.status_code == 301
+        assert moved.headers["location"] == "https://127.0.0.1/t/abc?lang=en"
+        answer = http.get("/.well-known/acme-challenge/token-1")
+        assert (answer.status_code, answer.text) == (200, "token-1.key")
+
+
+def test_a_request_id_comes_back_and_is_logged(proxy: Proxy, public: str) -> None:
+    with client(proxy, public) as http:
+        given = http.get("/api/health", headers={"X-Request-ID": "trace-42.a"})
+        assert given.headers["x-request-id"] == "trace-42.a"
+        made = http.get("/api/games").headers["x-request-id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", made), made  # nginx's $request_id
+    wanted = re.compile(rf'"GET /api/games HTTP/[\d.]+" 200 .* {made}$', re.MULTILINE)
+    log = written(proxy.folder / "closingbell.access.log", wanted)
+    assert " trace-42.a\n" in log
+
+
+def test_metrics_are_answered_on_this_machine_only(proxy: Proxy, public: str) -> None:
+    with client(proxy, public, source="127.0.0.2") as outside:
+        for path in ("/metrics", "/%6detrics", "//metrics", "/metrics?x=1"):
+            assert outside.get(public + path).status_code == 403, path
+        assert outside.get("/api/health").status_code == 200
+    with client(proxy, public) as here:
+        assert here.get("/metrics").status_code == 200
+    direct = httpx.get(proxy.direct + "/metrics")
+    assert direct.status_code == 200
+    assert "closingbell_websocket_connections" in direct.text
+
+
+def test_bodies_are_limited_as_the_server_limits_them(proxy: Proxy, public: str) -> None:
+    big = {**NEW_TABLE, "name": "x" * 70_000}
+    with client(proxy, public) as http:
+        refused = http.post("/api/tables", json=big)
+        assert refused.status_code == 413
+        assert refused.headers["content-type"] == "application/json"
+        assert refused.json()["error"]["code"] == "too_large"
+        # A body within the limit reaches the server, which answers it.
+        within = http.post("/api/tables", json={**NEW_TABLE, "options": {"x": "x" * 60_000}})
+        assert within.status_code == 422, within.text
+        assert within.json()["error"]["code"] != "too_large"
+        assert "x-request-id" in within.headers
+
+
+def test_the_server_counts_each_client_by_its_own_address(proxy: Proxy, public: str) -> None:
+    """The server's limit on new tables per address (20 at once) counts the address
+    nginx saw, whatever X-Forwarded-For the client sends."""
+    first, second = (
+        ("127.0.0.2", "127.0.0.3") if public == proxy.plain else ("127.0.0.4", "127.0.0.5")
+    )
+    with client(proxy, public, source=first) as one, client(proxy, public, source=second) as two:
+        spoof = {"X-Forwarded-For": "198.51.100.7"}
+        made = [one.post("/api/tables", json=NEW_TABLE, headers=spoof) for _ in range(20)]
+        assert [r.status_code for r in made] == [201] * 20
+        refused = one.post(
+            "/api/tables", json=NEW_TABLE, headers={"X-Forwarded-For": "198.51.100.8"}
+        )
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert two.post("/api/tables", json=NEW_TABLE).status_code == 201
+
+
+# ---------------------------------------------------------------------- WebSockets
+
+
+def test_a_game_is_played_over_a_websocket_through_nginx(proxy: Proxy, public: str) -> None:
+    with client(proxy, public) as http:
+        table = http.post("/api/tables", json=NEW_TABLE).json()["table"]
+        token = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"}).json()["token"]
+    with websocket(proxy, public, table["id"]) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        state = next_state(ws)
+        # 20 moves of ours: within the 30 messages a connection may send at once.
+        mine = 0
+        while mine < 20 and state["status"] != "finished":
+            if state["current_player"] == 0 and state["legal"]:
+                action = random.Random(state["version"]).choice(state["legal"])["id"]
+                ws.send(
+                    json.dumps({"type": "action", "version": state["version"], "action": action})
+                )
+                mine += 1
+            state = next_state(ws)
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+    assert state["version"] > mine == 20  # the bot played in between
+
+
+def test_websockets_from_other_sites_are_refused_behind_nginx(proxy: Proxy, public: str) -> None:
+    with client(proxy, public) as http:
+        table_id = http.post("/api/tables", json=NEW_TABLE).json()["table"]["id"]
+    with websocket(proxy, public, table_id, origin=public) as ws:  # the site's own page
+        ws.send(json.dumps({"type": "hello"}))
+        assert next_state(ws)["table_id"] == table_id
+    other = websocket(proxy, public, table_id, origin="https://other.example")
+    with pytest.raises(InvalidStatus) as refused, other:
+        pass
+    assert refused.value.response.status_code == 403
+    assert json.loads(refused.value.response.body or b"{}")["error"]["code"] == "bad_origin"
+
+
+# ---------------------------------------------------------------------- the browser
+
+
+def test_chromium_plays_a_bot_through_nginx(proxy: Proxy) -> None:
+    """The page over HTTPS through nginx (its WebSocket over wss://), against a bot, with
+    no error in the console or the page's scripts."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
+    with client(proxy, proxy.tls) as http:
+        table = http.post("/api/tables", json=NEW_TABLE).json()["table"]
+        joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"}).json()
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport=DESKTOP, ignore_https_errors=True)
+            context.on("weberror", lambda e: errors.append(str(e.error)))
+            context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            _seat_in(context, table["id"], joined["seat"], joined["token"])
+            page = context.new_page()
+            page.goto(f"{proxy.tls}/t/{table['id']}")
+            page.wait_for_selector(".market")
+            _wait_until(page, "document.body.dataset.seat === '0'")
+            counts = _play(
+                [page],
+                lambda: _version(page) >= 16 or _status(page) == "finished",
+                random.Random(7),
+                limit=120,
+            )
+            assert sum(counts.values()) >= 4, counts
+            _wait_until(page, "document.querySelectorAll('#log li').length >= 10")
+            log = page.inner_text("#log")
+            assert "Ana" in log and "Random" in log, log
+        finally:
+            browser.close()
+    assert errors == []

@@ -49,6 +49,11 @@ def test_make_bot_knows_every_kind_and_level() -> None:
     assert isinstance(expert, ISMCTSBot) and expert.name == "expert"
     assert expert.seconds == 1.0 and expert.candidates == 3 and expert.depth == 1
     assert make_bot("expert", game, seconds=0.05).seconds == 0.05
+    # Take Stock's expert plays out to the round's end; Card Stock Market's keeps STRONG's.
+    assert expert.max_playout == 120
+    assert make_bot("expert", game, max_playout=30).max_playout == 30
+    market = make_bot("expert", closingbell.load_game("card_stock_market", players=2))
+    assert isinstance(market, ISMCTSBot) and market.max_playout == STRONG["max_playout"] == 30
     assert make_bot("easy", game).epsilon > make_bot("medium", game).epsilon > 0  # type: ignore[attr-defined]
     assert make_bot("ismcts", game, seconds=0.1).seconds == 0.1  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown bot 'wizard'"):

@@ -24,6 +24,13 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 first three are the rule-based bot with less and less randomness; ``expert`` is the paired
 search, which spends up to a second on each decision."""
 
+GAME_LEVELS: dict[tuple[str, str], dict[str, Any]] = {
+    ("expert", "take_stock"): {"max_playout": 120},
+}
+"""Where a level plays one game with settings of its own, over those of ``LEVELS``: the
+Take Stock expert plays its play-outs to the round's end (docs/bots.md, *At one second a
+decision*)."""
+
 KINDS = ("random", "heuristic", "ismcts")
 """The kinds of bot, besides the levels."""
 
@@ -48,7 +55,7 @@ def make_bot(name: str, game: Game, seed: int = 0, **params: Any) -> Bot:
     """A bot of kind or level ``name`` playing ``game``; ``params`` adjust its settings."""
     if name in LEVELS:
         kind, settings = LEVELS[name]
-        params = {**settings, **params}
+        params = {**settings, **GAME_LEVELS.get((name, game.info.name), {}), **params}
     else:
         kind = name
     cls = bot_class(kind, game)

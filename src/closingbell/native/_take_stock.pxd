@@ -199,3 +199,4 @@ cdef State ts_blank(object game, uint64_t seed)
 cdef int ts_seal(State st) except -1
 cdef bint ts_share_cards_complete(const ts_core *c) noexcept nogil
 cdef bint ts_event_cards_complete(const ts_core *c) noexcept nogil
+cdef bint ts_pools_outside_hands_hold(const ts_core *c, int draw_pool) noexcept nogil

@@ -3029,7 +3029,7 @@ cdef bint _event_cards_hold(ts_core *c) noexcept nogil:
 
 cdef bint _knowledge_holds(ts_core *c, const int16_t *hp) noexcept nogil:
     cdef int counts[_MAX_POOLS]
-    cdef int q, i, k, s, card
+    cdef int q, i, k, card
     cdef int npools = c.npools
     cdef int8_t *known
     for q in range(c.r.n):
@@ -3051,8 +3051,15 @@ cdef bint _knowledge_holds(ts_core *c, const int16_t *hp) noexcept nogil:
         for k in range(npools):
             if counts[k] != hp[q * _MAX_POOLS + k]:
                 return False
+    return ts_pools_outside_hands_hold(c, npools - 1)
+
+
+cdef bint ts_pools_outside_hands_hold(const ts_core *c, int draw_pool) noexcept nogil:
+    """The cards outside the hands are where the pools say: the draw pile's in ``draw_pool``,
+    those face up (the market's rows, discards, retrieved cards, certificates) in none."""
+    cdef int q, i, s
     for i in range(c.draw_len):
-        if c.pool_of[c.draw[i]] != npools - 1:
+        if c.pool_of[c.draw[i]] != draw_pool:
             return False
     for s in range(TS_STOCKS):
         for i in range(c.row_len[s]):

@@ -87,6 +87,7 @@ from closingbell.native._take_stock cimport (
     ts_core,
     ts_event_cards_complete,
     ts_is_legal,
+    ts_pools_outside_hands_hold,
     ts_share_cards_complete,
 )
 
@@ -596,7 +597,7 @@ cdef bint _knowledge_holds(const ts_read *r) noexcept nogil:
     """rules._check_knowledge: what the table knows of hidden cards agrees with them."""
     cdef const ts_core *c = &r.c
     cdef int counts[MAX_POOLS]
-    cdef int q, i, k, card, s
+    cdef int q, i, k, card
     cdef int pools = r.pools
     for q in range(r.n):
         memset(counts, 0, sizeof(counts))
@@ -620,24 +621,7 @@ cdef bint _knowledge_holds(const ts_read *r) noexcept nogil:
             if not (_count8(c.hands[q], c.hand_len[q], card)
                     or _count8(c.hidden[q], c.hidden_len[q], card)):
                 return False
-    for i in range(c.draw_len):
-        if c.pool_of[c.draw[i]] != pools - 1:
-            return False
-    for s in range(TS_STOCKS):
-        for i in range(c.row_len[s]):
-            if c.pool_of[s * TS_VALUES + c.rows[s][i] - 1] != -1:
-                return False
-    for i in range(c.discard_len):
-        if c.pool_of[c.discard[i]] != -1:
-            return False
-    for i in range(c.retrieved_len):
-        if c.pool_of[c.retrieved[i]] != -1:
-            return False
-    for q in range(r.n):
-        for i in range(c.cert_len[q]):
-            if c.pool_of[c.certs[q][i]] != -1:
-                return False
-    return True
+    return ts_pools_outside_hands_hold(c, pools - 1)
 
 
 cdef bint _scores_hold(const ts_read *r) noexcept nogil:

@@ -3002,7 +3002,6 @@ cdef bint _hands_hold(ts_core *c) noexcept nogil:
 
 
 cdef bint _share_cards_hold(ts_core *c) noexcept nogil:
-    cdef int seen[TS_CARDS]
     cdef int s, i
     for s in range(TS_STOCKS):
         if c.rows[s][0] != 1:
@@ -3010,21 +3009,7 @@ cdef bint _share_cards_hold(ts_core *c) noexcept nogil:
         for i in range(1, c.row_len[s]):
             if c.rows[s][i] <= c.rows[s][i - 1]:
                 return False
-    _count_share_cards(c, seen)
-    for i in range(TS_CARDS):
-        if seen[i] != 1:
-            return False
-    return True
-
-
-cdef bint _event_cards_hold(ts_core *c) noexcept nogil:
-    cdef int counts[TS_KINDS]
-    cdef int i
-    _count_event_cards(c, counts)
-    for i in range(TS_KINDS):
-        if counts[i] != _EVENT_DECK[i]:
-            return False
-    return True
+    return ts_share_cards_complete(c)
 
 
 cdef bint _knowledge_holds(ts_core *c, const int16_t *hp) noexcept nogil:
@@ -3104,7 +3089,7 @@ cdef bint _scores_hold(ts_core *c) noexcept nogil:
 cdef bint _sampled_holds(ts_core *c, const int16_t *hp) noexcept nogil:
     """Whether the reference's ``check_invariants`` passes on the state ``c`` dealt from a view."""
     return (_fields_hold(c) and _decision_holds(c) and _hands_hold(c)
-            and _share_cards_hold(c) and _event_cards_hold(c) and _knowledge_holds(c, hp)
+            and _share_cards_hold(c) and ts_event_cards_complete(c) and _knowledge_holds(c, hp)
             and _scores_hold(c))
 
 

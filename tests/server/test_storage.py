@@ -67,8 +67,8 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(database_url: str) 
             await store.close()
 
     names, head = asyncio.run(run())
-    assert names == ["actions", "alembic_version", "seats", "tables"]
-    assert head == "0003"
+    assert names == ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
+    assert head == "0004"
 
 
 def test_a_stale_append_writes_nothing(database_url: str) -> None:

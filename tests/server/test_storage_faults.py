@@ -206,7 +206,7 @@ def test_a_postgresql_database_with_other_tables_is_refused_untouched(tmp_path: 
 def test_an_empty_postgresql_database_is_set_up() -> None:
     with postgres_database() as url:
         start(url)
-        assert table_names(url) == ["actions", "alembic_version", "seats", "tables"]
+        assert table_names(url) == ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
 
 
 def test_an_empty_sqlite_database_is_set_up(sqlite_url: str) -> None:
@@ -215,7 +215,7 @@ def test_an_empty_sqlite_database_is_set_up(sqlite_url: str) -> None:
         conn.execute("VACUUM")  # a valid database file with no table in it
     conn.close()
     start(sqlite_url)
-    assert table_names(sqlite_url) == ["actions", "alembic_version", "seats", "tables"]
+    assert table_names(sqlite_url) == ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
 
 
 def test_a_schema_at_an_unknown_migration_is_refused(database_url: str, tmp_path: Path) -> None:
@@ -282,13 +282,13 @@ def test_hub_start_raises_the_typed_error_too(sqlite_url: str) -> None:
 # ---------------------------------------------------------------- one server per database
 
 
-def test_a_second_server_on_the_same_database_is_refused(database_url: str) -> None:
-    with client_for(database_url) as first:
+def test_a_second_server_on_the_same_sqlite_file_is_refused(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as first:
         table = create(first, "take_stock", ["open", "open"], seed=3)
         with pytest.raises(DatabaseInUseError, match="in use by another closingbell server"):
-            start(database_url)
+            start(sqlite_url)
         assert first.get(f"/api/tables/{table['id']}").status_code == 200
-    start(database_url)  # the lock ends with the first server
+    start(sqlite_url)  # the lock ends with the first server
 
 
 def test_a_refused_start_leaves_no_lock(sqlite_url: str) -> None:
@@ -301,8 +301,9 @@ def test_a_refused_start_leaves_no_lock(sqlite_url: str) -> None:
 
 
 def test_a_second_serve_is_refused_and_a_killed_one_leaves_no_lock(
-    database_url: str, tmp_path: Path
+    sqlite_url: str, tmp_path: Path
 ) -> None:
+    database_url = sqlite_url  # PostgreSQL takes many servers: tests/server/test_cluster.py
     with server(database_url, tmp_path) as (base, process):
         made = httpx.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["random", "random"]}

@@ -438,7 +438,7 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
     Two tasks serve it: one reads (:func:`_read`), one writes (:func:`_write`). It ends
     when either does: the client left, or must be closed (flooding, no ``hello`` in time:
     :func:`_read` returns the close code), or fell behind in reading (4413), or the server
-    stops (the writer sends 1001).
+    stops (the writer sends 1012: connect again).
     """
     hub = _hub(websocket)
     settings = hub.settings
@@ -541,7 +541,7 @@ async def _read(
                     _refuse(conn, ErrorCode.ALREADY_AUTHENTICATED, "hello was already sent", table)
                     continue
                 if parsed.token is not None:
-                    seat = table.seat_of_token(parsed.token)
+                    seat = await table.find_seat(parsed.token)
                     if seat is None:
                         _refuse(conn, ErrorCode.BAD_TOKEN, "no seat of this table has it", table)
                         continue

@@ -136,6 +136,7 @@ class TableMemory:
         del self.hub.tables[table.id]
         table.gone = True
         table.close()
+        self.hub.cluster.dropped(table)  # its lease goes, for a server still using it
 
     def restore(self, table: LiveTable) -> None:
         """Put back what ``table`` had in memory and the database lacks (see the module)."""

@@ -100,6 +100,27 @@ actions_table = sa.Table(
 )
 """One row per action, numbered from 0 within its table."""
 
+servers_table = sa.Table(
+    "servers",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("host", sa.String(255), nullable=False),
+    sa.Column("pid", sa.Integer(), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("heartbeat", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per server running on a shared PostgreSQL database, with its last heartbeat
+(migration 0004; ``closingbell.server.cluster``)."""
+
+leases_table = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("server", sa.String(32), nullable=True, index=True),
+    sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+)
+"""Which server runs a live table's bots and turn clock (``NULL``: handed over)."""
+
 
 class StoreConflictError(RuntimeError):
     """A write that found the row in another state than expected (nothing was written)."""
@@ -126,12 +147,24 @@ class UnknownSchemaError(UnusableDatabaseError):
 
 
 class DatabaseInUseError(UnusableDatabaseError):
-    """Another server holds the database's lock (one server per database, for now)."""
+    """Another server, or a restore, holds the database's lock.
+
+    An SQLite file takes one server; a PostgreSQL database takes any number of servers
+    (they share its lock) but no restore while one runs.
+    """
 
 
 POSTGRES_LOCK_KEY = 0x636C6F73696E6762
-"""The key of the session-level advisory lock a server holds on a PostgreSQL database
-(the bytes of ``closingb``); advisory locks are counted per database."""
+"""The key of the session-level advisory lock on a PostgreSQL database (the bytes of
+``closingb``): servers hold it shared, a restore exclusively; advisory locks are counted
+per database."""
+
+NOTICE_CHANNEL = "closingbell"
+"""The PostgreSQL ``NOTIFY`` channel on which servers sharing a database tell each other
+of what they committed (``closingbell.server.cluster``)."""
+
+NOTICE_BYTES = 7000
+"""The longest notice payload sent (PostgreSQL takes up to 8,000 bytes)."""
 
 
 def hash_token(token: str) -> str:
@@ -230,6 +263,7 @@ class _Append:
     text: str
     status: str
     at: dt.datetime
+    by: str = "player"
 
 
 CommitHook = Callable[[str, float], object]
@@ -265,6 +299,15 @@ class Store:
         """The descriptor of the SQLite file's lock file, while :meth:`open` holds it."""
         self._lock_connection: AsyncConnection | None = None
         """The PostgreSQL connection holding the advisory lock, while :meth:`open` holds it."""
+        self.notify_as: str | None = None
+        """The id of the server this store belongs to, once it shares a PostgreSQL database
+        with others: each commit of actions or of a join then sends a notice on
+        :data:`NOTICE_CHANNEL` in the same transaction (``closingbell.server.cluster``)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether several servers may use this database at once (PostgreSQL)."""
+        return self._sqlite_writes is None
 
     @contextlib.asynccontextmanager
     async def _writing(self, what: str) -> AsyncIterator[AsyncConnection]:
@@ -323,22 +366,24 @@ class Store:
             raise
 
     async def _open(self) -> None:
-        await self.lock()
+        await self.lock(shared=True)
         await self.check()
 
-    async def lock(self) -> None:
-        """Take the database's lock, held until :meth:`close`: one server at a time.
+    async def lock(self, *, shared: bool = False) -> None:
+        """Take the database's lock, held until :meth:`close`.
 
-        Raises :class:`DatabaseInUseError` when another server holds it, and
-        :class:`UnusableDatabaseError` when the database cannot be reached. Used by
-        :meth:`open`, and by a restore, which must not write under a running server.
+        An SQLite file's lock is always exclusive: one server at a time. On PostgreSQL,
+        servers take the lock ``shared`` (any number of them at once) and a restore takes
+        it exclusively (no server runs while it writes). Raises :class:`DatabaseInUseError`
+        when it cannot be had, and :class:`UnusableDatabaseError` when the database cannot
+        be reached. Used by :meth:`open`, and by a restore.
         """
         path = self._sqlite_file()
         with self._unusable(path):
             if path is not None:
                 self._lock_sqlite(path)
             else:
-                await self._lock_postgres()
+                await self._lock_postgres(shared=shared)
 
     async def check(self) -> None:
         """Refuse a database the server cannot use, then migrate it to the newest schema.
@@ -360,6 +405,12 @@ class Store:
             finally:
                 await checking.dispose()
             async with self.engine.begin() as connection:
+                if path is None and self.shared:
+                    # Servers starting together on one PostgreSQL database migrate it in turn.
+                    await connection.execute(
+                        sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                        {"key": POSTGRES_LOCK_KEY + 1},
+                    )
                 await connection.run_sync(_upgrade_checked, self.where)
 
     @contextlib.contextmanager
@@ -399,19 +450,25 @@ class Store:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._lock_file = fd
 
-    async def _lock_postgres(self) -> None:
+    async def _lock_postgres(self, *, shared: bool) -> None:
         """Hold a session-level advisory lock, on a connection kept open, for the server's life."""
         connection = await self.engine.connect()
         self._lock_connection = connection
+        function = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
         taken = await connection.scalar(
-            sa.text("SELECT pg_try_advisory_lock(:key)"), {"key": POSTGRES_LOCK_KEY}
+            sa.text(f"SELECT {function}(:key)"), {"key": POSTGRES_LOCK_KEY}
         )
         # A session lock outlives the transaction; ending it keeps the connection idle.
         await connection.commit()
+        if not taken and shared:
+            raise DatabaseInUseError(
+                f"{self.where} is locked by a restore (or by an older closingbell server, "
+                "which takes a database whole): wait for it to end, or name another database"
+            )
         if not taken:
             raise DatabaseInUseError(
-                f"{self.where} is in use by another closingbell server: stop it first, or "
-                "name another database (one server per database)"
+                f"{self.where} is in use by another closingbell server: stop every server on it "
+                "first, or name another database"
             )
 
     async def close(self) -> None:
@@ -465,9 +522,20 @@ class Store:
                 ],
             )
 
-    async def join(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
-        """Fill an open seat and set the table's status, in one transaction."""
+    async def join(self, table_id: str, seat: int, name: str, token_hash: str) -> str:
+        """Fill an open seat and set the table's status, in one transaction; the status.
+
+        The status is ``playing`` once no seat is open, else ``waiting``: worked out under
+        the table row's lock, so that servers filling the last seats at once start it.
+        Raises :class:`StoreConflictError`, writing nothing, if the seat is not open.
+        """
         async with self._writing("join") as conn:
+            if self.shared:
+                await conn.execute(
+                    sa.select(tables_table.c.id)
+                    .where(tables_table.c.id == table_id)
+                    .with_for_update()
+                )
             done = await conn.execute(
                 seats_table.update()
                 .where(
@@ -479,26 +547,53 @@ class Store:
             )
             if done.rowcount != 1:
                 raise StoreConflictError(f"seat {seat} of table {table_id} is not open")
+            still_open = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.kind == "open")
+            )
+            status = "waiting" if still_open else "playing"
             await conn.execute(
                 tables_table.update()
                 .where(tables_table.c.id == table_id)
                 .values(status=status, updated_at=_now())
             )
+            await self._notify(conn, {"k": "join", "t": table_id})
+        return status
+
+    async def _notify(self, conn: AsyncConnection, notice: dict[str, Any]) -> None:
+        """Send ``notice`` (with this server's id) at the commit of ``conn``'s transaction."""
+        if self.notify_as is None:
+            return
+        text = json.dumps({**notice, "p": self.notify_as}, separators=(",", ":"))
+        await conn.execute(
+            sa.text("SELECT pg_notify(:channel, :text)"),
+            {"channel": NOTICE_CHANNEL, "text": text},
+        )
 
     async def append_action(
-        self, table_id: str, number: int, seat: int, action: int, *, text: str, status: str
+        self,
+        table_id: str,
+        number: int,
+        seat: int,
+        action: int,
+        *,
+        text: str,
+        status: str,
+        by: str = "player",
     ) -> None:
         """Store action ``number`` and bump the version to ``number + 1``, atomically.
 
         Returns once the action is committed. Raises :class:`StoreConflictError`, writing
         nothing, unless the stored version is ``number``. Actions arriving from several
         tables while a commit is under way are stored together in the next transaction
-        (a group commit), so that the cost of a commit is shared.
+        (a group commit), so that the cost of a commit is shared. ``by`` (``player``,
+        ``bot`` or ``stand_in``) is told to the other servers sharing the database.
         """
         done = asyncio.get_running_loop().create_future()
         self._queued.append(
             (
-                _Append(table_id, number, seat, action, text, status, _now()),
+                _Append(table_id, number, seat, action, text, status, _now(), by),
                 done,
             )
         )
@@ -535,6 +630,7 @@ class Store:
         """Store ``batch`` in one transaction; the indexes of the actions refused."""
         refused: set[int] = set()
         rows: list[dict[str, Any]] = []
+        notes: list[list[Any]] = []
         async with self._writing("actions") as conn:
             for i, item in enumerate(batch):
                 done = await conn.execute(
@@ -557,9 +653,54 @@ class Store:
                         "created_at": item.at,
                     }
                 )
+                notes.append([item.table_id, item.number, item.seat, item.action, item.by])
             if rows:
                 await conn.execute(actions_table.insert(), rows)
+            for chunk in _chunks(notes):
+                await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
+
+    async def actions_from(self, table_id: str, first: int) -> list[tuple[int, int, int]]:
+        """The stored actions of ``table_id`` numbered ``first`` on: (number, seat, action)."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(
+                sa.select(actions_table.c.number, actions_table.c.seat, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id, actions_table.c.number >= first)
+                .order_by(actions_table.c.number)
+            )
+            return [(int(n), int(s), int(a)) for n, s, a in result.all()]
+
+    async def seats_of(self, table_id: str) -> tuple[str, list[SeatRow]] | None:
+        """The status and seats of ``table_id`` as stored, or ``None``."""
+        async with self.engine.connect() as conn:
+            status = await conn.scalar(
+                sa.select(tables_table.c.status).where(tables_table.c.id == table_id)
+            )
+            if status is None:
+                return None
+            result = await conn.execute(
+                sa.select(seats_table)
+                .where(seats_table.c.table_id == table_id)
+                .order_by(seats_table.c.seat)
+            )
+            return str(status), [
+                SeatRow(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash)
+                for s in result.all()
+            ]
+
+    async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """The stored version of each of ``table_ids`` (those that exist)."""
+        ids = list(table_ids)
+        found: dict[str, int] = {}
+        async with self.engine.connect() as conn:
+            for start in range(0, len(ids), 500):
+                result = await conn.execute(
+                    sa.select(tables_table.c.id, tables_table.c.version).where(
+                        tables_table.c.id.in_(ids[start : start + 500])
+                    )
+                )
+                found.update({str(i): int(v) for i, v in result.all()})
+        return found
 
     async def load(self, table_id: str) -> TableRow | None:
         """The table ``table_id`` with its seats and actions, or ``None``."""
@@ -621,6 +762,21 @@ class Store:
                     )
                 )
         return list(rows.values())
+
+
+def _chunks(notes: list[list[Any]]) -> Iterator[list[list[Any]]]:
+    """``notes`` in runs whose JSON fits in a notice (:data:`NOTICE_BYTES`)."""
+    chunk: list[list[Any]] = []
+    size = 0
+    for note in notes:
+        length = len(json.dumps(note)) + 1
+        if chunk and size + length > NOTICE_BYTES:
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(note)
+        size += length
+    if chunk:
+        yield chunk
 
 
 def _read_table(r: Any) -> TableRow:

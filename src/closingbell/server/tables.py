@@ -7,10 +7,13 @@ state, so a failed write changes nothing. After each change every connection is 
 ``state`` message built from ``state.view(seat)`` (``None`` for spectators): the rules
 engine's view is the only thing that ever leaves the server about a game.
 
-The server is a single process: tables live in its memory and its database, so run one
-worker (``closingbell serve`` does). Search bots are the exception: their moves are worked
-out in a pool of helper processes (:class:`BotPool`), so that a second of thinking uses
-another core instead of competing with the event loop for the interpreter.
+On SQLite the server is a single process: tables live in its memory and its database.
+On PostgreSQL any number of servers may share the database (``server.cluster``): each
+holds the tables its clients use, applies their actions under the version rule, and
+follows the others' actions from their notices; one of them, the table's lease holder,
+runs its bots and turn clock. Search bots' moves are worked out in a pool of helper
+processes (:class:`BotPool`), so that a second of thinking uses another core instead of
+competing with the event loop for the interpreter.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from closingbell.core.position import MAX_POSITION_CHARS, names_field
 from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.view import View
+from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
 from closingbell.server.metrics import Metrics
@@ -72,8 +76,9 @@ from closingbell.text.narrator import Narrator
 
 log = logging.getLogger(__name__)
 
-CLOSE_GOING_AWAY = 1001
-"""WebSocket close code: the server is stopping."""
+CLOSE_RESTART = 1012
+"""WebSocket close code: the server is stopping or restarting; connect again (another
+server sharing the database, or this one once restarted, takes the connection)."""
 
 STAND_IN_BOT = "medium"
 """The bot that plays for a player whose turn clock ran out while away."""
@@ -162,6 +167,10 @@ class Settings:
     """Tables kept in memory beyond which the longest unused ones go first, however recent."""
     replay_cache: int = 64 * 2**20
     """Bytes of finished games' replays and records kept ready to send."""
+    lease_seconds: float = 5.0
+    """On a PostgreSQL database shared by several servers: seconds without a heartbeat
+    after which a server is taken for dead and its tables are taken over by the others
+    (``server.cluster``); each server beats five times in that time."""
 
 
 @dataclass(eq=False)
@@ -255,11 +264,18 @@ class LiveSeat:
     token_hash: str | None
     """The SHA-256 of the seat token."""
     connections: int = 0
-    """Live connections holding this seat's token."""
+    """Live connections holding this seat's token, on this server."""
+    elsewhere: dict[str, int] = field(default_factory=dict)
+    """Live connections holding this seat's token on other servers, by server id."""
     away_since: float = 0.0
     """When (event-loop time) the seat was last left without a connection."""
     stand_in: bool = False
     """Whether a bot is playing for this absent player."""
+
+    @property
+    def present(self) -> int:
+        """Live connections holding this seat's token, on every server."""
+        return self.connections + sum(self.elsewhere.values())
 
 
 class LiveTable:
@@ -313,15 +329,21 @@ class LiveTable:
         return len(self.state.history)
 
     @property
+    def owner(self) -> bool:
+        """Whether this server runs the table's bots and turn clock (holds its lease)."""
+        return self.hub.cluster.owns(self.id)
+
+    @property
     def busy(self) -> bool:
         """Whether the table must stay in memory.
 
         It must while it has a connection, a change under way, a bot or stand-in thinking
-        or about to move, or an armed turn clock.
+        or about to move (on the server that runs them), or an armed turn clock.
         """
         seat = self.state.current_player
         bot_to_move = (
-            self.status == "playing"
+            self.owner
+            and self.status == "playing"
             and seat is not None
             and (seat in self.bots or self.seats[seat].stand_in)
         )
@@ -337,7 +359,7 @@ class LiveTable:
                 seat=p,
                 kind=s.kind,  # type: ignore[arg-type]
                 name=s.bot if s.kind == "bot" else s.name,
-                connected=s.kind == "bot" or s.connections > 0,
+                connected=s.kind == "bot" or s.present > 0,
                 stand_in=s.stand_in,
             )
             for p, s in enumerate(self.seats)
@@ -446,39 +468,54 @@ class LiveTable:
 
     async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
         async with self.lock:
-            if seat is not None:
-                if seat >= len(self.seats):
-                    raise WebError(
-                        ErrorCode.BAD_SEAT,
-                        f"seat {seat} is not a seat of this table (0 to {len(self.seats) - 1})",
-                        422,
-                    )
-                if self.seats[seat].kind != "open":
-                    raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
-            else:
-                open_seats = [p for p, s in enumerate(self.seats) if s.kind == "open"]
-                if not open_seats:
-                    raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
-                seat = open_seats[0]
-            token = secrets.token_urlsafe(24)
-            digest = hash_token(token)
-            full = all(s.kind != "open" for p, s in enumerate(self.seats) if p != seat)
-            status: Status = "playing" if full else "waiting"
-            try:
-                await self.hub.store.join(self.id, seat, name, digest, status)
-            except (SQLAlchemyError, StoreConflictError) as exc:
-                log.exception("table %s: join not stored", self.id)
+            for _ in range(len(self.seats)):
+                try:
+                    return await self._join_once(name, seat)
+                except StoreConflictError:
+                    # Another server filled the seat first: see the seats as stored, then
+                    # refuse a named seat, or try the next open one.
+                    await self._refresh_seats()
+            raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
+
+    async def _join_once(self, name: str, seat: int | None) -> tuple[int, str]:
+        if seat is not None:
+            if seat >= len(self.seats):
                 raise WebError(
-                    ErrorCode.SERVER_ERROR, f"the join was not stored: {exc}", 500
-                ) from None
-            target = self.seats[seat]
-            target.kind, target.name, target.token_hash = "human", name, digest
-            target.away_since = asyncio.get_running_loop().time()
-            if full:
-                self._start()
-            else:
-                self.broadcast_state()
-            return seat, token
+                    ErrorCode.BAD_SEAT,
+                    f"seat {seat} is not a seat of this table (0 to {len(self.seats) - 1})",
+                    422,
+                )
+            if self.seats[seat].kind != "open":
+                raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
+        else:
+            open_seats = [p for p, s in enumerate(self.seats) if s.kind == "open"]
+            if not open_seats:
+                raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
+            seat = open_seats[0]
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        try:
+            full = await self.hub.store.join(self.id, seat, name, digest) == "playing"
+        except StoreConflictError:
+            if self.hub.cluster.shared:
+                raise
+            log.exception("table %s: join not stored", self.id)
+            raise WebError(
+                ErrorCode.SERVER_ERROR, "the join was not stored: the seat is not open", 500
+            ) from None
+        except SQLAlchemyError as exc:
+            log.exception("table %s: join not stored", self.id)
+            raise WebError(ErrorCode.SERVER_ERROR, f"the join was not stored: {exc}", 500) from None
+        target = self.seats[seat]
+        target.kind, target.name, target.token_hash = "human", name, digest
+        target.away_since = asyncio.get_running_loop().time()
+        if full and any(s.kind == "open" for s in self.seats):
+            await self._refresh_seats()  # another server filled the others: start with them
+        elif full:
+            self._start()
+        else:
+            self.broadcast_state()
+        return seat, token
 
     def _start(self) -> None:
         self.status = "playing"
@@ -497,6 +534,7 @@ class LiveTable:
                 seat.connections += 1
                 seat.stand_in = False
                 self.broadcast_seats(skip=conn)
+                self.hub.cluster.presence(self)
             conn.send(Welcome(table=self.info(), seat=conn.seat))
             conn.send(self.message_for(conn))
             self.kick()
@@ -513,9 +551,153 @@ class LiveTable:
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections -= 1
-            if seat.connections == 0:
+            if seat.present == 0:
                 seat.away_since = asyncio.get_running_loop().time()
                 self.broadcast_seats()
+            self.hub.cluster.presence(self)
+        self.kick()
+
+    async def find_seat(self, token: str) -> int | None:
+        """The seat whose token is ``token``, looking at the stored seats if none has it here.
+
+        A seat joined through another server sharing the database may not be known here
+        yet (its notice is on its way).
+        """
+        seat = self.seat_of_token(token)
+        if seat is None and self.hub.cluster.shared:
+            await self.refresh_seats()
+            seat = self.seat_of_token(token)
+        return seat
+
+    # ------------------------------------------------------------ other servers
+
+    def _later(self, work: Any) -> None:
+        """Run ``work`` (a coroutine) in a task of the table's own, kept by the hub."""
+        if self.hub.stopping or self.gone:
+            work.close()
+            return
+        task = asyncio.get_running_loop().create_task(work, context=table_context(self.id))
+        self.hub.background.add(task)
+        task.add_done_callback(self.hub.background.discard)
+
+    def catch_up_later(self, notes: list[tuple[int, int, int, str]] | None = None) -> None:
+        """Apply actions committed by other servers, in a task of their own.
+
+        ``notes`` (number, seat, action, by) come from a notice; without them, whatever
+        the database holds beyond this table's version is applied.
+        """
+        self._later(self.catch_up(notes))
+
+    async def catch_up(self, notes: list[tuple[int, int, int, str]] | None = None) -> None:
+        """Bring the table up to the stored actions (see :meth:`catch_up_later`)."""
+        async with self.lock:
+            await self._catch_up(notes)
+
+    async def _catch_up(self, notes: list[tuple[int, int, int, str]] | None = None) -> None:
+        """:meth:`catch_up` with the lock held: notes first, the database for any gap."""
+        version = self.version
+        pending = {n: (seat, action, by) for n, seat, action, by in notes or () if n >= version}
+        if notes is not None and not pending:
+            return
+        if self.status == "waiting":
+            await self._refresh_seats()  # its last join's notice was missed
+        followed = False
+        while self.version in pending:
+            seat, action, by = pending.pop(self.version)
+            if not self._follow(seat, action, by):
+                return
+            followed = True
+        if notes is None or pending:
+            for number, seat, action in await self.hub.store.actions_from(self.id, self.version):
+                if number != self.version:
+                    break
+                if not self._follow(seat, action, None):
+                    break
+                followed = True
+        if followed:
+            self.broadcast_state()
+            self.kick()
+
+    def _follow(self, seat: int, action: int, by: str | None) -> bool:
+        """Apply an action another server stored; whether it could be (it always should)."""
+        state = self.state
+        if self.status != "playing" or state.current_player != seat:
+            log.error("table %s: a stored action of seat %s does not follow", self.id, seat)
+            return False
+        secret = state.choice_is_secret()
+        new = state.clone()
+        try:
+            new.apply(action)
+        except IllegalActionError as exc:
+            log.error("table %s: a stored action is refused here: %s", self.id, exc)
+            return False
+        if by not in ("player", "bot", "stand_in"):
+            by = "bot" if self.seats[seat].kind == "bot" else "player"
+        self._advance(new, seat, action, by, secret)  # type: ignore[arg-type]
+        return True
+
+    def refresh_seats_later(self) -> None:
+        """Read the seats as stored (another server filled one), in a task of their own."""
+        self._later(self.refresh_seats())
+
+    async def refresh_seats(self) -> None:
+        """Read the seats as stored and show what changed; start the game once full."""
+        async with self.lock:
+            await self._refresh_seats()
+
+    async def _refresh_seats(self) -> None:
+        found = await self.hub.store.seats_of(self.id)
+        if found is None:
+            return
+        status, rows = found
+        changed = False
+        now = asyncio.get_running_loop().time()
+        for row in rows:
+            if row.seat >= len(self.seats):
+                continue
+            seat = self.seats[row.seat]
+            if (seat.kind, seat.name, seat.token_hash) != (row.kind, row.name, row.token_hash):
+                seat.kind, seat.name, seat.token_hash = row.kind, row.name, row.token_hash
+                seat.away_since = now
+                changed = True
+        if self.status == "waiting" and status != "waiting":
+            self._start()
+        elif changed:
+            self.broadcast_state()
+
+    def heard_presence(self, server: str, counts: list[int] | None) -> None:
+        """Another server's connections to each seat (``None``: it is gone)."""
+        before = [s.present > 0 for s in self.seats]
+        for p, seat in enumerate(self.seats):
+            n = counts[p] if counts is not None and p < len(counts) else 0
+            if n > 0:
+                seat.elsewhere[server] = n
+            else:
+                seat.elsewhere.pop(server, None)
+        now = asyncio.get_running_loop().time()
+        changed = False
+        for seat, was in zip(self.seats, before, strict=True):
+            if was != (seat.present > 0):
+                changed = True
+                if seat.present:
+                    seat.stand_in = False
+                else:
+                    seat.away_since = now
+        if changed:
+            self.broadcast_seats()
+            self.kick()
+
+    def heard_stand_in(self, seat: int) -> None:
+        """The server running the table put a bot in for ``seat``'s absent player."""
+        if not 0 <= seat < len(self.seats):
+            return
+        s = self.seats[seat]
+        if s.kind == "human" and s.present == 0 and not s.stand_in:
+            s.stand_in = True
+            self.broadcast_seats()
+
+    def owner_changed(self) -> None:
+        """Start or stop the bots and clock: the server took the table's lease, or lost it."""
         self.kick()
 
     # ------------------------------------------------------------ actions
@@ -533,6 +715,8 @@ class LiveTable:
                 raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
             if self.status == "finished":
                 raise WebError(ErrorCode.GAME_OVER, "the game is over")
+            if message.version > self.version and self.hub.cluster.shared:
+                await self._catch_up()  # the client saw a newer state on another server
             if message.version != self.version:
                 raise WebError(
                     ErrorCode.STALE_VERSION,
@@ -569,20 +753,45 @@ class LiveTable:
         text = self.game.action_to_string(action)
         try:
             await self.hub.store.append_action(
-                self.id, self.version, seat, action, text=text, status=status
+                self.id, self.version, seat, action, text=text, status=status, by=by
             )
-        except (SQLAlchemyError, StoreConflictError) as exc:
+        except StoreConflictError as exc:
+            if not self.hub.cluster.shared:
+                log.exception("table %s: action not stored", self.id)
+                raise WebError(
+                    ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}"
+                ) from None
+            # Another server stored an action at this version first: follow it.
+            version = self.version
+            await self._catch_up()
+            raise WebError(
+                ErrorCode.STALE_VERSION,
+                f"the state moved on from version {version} to {self.version}",
+            ) from None
+        except SQLAlchemyError as exc:
             log.exception("table %s: action not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}") from None
         self.hub.metrics.action(self.game.info.name, by)
+        self._advance(new, seat, action, by, secret)
+        self.broadcast_state()
+        self.kick()
+
+    def _advance(
+        self,
+        new: State,
+        seat: int,
+        action: int,
+        by: Literal["player", "bot", "stand_in"],
+        secret: bool,
+    ) -> None:
+        """Make ``new`` (``action`` of ``seat`` applied, stored) the table's state."""
         before = self.state.current_player
         self.state = new
-        self.status = status
+        self.status = "finished" if new.is_terminal() else "playing"
+        text = self.game.action_to_string(action)
         self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
         if new.current_player != before:
             self.turn_since = asyncio.get_running_loop().time()
-        self.broadcast_state()
-        self.kick()
 
     # ------------------------------------------------------------ bots and the clock
 
@@ -606,7 +815,16 @@ class LiveTable:
                 bots[seat] = after
 
     def kick(self) -> None:
-        """Start the bot driver if a bot must move, and re-arm the turn clock."""
+        """Start the bot driver if a bot must move, and re-arm the turn clock.
+
+        Only on the server that runs the table (its lease holder); elsewhere the clock is
+        disarmed, and a bot driver left running stops before its next move.
+        """
+        if not self.owner:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            return
         bot_moves = self._controller(self.state.current_player) is not None
         idle = self._driver is None or self._driver.done()
         if self.status == "playing" and bot_moves and idle:
@@ -620,7 +838,8 @@ class LiveTable:
         while True:
             async with self.lock:
                 seat = self.state.current_player
-                found = self._controller(seat) if self.status == "playing" else None
+                playing = self.status == "playing" and self.owner
+                found = self._controller(seat) if playing else None
                 if found is None or seat is None:
                     return
                 bot, by = found
@@ -643,6 +862,8 @@ class LiveTable:
                 try:
                     await self._commit(seat, action, by)
                 except WebError as exc:
+                    if exc.code == ErrorCode.STALE_VERSION:
+                        continue  # another server's action came first: think again
                     log.error("table %s: bot move refused: %s", self.id, exc.message)
                     return
 
@@ -656,7 +877,7 @@ class LiveTable:
         if seat is None:
             return
         s = self.seats[seat]
-        if s.kind != "human" or s.connections > 0 or s.stand_in:
+        if s.kind != "human" or s.present > 0 or s.stand_in:
             return
         deadline = max(s.away_since, self.turn_since) + self.clock
         self._timer = asyncio.get_running_loop().call_at(
@@ -669,10 +890,11 @@ class LiveTable:
         if self.status != "playing" or seat is None:
             return
         s = self.seats[seat]
-        if s.kind == "human" and s.connections == 0 and not s.stand_in:
+        if s.kind == "human" and s.present == 0 and not s.stand_in and self.owner:
             log.info("table %s: a bot stands in for seat %s", self.id, seat)
             s.stand_in = True
             self.broadcast_seats()
+            self.hub.cluster.stand_in(self, seat)
             self.kick()
 
     def close(self) -> None:
@@ -682,7 +904,7 @@ class LiveTable:
         if self._driver is not None:
             self._driver.cancel()
         for conn in self.connections:
-            conn.queue.put_nowait(CLOSE_GOING_AWAY)
+            conn.queue.put_nowait(CLOSE_RESTART)
 
 
 def _follow_server(server: int) -> None:
@@ -800,30 +1022,46 @@ class Hub:
         """Tables whose stored game cannot be rebuilt, by id, with the reason (logged once)."""
         self.memory = TableMemory(self)
         """Drops unused tables from ``tables`` (``server.memory``); started by the app."""
+        self.cluster: Solo = Solo()
+        """The servers sharing the database: :class:`~closingbell.server.cluster.Solo` until
+        :meth:`start` opens a PostgreSQL database, then a
+        :class:`~closingbell.server.cluster.Cluster`."""
+        self.background: set[asyncio.Task[None]] = set()
+        """Tasks following other servers' notices (kept until done)."""
         self._loading = asyncio.Lock()
 
     async def start(self) -> None:
-        """Open the database and rebuild every unfinished table from its actions.
+        """Open the database and take up its tables.
 
-        Raises :class:`~closingbell.server.store.UnusableDatabaseError` for a database the
-        server refuses (another server's, not closingbell's, an unknown schema, a 0-byte
-        file). A table that cannot be rebuilt is logged and becomes unavailable.
+        Alone on an SQLite file, the server rebuilds every unfinished table from its
+        actions. On PostgreSQL it joins the servers sharing the database and takes up the
+        tables none of them runs (``server.cluster``). Raises
+        :class:`~closingbell.server.store.UnusableDatabaseError` for a database the server
+        refuses (another server's SQLite file, not closingbell's, an unknown schema, a
+        0-byte file). A table that cannot be rebuilt is logged and becomes unavailable.
         """
         await self.store.open()
-        for table_id in await self.store.active_ids():
-            with contextlib.suppress(WebError):  # logged by get, once
-                await self.get(table_id)
+        if self.store.shared:
+            cluster = Cluster(self.store, self.settings.lease_seconds)
+            self.cluster = cluster
+            await cluster.start(self)
+        else:
+            for table_id in await self.store.active_ids():
+                with contextlib.suppress(WebError):  # logged by get, once
+                    await self.get(table_id)
         self.started = True
 
     async def stop(self) -> None:
-        """Stop every table and close the database."""
+        """Hand the tables over to other servers, stop every table and close the database."""
         self.stopping = True
+        await self.cluster.hand_over()
         for table in self.tables.values():
             table.close()
         drivers = [t._driver for t in self.tables.values() if t._driver is not None]
-        for task in drivers:
+        for task in [*drivers, *self.background]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await asyncio.wait_for(task, 5)
+        await self.cluster.stop()
         await self.bots.stop()
         await self.store.close()
 
@@ -864,6 +1102,7 @@ class Hub:
                 raise self._unusable(table_id, _why(exc)) from None
             self.memory.restore(table)
             self.tables[table_id] = table
+            await self.cluster.loaded(table)
             table.kick()
             return table
 
@@ -980,6 +1219,7 @@ class Hub:
             ) from None
         table = LiveTable(self, row, game, game.new_game(seed) if start is None else start)
         self.tables[row.id] = table
+        await self.cluster.loaded(table)
         table.kick()
         return table
 

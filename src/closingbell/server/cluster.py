@@ -1,0 +1,491 @@
+"""Several servers on one PostgreSQL database: leases, notices and take-overs.
+
+Any number of ``closingbell serve`` processes may share a PostgreSQL database, behind a
+proxy with no sticky sessions: a client connected to any of them plays or watches any
+table. Each server keeps in memory the tables its clients use, and every copy of a table
+follows the same list of actions, the database's:
+
+- **Actions.** Any server applies an action of its own clients' under the version rule:
+  the action is stored only if the table's stored version is the one the server applied
+  it to (``Store.append_action``), so two servers never store two actions at the same
+  version; the one refused catches up from the database and tells its client that the
+  state moved on (``stale_version``). The commit also sends a notice (PostgreSQL's
+  ``NOTIFY``, delivered at the commit and only then) from which every other server with
+  the table in memory applies the action and sends its own clients their views.
+- **Leases.** Bots and turn clocks run on one server only: the holder of the table's row
+  in ``leases``. A server takes a table's lease when it creates or loads the table and
+  nobody live holds it; a lease is live while its server's row in ``servers`` has a
+  heartbeat younger than the lease time (``Settings.lease_seconds``). A server killed
+  outright stops beating; within a lease time the others take its tables over, the ones
+  they hold in memory first, and share out the rest (all-bot tables keep playing).
+- **Presence.** Whether a seat is connected (shown to everyone, and what starts a turn
+  clock) counts the seat's connections on every server: each server tells the others of
+  its own counts for a table when they change, and when a server loads a table it asks.
+- **Hand-over.** A server that stops (SIGTERM) hands its leases over (``server`` set to
+  ``NULL``) and says so; the servers that hold those tables take them at once, and the
+  others share out the rest.
+
+Every notice carries its sender's id; a server that misses notices (its listening
+connection broke) finds out by comparing its tables' versions with the database's every
+few heartbeats, and catches up. SQLite serves one process: :class:`Solo` owns every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import random
+import secrets
+import socket
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from closingbell.server.store import NOTICE_BYTES, NOTICE_CHANNEL, Store, servers_table
+
+if TYPE_CHECKING:
+    from closingbell.server.tables import Hub, LiveTable
+
+log = logging.getLogger(__name__)
+
+CHECK_EVERY = 5
+"""Heartbeats between two comparisons of the tables in memory with the database."""
+ORPHANS_AT_ONCE = 500
+"""Tables looked at, at most, in one search for tables to take over."""
+FORGET_SERVERS_AFTER = 3600.0
+"""Seconds after which the row of a server that stopped beating is deleted."""
+
+_LIVE = "s.heartbeat > now() - (:ttl * interval '1 second')"
+"""The SQL test that server ``s`` is alive."""
+
+CLAIM = sa.text(
+    "INSERT INTO leases (table_id, server, since) VALUES (:table, :me, now()) "
+    "ON CONFLICT (table_id) DO UPDATE SET server = :me, since = now() "
+    "WHERE leases.server IS NULL OR leases.server = :me OR NOT EXISTS "
+    f"(SELECT 1 FROM servers s WHERE s.id = leases.server AND {_LIVE}) "
+    "RETURNING server"
+)
+"""Take a table's lease unless a live server holds it; returns a row if taken."""
+
+ORPHANS = sa.text(
+    "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id "
+    "WHERE t.status != 'finished' AND (l.server IS NULL OR NOT EXISTS "
+    f"(SELECT 1 FROM servers s WHERE s.id = l.server AND {_LIVE})) "
+    "LIMIT :limit"
+)
+"""Unfinished tables whose lease is handed over or held by a dead server."""
+
+LIVE_SERVERS = sa.text(f"SELECT s.id FROM servers s WHERE {_LIVE}")
+"""The servers alive."""
+
+
+class Solo:
+    """A server alone on its database (SQLite): it owns every table and tells nobody."""
+
+    shared = False
+    """Whether other servers may share the database."""
+    server_id = "solo"
+    """This server's id."""
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this server runs ``table_id``'s bots and turn clock."""
+        return True
+
+    async def start(self, hub: Hub) -> None:
+        """Start following the other servers (alone: nothing to do)."""
+
+    async def loaded(self, table: LiveTable) -> None:
+        """``table`` has just been loaded or created here."""
+
+    def dropped(self, table: LiveTable) -> None:
+        """``table`` has just left memory here."""
+
+    def presence(self, table: LiveTable) -> None:
+        """Say that the connections to ``table``'s seats on this server changed."""
+
+    def stand_in(self, table: LiveTable, seat: int) -> None:
+        """A bot now stands in for ``table``'s seat ``seat``."""
+
+    async def hand_over(self) -> None:
+        """Give up every table, for other servers to take (a stopping server)."""
+
+    async def stop(self) -> None:
+        """Stop listening and beating."""
+
+
+class Cluster(Solo):
+    """A server sharing a PostgreSQL database with others (see the module)."""
+
+    shared = True
+
+    def __init__(self, store: Store, lease_seconds: float) -> None:
+        if not lease_seconds > 0:
+            raise ValueError(f"the lease time must be more than 0 seconds, not {lease_seconds}")
+        self.store = store
+        """The shared database."""
+        self.lease_seconds = lease_seconds
+        """Seconds without a heartbeat after which a server's tables are taken over."""
+        self.beat = max(0.05, lease_seconds / 5)
+        """Seconds between two heartbeats."""
+        self.server_id = secrets.token_hex(8)
+        self.owned: set[str] = set()
+        """The tables whose lease this server holds."""
+        self.live: set[str] = set()
+        """The servers alive at the last heartbeat (this one among them)."""
+        self.taken_over = 0
+        """Tables this server took over from dead or stopping servers."""
+        self.hub: Hub | None = None
+        self._listener: Any = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._beats = 0
+        self._stopping = False
+
+    # ------------------------------------------------------------ life
+
+    async def start(self, hub: Hub) -> None:
+        """Register, listen, then take up the tables nobody runs."""
+        self.hub = hub
+        now = sa.func.now()
+        async with self.store.engine.begin() as conn:
+            await conn.execute(
+                servers_table.insert().values(
+                    id=self.server_id,
+                    host=socket.gethostname()[:255],
+                    pid=os.getpid(),
+                    started_at=now,
+                    heartbeat=now,
+                )
+            )
+        self.store.notify_as = self.server_id
+        await self._listen()
+        self.live = await self._live_servers()
+        self._tasks = [
+            asyncio.create_task(self._send_forever()),
+            asyncio.create_task(self._beat_forever()),
+        ]
+        await self._take_over()
+
+    async def _listen(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415 (the web extra's driver)
+
+        url = make_url(self.store.url).set(drivername="postgresql")
+        self._listener = await asyncpg.connect(url.render_as_string(hide_password=False))
+        await self._listener.add_listener(NOTICE_CHANNEL, self._heard)
+
+    async def hand_over(self) -> None:
+        """Hand every lease over, say so, and leave the servers' list."""
+        self._stopping = True
+        try:
+            async with self.store.engine.begin() as conn:
+                result = await conn.execute(
+                    sa.text(
+                        "UPDATE leases SET server = NULL WHERE server = :me RETURNING table_id"
+                    ),
+                    {"me": self.server_id},
+                )
+                handed = [str(t) for (t,) in result.all()]
+                await conn.execute(
+                    servers_table.delete().where(servers_table.c.id == self.server_id)
+                )
+                for chunk in _id_chunks(handed):
+                    await self.store._notify(conn, {"k": "release", "t": chunk})
+                await self.store._notify(conn, {"k": "bye"})
+        except (SQLAlchemyError, OSError):
+            log.exception("the tables could not be handed over; others take them when due")
+            return
+        self.owned.clear()
+        log.info("%d tables handed over", len(handed))
+
+    async def stop(self) -> None:
+        """Stop beating, sending and listening."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(listener.close(), 2)
+        self.store.notify_as = None
+
+    # ------------------------------------------------------------ leases
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this server holds ``table_id``'s lease."""
+        return table_id in self.owned
+
+    async def claim(self, table_id: str) -> bool:
+        """Take ``table_id``'s lease unless a live server holds it; whether this one does."""
+        if self._stopping:
+            return False
+        async with self.store.engine.begin() as conn:
+            row = (
+                await conn.execute(
+                    CLAIM, {"table": table_id, "me": self.server_id, "ttl": self.lease_seconds}
+                )
+            ).first()
+        if row is None:
+            self.owned.discard(table_id)
+            return False
+        self.owned.add(table_id)
+        return True
+
+    async def loaded(self, table: LiveTable) -> None:
+        """Take the new table's lease if nobody runs it, and ask who is connected to it."""
+        try:
+            await self.claim(table.id)
+        except (SQLAlchemyError, OSError):
+            log.exception("table %s: its lease could not be taken", table.id)
+        self._say({"k": "ask", "t": table.id})
+        # A notice sent while the table was being loaded found it missing here.
+        table.catch_up_later()
+
+    def dropped(self, table: LiveTable) -> None:
+        """Give up the lease of a table that left memory (others holding it take it)."""
+        if table.id in self.owned:
+            self.owned.discard(table.id)
+            self._later(self._release(table.id))
+
+    async def _release(self, table_id: str) -> None:
+        async with self.store.engine.begin() as conn:
+            await conn.execute(
+                sa.text("DELETE FROM leases WHERE table_id = :table AND server = :me"),
+                {"table": table_id, "me": self.server_id},
+            )
+            await self.store._notify(conn, {"k": "release", "t": [table_id]})
+
+    async def _live_servers(self) -> set[str]:
+        async with self.store.engine.connect() as conn:
+            result = await conn.execute(LIVE_SERVERS, {"ttl": self.lease_seconds})
+            return {str(s) for (s,) in result.all()}
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat)
+            try:
+                await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away for a while: try again
+                log.exception("heartbeat failed")
+
+    async def _heartbeat(self) -> None:
+        """Beat; follow who lives; check the leases held; take over the tables of the dead."""
+        hub = self.hub
+        assert hub is not None
+        if self._listener is None or self._listener.is_closed():
+            log.warning("the notices' connection was lost; listening again")
+            self._listener = None
+            await self._listen()
+            self._beats = -1  # compare every table with the database now
+        async with self.store.engine.begin() as conn:
+            done = await conn.execute(
+                servers_table.update()
+                .where(servers_table.c.id == self.server_id)
+                .values(heartbeat=sa.func.now())
+            )
+            if done.rowcount != 1:  # taken for dead and forgotten: come back
+                now = sa.func.now()
+                await conn.execute(
+                    servers_table.insert().values(
+                        id=self.server_id,
+                        host=socket.gethostname()[:255],
+                        pid=os.getpid(),
+                        started_at=now,
+                        heartbeat=now,
+                    )
+                )
+            result = await conn.execute(
+                sa.text("SELECT table_id FROM leases WHERE server = :me"), {"me": self.server_id}
+            )
+            mine = {str(t) for (t,) in result.all()}
+        live = await self._live_servers()
+        for gone in self.live - live:
+            for table in hub.tables.values():
+                table.heard_presence(gone, None)
+        self.live = live
+        lost = self.owned - mine
+        gained = mine - self.owned
+        self.owned = mine
+        for table_id in lost | gained:
+            changed = hub.tables.get(table_id)
+            if changed is not None:
+                changed.owner_changed()
+        await self._take_over()
+        self._beats += 1
+        if self._beats % CHECK_EVERY == 0:
+            await self._compare()
+
+    async def _take_over(self) -> None:
+        """Take the leases of tables nobody live runs: the ones in memory here, and a share."""
+        from closingbell.server.tables import WebError  # noqa: PLC0415 (tables imports this)
+
+        hub = self.hub
+        assert hub is not None
+        if self._stopping:
+            return
+        async with self.store.engine.connect() as conn:
+            result = await conn.execute(
+                ORPHANS, {"ttl": self.lease_seconds, "limit": ORPHANS_AT_ONCE}
+            )
+            orphans = [str(t) for (t,) in result.all()]
+        if not orphans:
+            return
+        here = [t for t in orphans if t in hub.tables]
+        elsewhere = [t for t in orphans if t not in hub.tables]
+        random.shuffle(elsewhere)  # servers taking a share at once mostly take different ones
+        share = math.ceil(len(elsewhere) / max(1, len(self.live)))
+        taken = 0
+        for table_id in here + elsewhere[:share]:
+            if await self.claim(table_id):
+                taken += 1
+                table = hub.tables.get(table_id)
+                if table is not None:
+                    table.owner_changed()
+                else:
+                    with contextlib.suppress(WebError):  # logged by get, once
+                        await hub.get(table_id)
+        if taken:
+            self.taken_over += taken
+            log.info("took over %d tables that no live server ran", taken)
+
+    async def _compare(self) -> None:
+        """Catch up every table in memory that is behind the database (missed notices)."""
+        hub = self.hub
+        assert hub is not None
+        stored = await self.store.versions(list(hub.tables))
+        for table_id, version in stored.items():
+            table = hub.tables.get(table_id)
+            if table is None:
+                continue
+            if version > table.version:
+                table.catch_up_later()
+            elif table.status == "waiting":
+                table.refresh_seats_later()
+
+    # ------------------------------------------------------------ notices
+
+    def presence(self, table: LiveTable) -> None:
+        """Tell the others how many of this server's connections hold each of its seats."""
+        self._say({"k": "here", "t": table.id, "n": [s.connections for s in table.seats]})
+
+    def stand_in(self, table: LiveTable, seat: int) -> None:
+        """Tell the others that a bot now stands in for ``seat``."""
+        self._say({"k": "stand_in", "t": table.id, "seat": seat})
+
+    def _say(self, notice: dict[str, Any]) -> None:
+        if self._listener is None and not self._tasks:
+            return
+        text = json.dumps({**notice, "p": self.server_id}, separators=(",", ":"))
+        self._outbox.put_nowait(text)
+
+    async def _send_forever(self) -> None:
+        while True:
+            text = await self._outbox.get()
+            try:
+                async with self.store.engine.begin() as conn:
+                    await conn.execute(
+                        sa.text("SELECT pg_notify(:channel, :text)"),
+                        {"channel": NOTICE_CHANNEL, "text": text},
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a notice could not be sent")
+
+    def _later(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        task.add_done_callback(_log_failure)
+
+    def _heard(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        """A notice from a server (this one's own too, for committed actions)."""
+        hub = self.hub
+        if hub is None:
+            return
+        try:
+            notice = json.loads(payload)
+            kind = notice["k"]
+            sender = str(notice["p"])
+        except (ValueError, KeyError, TypeError):
+            log.error("a notice that is not closingbell's was ignored")
+            return
+        try:
+            self._handle(hub, kind, sender, notice)
+        except Exception:
+            log.exception("a %r notice could not be handled", kind)
+
+    def _handle(self, hub: Hub, kind: str, sender: str, notice: dict[str, Any]) -> None:
+        if kind == "actions":
+            by_table: dict[str, list[tuple[int, int, int, str]]] = {}
+            for table_id, number, seat, action, by in notice["x"]:
+                by_table.setdefault(table_id, []).append((number, seat, action, by))
+            for table_id, notes in by_table.items():
+                table = hub.tables.get(table_id)
+                if table is not None:
+                    table.catch_up_later(notes)
+            return
+        if sender == self.server_id:
+            return
+        if kind == "release":
+            for table_id in notice["t"]:
+                if table_id in hub.tables:
+                    self._later(self._take(table_id))
+            return
+        if kind == "bye":
+            self.live.discard(sender)
+            for table in hub.tables.values():
+                table.heard_presence(sender, None)
+            return
+        table = hub.tables.get(str(notice.get("t")))
+        if table is None:
+            return
+        if kind == "join":
+            table.refresh_seats_later()
+        elif kind == "here":
+            table.heard_presence(sender, [int(n) for n in notice["n"]])
+        elif kind == "ask":
+            if any(s.connections for s in table.seats):
+                self.presence(table)
+        elif kind == "stand_in":
+            table.heard_stand_in(int(notice["seat"]))
+
+    async def _take(self, table_id: str) -> None:
+        """Take a handed-over table held in memory here."""
+        hub = self.hub
+        if hub is None or table_id not in hub.tables:
+            return
+        if await self.claim(table_id):
+            self.taken_over += 1
+            table = hub.tables.get(table_id)
+            if table is not None:
+                table.owner_changed()
+
+
+def _id_chunks(ids: Iterable[str]) -> Iterable[list[str]]:
+    """Table ids in lists whose notice fits in :data:`NOTICE_BYTES`."""
+    chunk: list[str] = []
+    size = 0
+    for table_id in ids:
+        if chunk and size + len(table_id) + 3 > NOTICE_BYTES:
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(table_id)
+        size += len(table_id) + 3
+    if chunk:
+        yield chunk
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a lease could not be given up: %s", task.exception())

@@ -1,0 +1,302 @@
+"""Several servers on one PostgreSQL database (``closingbell.server.cluster``).
+
+In-process servers here (each app on its own event loop, as TestClient runs it); separate
+``closingbell serve`` processes, killed and stopped, in tests/server/test_cluster_processes.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from closingbell.core.registry import game_class
+from closingbell.server.protocol import Act
+from closingbell.server.store import Store
+from closingbell.server.tables import Connection, Hub, Settings
+from tests.server.helpers import (
+    act,
+    client_for,
+    create,
+    expect,
+    hello,
+    join,
+    postgres_database,
+    receive,
+    wait_state,
+)
+
+LEASE = 1.0
+"""The lease time of the servers in these tests, in seconds."""
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database."""
+    with postgres_database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def servers(url: str, count: int, **settings: Any) -> Iterator[list[TestClient]]:
+    """``count`` servers (apps with their lifespans run) sharing the database ``url``."""
+    settings.setdefault("lease_seconds", LEASE)
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(client_for(url, **settings)) for _ in range(count)]
+
+
+def stored_actions(url: str, table_id: str) -> list[tuple[int, int, int]]:
+    """The table's stored actions: (number, seat, action)."""
+
+    async def run() -> list[tuple[int, int, int]]:
+        store = Store(url)
+        try:
+            return await store.actions_from(table_id, 0)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def play_to_the_end(
+    sockets: dict[int, WebSocketTestSession], first: dict[int, dict[str, Any]]
+) -> dict[int, list[dict[str, Any]]]:
+    """Each seat plays its first legal action whenever it is to move, on its own server,
+    until the game is over; every ``state`` message each seat got, in order."""
+    seen: dict[int, list[dict[str, Any]]] = {seat: [first[seat]] for seat in sockets}
+    latest = dict(first)
+    while True:
+        version = max(m["version"] for m in latest.values())
+        current = [m for m in latest.values() if m["version"] == version][0]
+        if current["status"] == "finished":
+            # Every seat is told of the end, whichever server it is on.
+            for seat, ws in sockets.items():
+                if latest[seat]["status"] != "finished":
+                    latest[seat] = wait_state(ws, lambda m: m["status"] == "finished")
+                    seen[seat].append(latest[seat])
+            return seen
+        mover = current["current_player"]
+        if latest[mover]["version"] != version:
+            latest[mover] = wait_state(sockets[mover], lambda m, v=version: m["version"] == v)
+            seen[mover].append(latest[mover])
+        act(sockets[mover], version, latest[mover]["legal"][0]["id"])
+        latest[mover] = wait_state(sockets[mover], lambda m, v=version: m["version"] == v + 1)
+        seen[mover].append(latest[mover])
+
+
+def test_players_on_different_servers_play_a_whole_game_and_a_third_watches(
+    postgres_url: str,
+) -> None:
+    with servers(postgres_url, 3) as (a, b, c):
+        table = create(a, "take_stock", ["open", "open"], seed=11)
+        tokens = [join(a, table["id"], "Ana")["token"], join(b, table["id"], "Bob")["token"]]
+        with (
+            a.websocket_connect(f"/ws/tables/{table['id']}") as ws0,
+            b.websocket_connect(f"/ws/tables/{table['id']}") as ws1,
+            c.websocket_connect(f"/ws/tables/{table['id']}") as watcher,
+        ):
+            first = {0: hello(ws0, tokens[0]), 1: hello(ws1, tokens[1])}
+            watched = hello(watcher)
+            assert watched["status"] == "playing"
+            assert watched["seat"] is None
+            seen = play_to_the_end({0: ws0, 1: ws1}, first)
+            final = seen[0][-1]
+            assert seen[1][-1]["version"] == final["version"]
+            assert seen[1][-1]["result"] == final["result"]
+            shown = wait_state(watcher, lambda m: m["status"] == "finished")
+            assert shown["version"] == final["version"]
+            assert shown["result"] == final["result"]
+    actions = stored_actions(postgres_url, table["id"])
+    assert [n for n, _, _ in actions] == list(range(final["version"]))
+    # The stored game replays to the result every server showed.
+    rules = game_class("take_stock")(players=2)
+    state = rules.new_game(11)
+    for _, seat, action in actions:
+        assert state.current_player == seat
+        state.apply(action)
+    assert state.is_terminal()
+    assert state.scores() == final["result"]["scores"]
+
+
+def test_a_seat_connected_on_one_server_shows_connected_on_the_others(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        table = create(a, "take_stock", ["open", "open"])
+        token = join(a, table["id"], "Ana")["token"]
+        with b.websocket_connect(f"/ws/tables/{table['id']}") as watcher:
+            hello(watcher)
+            with a.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+                hello(ws, token)
+                seats = wait_seats(watcher, lambda s: s[0]["connected"])
+                assert [s["name"] for s in seats] == ["Ana", None]
+            seats = wait_seats(watcher, lambda s: not s[0]["connected"])
+
+
+def wait_seats(ws: WebSocketTestSession, predicate: Any, timeout: float = 10.0) -> Any:
+    """The seats of the first message (``seats``, ``state`` or ``welcome``) that match."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no such seats came"
+        message = receive(ws, left)
+        assert message is not None, "no such seats came"
+        seats = message.get("seats")
+        if seats is None and message.get("type") == "welcome":
+            seats = message["table"]["seats"]
+        if seats is not None and predicate(seats):
+            return seats
+
+
+def test_a_join_through_one_server_starts_the_game_on_the_others(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        table = create(a, "card_stock_market", ["open", "open", "easy"])
+        first = join(a, table["id"], "Ana")
+        with a.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            assert hello(ws, first["token"])["status"] == "waiting"
+            second = join(b, table["id"], "Bob")  # the last open seat, on the other server
+            started = wait_state(ws, lambda m: m["status"] == "playing")
+            assert [s["name"] for s in started["seats"]] == ["Ana", "Bob", "easy"]
+        # The second player's token works on either server at once.
+        for client in (a, b):
+            with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+                assert hello(ws, second["token"])["seat"] == 1
+
+
+def test_two_servers_filling_the_last_seats_at_once_start_the_game(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        for _ in range(3):
+            table = create(a, "take_stock", ["open", "open"])
+            # Both servers have the table in memory, seats open, when the joins come.
+            assert b.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "waiting"
+            answers = asyncio.run(both_join(a, b, table["id"]))
+            assert sorted(answers) == [0, 1]
+            for client in (a, b):
+                assert wait_status(client, table["id"], "playing")
+
+
+async def both_join(a: TestClient, b: TestClient, table_id: str) -> list[int]:
+    """Join ``table_id`` through both servers at once; the seats given."""
+
+    def one(client: TestClient, name: str) -> int:
+        return int(join(client, table_id, name)["seat"])
+
+    return list(
+        await asyncio.gather(asyncio.to_thread(one, a, "Ana"), asyncio.to_thread(one, b, "Bob"))
+    )
+
+
+def wait_status(client: TestClient, table_id: str, status: str, timeout: float = 10.0) -> bool:
+    """Wait until the server shows the table with ``status``; whether it did in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == status:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_bots_play_on_one_server_while_every_server_shows_their_moves(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        table = create(a, "take_stock", ["random", "random"], seed=5)
+        with b.websocket_connect(f"/ws/tables/{table['id']}") as watcher:
+            hello(watcher)
+            final = wait_state(watcher, lambda m: m["status"] == "finished", timeout=60)
+        actions = stored_actions(postgres_url, table["id"])
+        assert len(actions) == final["version"]
+        leases = leases_of(postgres_url)
+        assert set(leases.values()) <= {server_id(a)}, "only the creator runs the bots"
+
+
+def server_id(client: TestClient) -> str:
+    """The id of a test server (its hub's cluster)."""
+    return str(client.app.state.hub.cluster.server_id)  # type: ignore[attr-defined]
+
+
+def leases_of(url: str) -> dict[str, str | None]:
+    """Every stored lease: table id to server id."""
+
+    async def run() -> dict[str, str | None]:
+        store = Store(url)
+        try:
+            async with store.engine.connect() as conn:
+                rows = (await conn.execute(sa.text("SELECT table_id, server FROM leases"))).all()
+                return {str(t): None if s is None else str(s) for t, s in rows}
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_when_a_server_stops_another_takes_its_tables_over(postgres_url: str) -> None:
+    with servers(postgres_url, 1) as (b,):
+        with servers(postgres_url, 1) as (a,):
+            table = create(a, "take_stock", ["open", "random"], seed=7)
+            token = join(a, table["id"], "Ana")["token"]
+            assert leases_of(postgres_url)[table["id"]] == server_id(a)
+        # a stopped: it handed the table over; b takes it when asked for it, and the bot
+        # plays on there.
+        assert leases_of(postgres_url)[table["id"]] in (None, server_id(b))
+        with b.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            shown = hello(ws, token)
+            while shown["status"] != "finished":
+                if shown["current_player"] == 0:
+                    act(ws, shown["version"], shown["legal"][0]["id"])
+                shown = expect(ws, "state", timeout=20)
+        assert leases_of(postgres_url)[table["id"]] == server_id(b)
+
+
+# ---------------------------------------------------------------- the version rule
+
+
+def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url: str) -> None:
+    async def run() -> None:
+        settings = Settings(bot_delay=0, bot_processes=0, lease_seconds=LEASE, allow_seed=True)
+        hubs = [Hub(Store(postgres_url), settings) for _ in range(2)]
+        for hub in hubs:
+            await hub.start()
+        try:
+            from closingbell.server.protocol import CreateTable
+
+            made = await hubs[0].create(CreateTable(game="take_stock", seats=["open", "open"]))
+            for p, name in enumerate(("Ana", "Bob")):
+                await made.join(name, p)
+            copies = [await hub.get(made.id) for hub in hubs]
+            await copies[1].refresh_seats()
+            outcomes: list[str] = []
+            for _ in range(40):
+                seat = copies[0].state.current_player
+                if seat is None:
+                    break
+                await copies[1].catch_up()
+                assert copies[0].version == copies[1].version
+                legal = copies[0].state.legal_actions()
+                conns = [Connection(seat=seat) for _ in copies]
+                version = copies[0].version
+                # Both servers play an action for the same seat at the same version.
+                results = await asyncio.gather(
+                    *(
+                        copy.act(conn, Act(type="action", version=version, action=legal[i % len(legal)]))
+                        for i, (copy, conn) in enumerate(zip(copies, conns, strict=True))
+                    ),
+                    return_exceptions=True,
+                )
+                codes = sorted("ok" if r is None else r.code.value for r in results)  # type: ignore[union-attr]
+                outcomes.append(",".join(codes))
+                # One is stored; the other is told the state moved on, and nothing else.
+                assert codes == ["ok", "stale_version"], codes
+            stored = await hubs[0].store.actions_from(made.id, 0)
+            assert [n for n, _, _ in stored] == list(range(len(stored)))
+            await copies[1].catch_up()
+            assert copies[1].state.history == copies[0].state.history == [a for _, _, a in stored]
+            assert outcomes, "no race was run"
+        finally:
+            for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(run())

@@ -74,7 +74,7 @@ def play_to_the_end(
     latest = dict(first)
     while True:
         version = max(m["version"] for m in latest.values())
-        current = [m for m in latest.values() if m["version"] == version][0]
+        current = next(m for m in latest.values() if m["version"] == version)
         if current["status"] == "finished":
             # Every seat is told of the end, whichever server it is on.
             for seat, ws in sockets.items():
@@ -279,10 +279,11 @@ def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url:
                 conns = [Connection(seat=seat) for _ in copies]
                 version = copies[0].version
                 # Both servers play an action for the same seat at the same version.
+                moves = [Act(type="action", version=version, action=a) for a in legal[:2] * 2]
                 results = await asyncio.gather(
                     *(
-                        copy.act(conn, Act(type="action", version=version, action=legal[i % len(legal)]))
-                        for i, (copy, conn) in enumerate(zip(copies, conns, strict=True))
+                        copy.act(conn, move)
+                        for copy, conn, move in zip(copies, conns, moves, strict=False)
                     ),
                     return_exceptions=True,
                 )

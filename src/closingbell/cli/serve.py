@@ -42,6 +42,7 @@ OWN_OPTIONS: dict[str, Any] = {
     "max_connections": int,
     "connections_per_address": int,
     "forwarded_allow_ips": str,
+    "workers": int,
 }
 """The options of the command itself (not server settings), each read from the variable of
 its name as this type."""
@@ -121,6 +122,17 @@ def add_parser(subparsers: Any) -> None:
         type=positive_int,
         default=8000,
         help="port to listen on" + _env("port"),
+    )
+    parser.add_argument(
+        "--workers",
+        action=_Given,
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help=(
+            "server processes to run on this machine, sharing the listening port and the "
+            "database (more than 1 needs PostgreSQL; docs/scaling.md)" + _env("workers")
+        ),
     )
     parser.add_argument(
         "--database",
@@ -357,6 +369,8 @@ def run(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> i
         path = default_database_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         database = str(path)
+    if args.workers > 1:
+        return _supervise(args, database)
     settings.setdefault("address_burst", 3 * args.messages_per_address)
     app = create_app(
         database,
@@ -410,6 +424,33 @@ def run(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> i
         return 0
 
 
+def _supervise(args: argparse.Namespace, database: str) -> int:
+    """Run ``args.workers`` server processes on one port and one PostgreSQL database."""
+    from closingbell.cli.workers import listening_socket, supervise  # noqa: PLC0415
+    from closingbell.server.store import async_url  # noqa: PLC0415
+
+    if not async_url(database).startswith("postgresql"):
+        print(
+            f"closingbell serve: --workers {args.workers} needs a PostgreSQL database "
+            "(--database postgresql://USER:PASSWORD@HOST/DB): an SQLite file takes one "
+            "server process",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as exc:
+        print(
+            f"closingbell serve: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+            file=sys.stderr,
+        )
+        return 1
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"closingbell: games are kept in {_without_password(async_url(database))}")
+    print(f"closingbell: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    return supervise(args.workers, sock, sys.argv[1:])
+
+
 def _check(args: argparse.Namespace, sources: dict[str, str]) -> str | None:
     """What is wrong with the options (naming the option or variable that gave it), or ``None``."""
 
@@ -456,10 +497,16 @@ async def _serve(server: Any, announce: list[str]) -> int:
     except UnusableDatabaseError as exc:
         print(f"closingbell serve: {exc}", file=sys.stderr)
         return 1
-    for line in announce:
-        print(line, flush=True)
+    from closingbell.cli.workers import WORKER_NUMBER, inherited_socket  # noqa: PLC0415
+
+    sock = inherited_socket()
+    if sock is None:
+        for line in announce:
+            print(line, flush=True)
+    else:
+        print(f"closingbell: worker {os.environ.get(WORKER_NUMBER, '?')} ready", flush=True)
     tune_garbage_collector()
-    await server.serve()
+    await server.serve(sockets=None if sock is None else [sock])
     return 0 if server.started else 1
 
 

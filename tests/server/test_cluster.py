@@ -301,3 +301,33 @@ def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url:
                 await hub.stop()
 
     asyncio.run(run())
+
+
+def test_the_turn_clock_counts_connections_on_every_server(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        # Made on a, which runs its clock; both players connect to b only.
+        table = create(a, "take_stock", ["open", "open"], clock=0.5, seed=2)
+        tokens = [join(a, table["id"], name)["token"] for name in ("Ana", "Bob")]
+        assert leases_of(postgres_url)[table["id"]] == server_id(a)
+        with (
+            b.websocket_connect(f"/ws/tables/{table['id']}") as ws0,
+            b.websocket_connect(f"/ws/tables/{table['id']}") as ws1,
+        ):
+            firsts = [hello(ws0, tokens[0]), hello(ws1, tokens[1])]
+            wait_seats(ws0, lambda s: all(seat["connected"] for seat in s))
+            time.sleep(2.0)  # four clocks' worth: nobody is away, so no bot stands in
+            mover = firsts[0]["current_player"]
+            ws = (ws0, ws1)[mover]
+            act(ws, 0, firsts[mover]["legal"][0]["id"])
+            moved = wait_state(ws, lambda m: m["version"] == 1)
+            assert moved["last_action"]["by"] == "player"
+            assert not any(s["stand_in"] for s in moved["seats"])
+        # Both left b: a's clock runs out for whoever must move, and a bot stands in,
+        # which b shows to a spectator.
+        with b.websocket_connect(f"/ws/tables/{table['id']}") as watcher:
+            hello(watcher)
+            stood = wait_state(
+                watcher,
+                lambda m: m["version"] >= 2 and m["last_action"]["by"] == "stand_in",
+            )
+            assert any(s["stand_in"] for s in stood["seats"])

@@ -211,6 +211,25 @@ def test_bots_play_on_one_server_while_every_server_shows_their_moves(postgres_u
         assert len(actions) == final["version"]
         leases = leases_of(postgres_url)
         assert set(leases.values()) <= {server_id(a)}, "only the creator runs the bots"
+        # b stored none of the actions and followed every one; a stored them all.
+        shown_a, shown_b = metric_values(a), metric_values(b)
+        assert shown_b["closingbell_actions_followed_total"] == final["version"]
+        assert shown_b["closingbell_actions_total"] == 0
+        assert shown_a["closingbell_actions_total"] == final["version"]
+        assert shown_a["closingbell_servers_live"] == shown_b["closingbell_servers_live"] == 2
+        assert shown_a["closingbell_tables_leased"] == 1
+        assert shown_b["closingbell_tables_leased"] == 0
+
+
+def metric_values(client: TestClient) -> dict[str, float]:
+    """Each sample of the server's ``/metrics`` summed over its labels, by name."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    found: dict[str, float] = {}
+    for family in text_string_to_metric_families(client.get("/metrics").text):
+        for sample in family.samples:
+            found[sample.name] = found.get(sample.name, 0.0) + sample.value
+    return found
 
 
 def server_id(client: TestClient) -> str:
@@ -249,6 +268,7 @@ def test_when_a_server_stops_another_takes_its_tables_over(postgres_url: str) ->
                     act(ws, shown["version"], shown["legal"][0]["id"])
                 shown = expect(ws, "state", timeout=20)
         assert leases_of(postgres_url)[table["id"]] == server_id(b)
+        assert metric_values(b)["closingbell_tables_taken_over_total"] == 1
 
 
 # ---------------------------------------------------------------- the version rule

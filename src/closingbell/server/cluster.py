@@ -70,9 +70,10 @@ CLAIM = sa.text(
     "ON CONFLICT (table_id) DO UPDATE SET server = :me, since = now() "
     "WHERE leases.server IS NULL OR leases.server = :me OR NOT EXISTS "
     f"(SELECT 1 FROM servers s WHERE s.id = leases.server AND {_LIVE}) "
-    "RETURNING server"
+    "RETURNING (xmax = 0) AS fresh"
 )
-"""Take a table's lease unless a live server holds it; returns a row if taken."""
+"""Take a table's lease unless a live server holds it; returns a row if taken, whose
+``fresh`` says the lease is new (no server had it before)."""
 
 ORPHANS = sa.text(
     "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id "
@@ -238,6 +239,9 @@ class Cluster(Solo):
         if row is None:
             self.owned.discard(table_id)
             return False
+        if not row.fresh and table_id not in self.owned and self.hub is not None:
+            self.taken_over += 1  # from a server that handed it over or died
+            self.hub.metrics.taken_over.inc()
         self.owned.add(table_id)
         return True
 
@@ -357,7 +361,6 @@ class Cluster(Solo):
                     with contextlib.suppress(WebError):  # logged by get, once
                         await hub.get(table_id)
         if taken:
-            self.taken_over += taken
             log.info("took over %d tables that no live server ran", taken)
 
     async def _compare(self) -> None:
@@ -466,7 +469,6 @@ class Cluster(Solo):
         if hub is None or table_id not in hub.tables:
             return
         if await self.claim(table_id):
-            self.taken_over += 1
             table = hub.tables.get(table_id)
             if table is not None:
                 table.owner_changed()

@@ -74,6 +74,30 @@ class _Tables(Collector):
         yield family
 
 
+class _Servers(Collector):
+    """The servers sharing the database and the tables this one runs, counted when scraped."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        """``closingbell_servers_live`` and ``closingbell_tables_leased``."""
+        count = self._metrics.count_servers
+        live, leased = count() if count is not None else (1, 0)
+        yield GaugeMetricFamily(
+            "closingbell_servers_live",
+            "Servers sharing the database whose heartbeat is recent, this one included "
+            "(1 on SQLite).",
+            value=live,
+        )
+        yield GaugeMetricFamily(
+            "closingbell_tables_leased",
+            "Tables whose bots and turn clock this server runs (holds the lease of), on a "
+            "database shared by several servers (0 on SQLite, where it runs every table).",
+            value=leased,
+        )
+
+
 class Metrics:
     """One app's metrics and the registry that holds them."""
 
@@ -87,6 +111,9 @@ class Metrics:
         self.count_tables: TableCount | None = None
         """The tables held in memory, as (game, status) pairs; set by the hub as it is made."""
         self.registry.register(_Tables(self))
+        self.count_servers: Callable[[], tuple[int, int]] | None = None
+        """The live servers on the database and the tables this one leases; set by the hub."""
+        self.registry.register(_Servers(self))
         self.websockets = Gauge(
             "closingbell_websocket_connections",
             "WebSocket connections open now (players and spectators).",
@@ -131,9 +158,24 @@ class Metrics:
             registry=self.registry,
         )
         """Errors sent to clients."""
+        self.followed = Counter(
+            "closingbell_actions_followed",
+            "Actions another server stored that this one applied to its copy of the table, "
+            "from their notices or the database, by game.",
+            ["game"],
+            registry=self.registry,
+        )
+        """Actions followed from other servers."""
+        self.taken_over = Counter(
+            "closingbell_tables_taken_over",
+            "Tables whose lease this server took from a server that stopped or died.",
+            registry=self.registry,
+        )
+        """Tables taken over."""
         for code in ErrorCode:
             self.errors.labels(code=code.value)
         for game in self.games:
+            self.followed.labels(game=game)
             for by in BY:
                 self.actions.labels(game=game, by=by)
         for write in WRITES:

@@ -634,6 +634,7 @@ class LiveTable:
         if by not in ("player", "bot", "stand_in"):
             by = "bot" if self.seats[seat].kind == "bot" else "player"
         self._advance(new, seat, action, by, secret)  # type: ignore[arg-type]
+        self.hub.metrics.followed.labels(game=self.game.info.name).inc()
         return True
 
     def refresh_seats_later(self) -> None:
@@ -1044,6 +1045,7 @@ class Hub:
         if self.store.shared:
             cluster = Cluster(self.store, self.settings.lease_seconds)
             self.cluster = cluster
+            self.metrics.count_servers = lambda: (len(cluster.live), len(cluster.owned))
             await cluster.start(self)
         else:
             for table_id in await self.store.active_ids():

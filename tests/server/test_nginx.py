@@ -680,33 +680,43 @@ def test_players_on_the_two_servers_play_a_whole_game_through_nginx(proxy: Proxy
     assert (stored["status"], stored["version"]) == ("finished", sum(moves))
 
 
-def test_a_killed_servers_player_comes_back_through_nginx_and_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
+def test_a_lost_servers_player_comes_back_through_nginx_and_finishes(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     """The server that runs a table's bot and holds its player's WebSocket is killed
-    (SIGKILL); the player's connection through nginx ends, its next one through nginx lands
-    on the other server, which takes the table over within the lease time: the bot plays on
-    and the game ends."""
+    (SIGKILL) or stopped (SIGTERM). The player's connection through nginx ends; nginx finds
+    the server gone when it next tries it, and sends that request on to the other server;
+    the player's next connection through nginx lands there too, and the other server takes
+    the table over (at once when the first handed it over, within the lease time when it
+    was killed): the bot plays on and the game ends."""
     with two_servers_behind_nginx(tmp_path) as proxy, ExitStack() as stack:
         upstream = proxy.upstream
         with client(proxy, proxy.plain) as http:
             table = http.post("/api/tables", json=NEW_TABLE).json()["table"]
-            token = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"}).json()[
-                "token"
-            ]
-        doomed = server_of_lease(upstream, table["id"])
-        assert doomed is not None
-        survivor = 1 - doomed
-        ws, state = seated_on(stack, proxy, doomed, table["id"], token)
+            joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"})
+            token = joined.json()["token"]
+        lost = server_of_lease(upstream, table["id"])
+        assert lost is not None
+        survivor = 1 - lost
+        ws, state = seated_on(stack, proxy, lost, table["id"], token)
         for _ in range(10):
             while state["current_player"] != 0:
                 state = next_state(ws)
             move(ws, state)
             state = next_state(ws)
         before = state["version"]
-        upstream.processes[doomed].send_signal(signal.SIGKILL)
-        upstream.processes[doomed].wait(timeout=10)
+        upstream.processes[lost].send_signal(stop)
         with pytest.raises(ConnectionClosed):
             while True:
                 ws.recv(timeout=10)
+        upstream.processes[lost].wait(timeout=20)
+        # nginx takes turns: one of two requests goes to the lost server first.
+        with client(proxy, proxy.plain) as http:
+            assert [http.get("/api/health").status_code for _ in range(2)] == [200, 200]
+        port = upstream.addresses[lost].rsplit(":", 1)[1]
+        refused = re.compile(rf"connect\(\) failed \(111: Connection refused\).*:{port}/")
+        written(proxy.folder / "closingbell.error.log", refused)
         with websocket(proxy, proxy.plain, table["id"]) as again:
             again.send(json.dumps({"type": "hello", "token": token}))
             state = next_state(again)
@@ -719,4 +729,4 @@ def test_a_killed_servers_player_comes_back_through_nginx_and_finishes(tmp_path:
         assert server_of_lease(upstream, table["id"]) == survivor
         with client(proxy, proxy.tls) as http:
             stored = http.get(f"/api/tables/{table['id']}").json()["table"]
-        assert stored["status"] == "finished"
+        assert (stored["status"], stored["version"]) == ("finished", state["version"])

@@ -1,17 +1,19 @@
-"""closingbell behind nginx: deploy/nginx/closingbell.conf in front of a real ``closingbell
-serve`` process.
+"""closingbell behind nginx: deploy/nginx/closingbell.conf in front of two real ``closingbell
+serve`` processes sharing one fresh PostgreSQL database.
 
 The site file is the one shipped, with only its addresses and paths changed
-(:func:`site_config`): its upstream names the test's server, it listens on free loopback
+(:func:`site_config`): its upstream names the test's two servers, it listens on free loopback
 ports, over TLS with a self-signed certificate made by ``openssl`` and, in the same server
 block, over plain HTTP, and it logs into a temporary folder. nginx runs in the foreground
 with a main configuration of the test's own (``nginx -p DIR -c FILE``), so it needs no system
 path but ``/etc/nginx/mime.types``. nginx must be installed (``scripts/test.sh`` installs
-Debian's): without it these tests fail, they never skip.
+Debian's): without it these tests fail, they never skip; so do they without PostgreSQL
+(``CLOSINGBELL_TEST_POSTGRES``, tests/server/helpers.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -22,8 +24,8 @@ import socket
 import ssl
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,9 +34,10 @@ import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import sync_playwright
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from tests.server.helpers import postgres_database
 from tests.server.test_browser import (
     ARGS,
     CHROMIUM,
@@ -52,6 +55,23 @@ SITE = ROOT / "deploy" / "nginx" / "closingbell.conf"
 """The site configuration shipped for Debian's nginx."""
 NEW_TABLE = {"game": "take_stock", "seats": ["open", "random"]}
 """A table of one person against a bot that plays at once (the server's bot delay is 0)."""
+UPSTREAM = ("127.0.0.1:8000", "127.0.0.1:8001")
+"""The servers the shipped site's upstream lists."""
+SERVER_ENVIRONMENT = {
+    # A dead server's tables are taken over within a second.
+    "CLOSINGBELL_LEASE_SECONDS": "1",
+    # A test's clients play whole games as fast as the servers answer: ten times as many
+    # messages a second as a connection, and as one address, may send by default.
+    "CLOSINGBELL_RATE": "100",
+    "CLOSINGBELL_BURST": "300",
+    "CLOSINGBELL_ADDRESS_RATE": "500",
+    "CLOSINGBELL_ADDRESS_BURST": "1500",
+    # One table a minute after the burst of 20 (not 10): however slow the machine, a
+    # server gives no table back while test_the_server_counts_each_client_by_its_own_address
+    # uses up its burst.
+    "CLOSINGBELL_TABLES_PER_MINUTE": "1",
+}
+"""The environment of the servers behind nginx, besides the test's own."""
 
 
 def nginx_program() -> str:
@@ -100,7 +120,7 @@ def _replace(text: str, old: str, new: str, count: int) -> str:
 
 def site_config(
     *,
-    upstream: str,
+    upstream: Sequence[str],
     http_port: int,
     https_port: int,
     plain_port: int,
@@ -110,11 +130,14 @@ def site_config(
 ) -> str:
     """The shipped site file with the test's addresses and paths, and nothing else changed.
 
-    The redirecting server listens on ``http_port``; the proxying one on ``https_port`` over
-    TLS and on ``plain_port`` over plain HTTP; both on 127.0.0.1 only (no IPv6 line).
+    Its upstream's two servers are ``upstream``'s. The redirecting server listens on
+    ``http_port``; the proxying one on ``https_port`` over TLS and on ``plain_port`` over
+    plain HTTP; both on 127.0.0.1 only (no IPv6 line).
     """
     text = SITE.read_text(encoding="utf-8")
-    text = _replace(text, "server 127.0.0.1:8000;", f"server {upstream};", 1)
+    assert len(upstream) == len(UPSTREAM), upstream
+    for shipped, address in zip(UPSTREAM, upstream, strict=True):
+        text = _replace(text, f"    server {shipped} ", f"    server {address} ", 1)
     text = _replace(text, "    listen [::]:80;\n", "", 1)
     text = _replace(text, "    listen [::]:443 ssl http2;\n", "", 1)
     text = _replace(text, "listen 80;", f"listen 127.0.0.1:{http_port};", 1)
@@ -170,11 +193,49 @@ def nginx_command(folder: Path, conf: Path, *extra: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Proxy:
-    """A closingbell server and nginx in front of it."""
+class Upstream:
+    """``closingbell serve`` processes sharing one PostgreSQL database."""
 
-    direct: str
-    """The server's own address, ``http://127.0.0.1:PORT``."""
+    database: str
+    """The database's URL."""
+    addresses: tuple[str, ...]
+    """Each server's own address, ``http://127.0.0.1:PORT``."""
+    processes: tuple[subprocess.Popen[str], ...]
+    """Each server's process, in the order of ``addresses``."""
+
+
+@contextmanager
+def two_servers(folder: Path) -> Iterator[Upstream]:
+    """Two ``closingbell serve`` processes on a fresh PostgreSQL database, trusting nginx's
+    X-Forwarded-For (as docs/deploy.md says to run them behind nginx); killed at the end."""
+    with postgres_database() as database, ExitStack() as stack:
+        started = [
+            stack.enter_context(
+                server(
+                    database,
+                    folder / f"server-{n}",
+                    "--forwarded-allow-ips",
+                    "127.0.0.1",
+                    "--bot-processes",
+                    "0",
+                    environment=SERVER_ENVIRONMENT,
+                )
+            )
+            for n in range(2)
+        ]
+        yield Upstream(
+            database=database,
+            addresses=tuple(address for address, _ in started),
+            processes=tuple(process for _, process in started),
+        )
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """closingbell servers and nginx in front of them."""
+
+    upstream: Upstream
+    """The servers nginx passes requests to."""
     plain: str
     """nginx's proxying server over plain HTTP."""
     tls: str
@@ -202,8 +263,8 @@ def wait_for_port(port: int, process: subprocess.Popen[Any], folder: Path) -> No
 
 
 @contextmanager
-def nginx_in_front(direct: str, folder: Path) -> Iterator[Proxy]:
-    """nginx on the shipped site file, proxying to the server at ``direct``."""
+def nginx_in_front(upstream: Upstream, folder: Path) -> Iterator[Proxy]:
+    """nginx on the shipped site file, proxying to ``upstream``'s servers."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "www" / ".well-known" / "acme-challenge").mkdir(parents=True)
     cert, key = self_signed(folder)
@@ -211,7 +272,7 @@ def nginx_in_front(direct: str, folder: Path) -> Iterator[Proxy]:
     site = folder / "closingbell.conf"
     site.write_text(
         site_config(
-            upstream=direct.removeprefix("http://"),
+            upstream=[address.removeprefix("http://") for address in upstream.addresses],
             http_port=ports["http"],
             https_port=ports["https"],
             plain_port=ports["plain"],
@@ -227,7 +288,7 @@ def nginx_in_front(direct: str, folder: Path) -> Iterator[Proxy]:
         for port in ports.values():
             wait_for_port(port, process, folder)
         yield Proxy(
-            direct=direct,
+            upstream=upstream,
             plain=f"http://127.0.0.1:{ports['plain']}",
             tls=f"https://127.0.0.1:{ports['https']}",
             redirect=f"http://127.0.0.1:{ports['http']}",
@@ -239,17 +300,19 @@ def nginx_in_front(direct: str, folder: Path) -> Iterator[Proxy]:
         process.wait(timeout=10)
 
 
+@contextmanager
+def two_servers_behind_nginx(folder: Path) -> Iterator[Proxy]:
+    """Two servers on one fresh PostgreSQL database (:func:`two_servers`), and nginx in front
+    of them."""
+    nginx_program()
+    with two_servers(folder) as upstream, nginx_in_front(upstream, folder / "nginx") as running:
+        yield running
+
+
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
-    """``closingbell serve`` trusting nginx's X-Forwarded-For (as docs/deploy.md says to run
-    it behind nginx), and nginx in front of it."""
-    nginx_program()
-    folder = tmp_path_factory.mktemp("nginx")
-    database = f"sqlite:///{folder / 'web.db'}"
-    with (
-        server(database, folder, "--forwarded-allow-ips", "127.0.0.1") as (direct, _),
-        nginx_in_front(direct, folder / "nginx") as running,
-    ):
+    """Two servers and nginx in front of them, for the tests that stop neither."""
+    with two_servers_behind_nginx(tmp_path_factory.mktemp("nginx")) as running:
         yield running
 
 
@@ -306,7 +369,7 @@ def test_nginx_accepts_the_shipped_site_file(tmp_path: Path) -> None:
     site = tmp_path / "closingbell.conf"
     site.write_text(
         site_config(
-            upstream="127.0.0.1:8000",
+            upstream=UPSTREAM,
             http_port=8080,
             https_port=8443,
             plain_port=8081,
@@ -397,9 +460,10 @@ def test_metrics_are_answered_on_this_machine_only(proxy: Proxy, public: str) ->
         assert outside.get("/api/health").status_code == 200
     with client(proxy, public) as here:
         assert here.get("/metrics").status_code == 200
-    direct = httpx.get(proxy.direct + "/metrics")
-    assert direct.status_code == 200
-    assert "closingbell_websocket_connections" in direct.text
+    for address in proxy.upstream.addresses:
+        direct = httpx.get(address + "/metrics")
+        assert direct.status_code == 200
+        assert "closingbell_websocket_connections" in direct.text
 
 
 def test_bodies_are_limited_as_the_server_limits_them(proxy: Proxy, public: str) -> None:
@@ -417,20 +481,22 @@ def test_bodies_are_limited_as_the_server_limits_them(proxy: Proxy, public: str)
 
 
 def test_the_server_counts_each_client_by_its_own_address(proxy: Proxy, public: str) -> None:
-    """The server's limit on new tables per address (20 at once) counts the address
-    nginx saw, whatever X-Forwarded-For the client sends."""
+    """The servers' limit on new tables per address (20 at once) counts the address nginx
+    saw, whatever X-Forwarded-For the client sends. Each server keeps its own count, and
+    nginx takes turns between the two: one address may open 20 tables on each."""
     first, second = (
         ("127.0.0.2", "127.0.0.3") if public == proxy.plain else ("127.0.0.4", "127.0.0.5")
     )
     with client(proxy, public, source=first) as one, client(proxy, public, source=second) as two:
         spoof = {"X-Forwarded-For": "198.51.100.7"}
-        made = [one.post("/api/tables", json=NEW_TABLE, headers=spoof) for _ in range(20)]
-        assert [r.status_code for r in made] == [201] * 20
-        refused = one.post(
-            "/api/tables", json=NEW_TABLE, headers={"X-Forwarded-For": "198.51.100.8"}
-        )
-        assert refused.status_code == 429
-        assert refused.json()["error"]["code"] == "rate_limited"
+        made = [one.post("/api/tables", json=NEW_TABLE, headers=spoof) for _ in range(40)]
+        assert [r.status_code for r in made] == [201] * 40
+        for _ in proxy.upstream.addresses:  # once on each server
+            refused = one.post(
+                "/api/tables", json=NEW_TABLE, headers={"X-Forwarded-For": "198.51.100.8"}
+            )
+            assert refused.status_code == 429
+            assert refused.json()["error"]["code"] == "rate_limited"
         assert two.post("/api/tables", json=NEW_TABLE).status_code == 201
 
 
@@ -508,3 +574,163 @@ def test_chromium_plays_a_bot_through_nginx(proxy: Proxy) -> None:
         finally:
             browser.close()
     assert errors == []
+
+
+# ---------------------------------------------------------------------- two servers
+
+
+def websockets_open(address: str) -> int:
+    """The WebSockets open on the server at ``address``, from its ``/metrics``."""
+    text = httpx.get(address + "/metrics", timeout=5).text
+    found = re.search(r"^closingbell_websocket_connections (\S+)$", text, re.MULTILINE)
+    assert found is not None, text
+    return int(float(found[1]))
+
+
+def wait_for_websockets(upstream: Upstream, wanted: list[int]) -> None:
+    """Wait until each server has ``wanted``'s number of WebSockets open (a closed one leaves
+    the count once its server has seen it close)."""
+    deadline = time.monotonic() + 10
+    while (found := [websockets_open(a) for a in upstream.addresses]) != wanted:
+        assert time.monotonic() < deadline, f"WebSockets open: {found}, not {wanted}"
+        time.sleep(0.05)
+
+
+def seated_on(
+    stack: ExitStack, proxy: Proxy, n: int, table_id: str, token: str
+) -> tuple[ClientConnection, dict[str, Any]]:
+    """A player's WebSocket through nginx that has landed on server ``n``, and its first
+    state. nginx takes turns between the servers, so one that lands on the other server is
+    closed and opened again (a few times at most)."""
+    upstream = proxy.upstream
+    before = [websockets_open(a) for a in upstream.addresses]
+    for _ in range(4):
+        ws = stack.enter_context(websocket(proxy, proxy.plain, table_id))
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        state = next_state(ws)
+        after = [websockets_open(a) for a in upstream.addresses]
+        if after == [count + (i == n) for i, count in enumerate(before)]:
+            return ws, state
+        ws.close()
+        wait_for_websockets(upstream, before)
+    pytest.fail(f"no WebSocket through nginx landed on server {n} ({upstream.addresses[n]})")
+
+
+def rows(database: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """The rows ``sql`` (with ``$1``... parameters) finds in ``database``."""
+    import asyncpg
+
+    async def run() -> list[tuple[Any, ...]]:
+        conn = await asyncpg.connect(database)
+        try:
+            return [tuple(row) for row in await conn.fetch(sql, *args)]
+        finally:
+            await conn.close()
+
+    return asyncio.run(run())
+
+
+def server_of_lease(upstream: Upstream, table_id: str) -> int | None:
+    """Which of ``upstream``'s servers holds ``table_id``'s lease (runs its bots), by the
+    process ids the ``servers`` table gives its servers; ``None`` for no live server."""
+    found = rows(
+        upstream.database,
+        "SELECT s.pid FROM leases l JOIN servers s ON s.id = l.server WHERE l.table_id = $1",
+        table_id,
+    )
+    pids = [process.pid for process in upstream.processes]
+    return pids.index(found[0][0]) if found and found[0][0] in pids else None
+
+
+def move(ws: ClientConnection, state: dict[str, Any]) -> None:
+    """Send one of ``state``'s legal actions, chosen by its version."""
+    action = random.Random(state["version"]).choice(state["legal"])["id"]
+    ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+
+
+def test_players_on_the_two_servers_play_a_whole_game_through_nginx(proxy: Proxy) -> None:
+    """Two people's WebSockets through nginx, one on each server (each server's own count of
+    its WebSockets says so), play a game to its end, each told of the other's moves."""
+    upstream = proxy.upstream
+    pids = sorted(pid for (pid,) in rows(upstream.database, "SELECT pid FROM servers"))
+    assert pids == sorted(process.pid for process in upstream.processes)
+    with client(proxy, proxy.plain) as http:
+        table = http.post(
+            "/api/tables", json={"game": "take_stock", "seats": ["open", "open"]}
+        ).json()["table"]
+        tokens = [
+            http.post(f"/api/tables/{table['id']}/join", json={"name": name}).json()["token"]
+            for name in ("Ana", "Bob")
+        ]
+    wait_for_websockets(upstream, [0, 0])
+    with ExitStack() as stack:
+        seated = [seated_on(stack, proxy, n, table["id"], tokens[n]) for n in range(2)]
+        sockets = [ws for ws, _ in seated]
+        states = [state for _, state in seated]
+        assert [websockets_open(a) for a in upstream.addresses] == [1, 1]
+        moves = [0, 0]
+        while states[0]["status"] != "finished":
+            version = states[0]["version"]
+            assert states[1]["version"] == version
+            mover = states[0]["current_player"]
+            move(sockets[mover], states[mover])
+            moves[mover] += 1
+            states = [next_state(ws) for ws in sockets]
+            assert [s["version"] for s in states] == [version + 1] * 2
+        assert states[1]["status"] == "finished"
+    assert min(moves) > 20, moves
+    with client(proxy, proxy.plain) as http:
+        stored = http.get(f"/api/tables/{table['id']}").json()["table"]
+    assert (stored["status"], stored["version"]) == ("finished", sum(moves))
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
+def test_a_lost_servers_player_comes_back_through_nginx_and_finishes(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """The server that runs a table's bot and holds its player's WebSocket is killed
+    (SIGKILL) or stopped (SIGTERM). The player's connection through nginx ends; nginx finds
+    the server gone when it next tries it, and sends that request on to the other server;
+    the player's next connection through nginx lands there too, and the other server takes
+    the table over (at once when the first handed it over, within the lease time when it
+    was killed): the bot plays on and the game ends."""
+    with two_servers_behind_nginx(tmp_path) as proxy, ExitStack() as stack:
+        upstream = proxy.upstream
+        with client(proxy, proxy.plain) as http:
+            table = http.post("/api/tables", json=NEW_TABLE).json()["table"]
+            joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"})
+            token = joined.json()["token"]
+        lost = server_of_lease(upstream, table["id"])
+        assert lost is not None
+        survivor = 1 - lost
+        ws, state = seated_on(stack, proxy, lost, table["id"], token)
+        for _ in range(10):
+            while state["current_player"] != 0:
+                state = next_state(ws)
+            move(ws, state)
+            state = next_state(ws)
+        before = state["version"]
+        upstream.processes[lost].send_signal(stop)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(timeout=10)
+        upstream.processes[lost].wait(timeout=20)
+        # nginx takes turns: one of two requests goes to the lost server first.
+        with client(proxy, proxy.plain) as http:
+            assert [http.get("/api/health").status_code for _ in range(2)] == [200, 200]
+        port = upstream.addresses[lost].rsplit(":", 1)[1]
+        refused = re.compile(rf"connect\(\) failed \(111: Connection refused\).*:{port}/")
+        written(proxy.folder / "closingbell.error.log", refused)
+        with websocket(proxy, proxy.plain, table["id"]) as again:
+            again.send(json.dumps({"type": "hello", "token": token}))
+            state = next_state(again)
+            assert state["version"] >= before
+            assert websockets_open(upstream.addresses[survivor]) == 1
+            while state["status"] != "finished":
+                if state["current_player"] == 0 and state["legal"]:
+                    move(again, state)
+                state = next_state(again)
+        assert server_of_lease(upstream, table["id"]) == survivor
+        with client(proxy, proxy.tls) as http:
+            stored = http.get(f"/api/tables/{table['id']}").json()["table"]
+        assert (stored["status"], stored["version"]) == ("finished", state["version"])

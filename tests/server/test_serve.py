@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,12 +37,17 @@ runpy.run_module("closingbell.cli.main", run_name="__main__")"""
 
 @contextmanager
 def server(
-    database: str, tmp_path: Path, *extra: str, open_files: tuple[int, int] | None = None
+    database: str,
+    tmp_path: Path,
+    *extra: str,
+    open_files: tuple[int, int] | None = None,
+    environment: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``closingbell serve`` (with ``extra`` arguments) on a free port, killed (SIGKILL) when
-    the block ends; ``open_files`` is its open-file limit (soft, hard)."""
+    the block ends; ``open_files`` is its open-file limit (soft, hard), ``environment``
+    variables it has besides the test's own."""
     port = free_port()
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), **(environment or {})}
     command = [sys.executable, "-m", "closingbell.cli.main"]
     if open_files is not None:
         command = [sys.executable, "-c", WITH_OPEN_FILES, *map(str, open_files)]

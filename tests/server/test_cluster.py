@@ -351,3 +351,17 @@ def test_the_turn_clock_counts_connections_on_every_server(postgres_url: str) ->
                 lambda m: m["version"] >= 2 and m["last_action"]["by"] == "stand_in",
             )
             assert any(s["stand_in"] for s in stood["seats"])
+
+
+def test_leases_of_finished_tables_nobody_runs_are_forgotten(postgres_url: str) -> None:
+    with servers(postgres_url, 1) as (a,):
+        table = create(a, "take_stock", ["random", "random"], seed=3)
+        assert wait_status(a, table["id"], "finished", timeout=60)
+    # a stopped and handed the table over; the game needs nobody, so b forgets the lease.
+    assert leases_of(postgres_url) == {table["id"]: None}
+    with servers(postgres_url, 1) as (b,):
+        deadline = time.monotonic() + 10
+        while table["id"] in leases_of(postgres_url):
+            assert time.monotonic() < deadline, "the finished table's lease stayed"
+            time.sleep(0.1)
+        assert b.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "finished"

@@ -86,6 +86,18 @@ ORPHANS = sa.text(
 LIVE_SERVERS = sa.text(f"SELECT s.id FROM servers s WHERE {_LIVE}")
 """The servers alive."""
 
+FORGET_LEASES = sa.text(
+    "DELETE FROM leases l USING tables t WHERE t.id = l.table_id AND t.status = 'finished' "
+    "AND (l.server IS NULL OR NOT EXISTS "
+    f"(SELECT 1 FROM servers s WHERE s.id = l.server AND {_LIVE}))"
+)
+"""Forget the leases of finished tables that no live server holds (nothing to run)."""
+
+FORGET_SERVERS = sa.text(
+    "DELETE FROM servers WHERE heartbeat < now() - (:forget * interval '1 second')"
+)
+"""Forget the servers that stopped beating long ago."""
+
 
 class Solo:
     """A server alone on its database (SQLite): it owns every table and tells nobody."""
@@ -330,6 +342,9 @@ class Cluster(Solo):
         self._beats += 1
         if self._beats % CHECK_EVERY == 0:
             await self._compare()
+            async with self.store.engine.begin() as conn:
+                await conn.execute(FORGET_LEASES, {"ttl": self.lease_seconds})
+                await conn.execute(FORGET_SERVERS, {"forget": FORGET_SERVERS_AFTER})
 
     async def _take_over(self) -> None:
         """Take the leases of tables nobody live runs: the ones in memory here, and a share."""

@@ -734,3 +734,56 @@ def test_a_lost_servers_player_comes_back_through_nginx_and_finishes(
         with client(proxy, proxy.tls) as http:
             stored = http.get(f"/api/tables/{table['id']}").json()["table"]
         assert (stored["status"], stored["version"]) == ("finished", state["version"])
+
+
+WATCH_STATUS = """() => {
+  window.statusSeen = [];
+  const detail = document.getElementById("status-detail");
+  new MutationObserver(() => window.statusSeen.push(detail.textContent))
+    .observe(detail, { childList: true, characterData: true, subtree: true });
+}"""
+"""Record every text the page's status detail shows (``window.statusSeen``)."""
+
+
+def test_the_page_says_it_reconnects_and_plays_on_when_its_server_dies(tmp_path: Path) -> None:
+    """Chromium at a table through nginx; the server holding its WebSocket is killed. The
+    page says it is reconnecting, comes back through nginx on the other server, which took
+    the table over, and the game goes on against the bot with no script error."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test.sh does)")
+    errors: list[str] = []
+    with two_servers_behind_nginx(tmp_path) as proxy, sync_playwright() as p:
+        upstream = proxy.upstream
+        with client(proxy, proxy.tls) as http:
+            table = http.post("/api/tables", json=NEW_TABLE).json()["table"]
+            joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Ana"}).json()
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport=DESKTOP, ignore_https_errors=True)
+            context.on("weberror", lambda e: errors.append(str(e.error)))
+            _seat_in(context, table["id"], joined["seat"], joined["token"])
+            page = context.new_page()
+            page.goto(f"{proxy.tls}/t/{table['id']}")
+            page.wait_for_selector(".market")
+            _wait_until(page, "document.body.dataset.seat === '0'")
+            rng = random.Random(3)
+            _play([page], lambda: _version(page) >= 6, rng, limit=60)
+            page.evaluate(WATCH_STATUS)
+            counts = [websockets_open(a) for a in upstream.addresses]
+            assert sorted(counts) == [0, 1], counts
+            lost = counts.index(1)
+            upstream.processes[lost].send_signal(signal.SIGKILL)
+            upstream.processes[lost].wait(timeout=10)
+            before = _version(page)
+            _play(
+                [page],
+                lambda: _version(page) >= before + 6 or _status(page) == "finished",
+                rng,
+                limit=90,
+            )
+            seen = page.evaluate("window.statusSeen")
+            assert "Connection lost; reconnecting…" in seen, seen
+            assert websockets_open(upstream.addresses[1 - lost]) == 1
+        finally:
+            browser.close()
+    assert errors == []

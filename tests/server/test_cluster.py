@@ -365,3 +365,32 @@ def test_leases_of_finished_tables_nobody_runs_are_forgotten(postgres_url: str) 
             assert time.monotonic() < deadline, "the finished table's lease stayed"
             time.sleep(0.1)
         assert b.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "finished"
+
+
+def test_a_server_that_missed_notices_catches_up(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        table = create(a, "take_stock", ["open", "open"], seed=9)
+        tokens = [join(a, table["id"], name)["token"] for name in ("Ana", "Bob")]
+        with (
+            a.websocket_connect(f"/ws/tables/{table['id']}") as ws0,
+            a.websocket_connect(f"/ws/tables/{table['id']}") as ws1,
+            b.websocket_connect(f"/ws/tables/{table['id']}") as watcher,
+        ):
+            states = [hello(ws0, tokens[0]), hello(ws1, tokens[1])]
+            hello(watcher)
+            # b's connection for notices breaks: it hears nothing of a's moves for a while.
+            listener = b.app.state.hub.cluster._listener  # type: ignore[attr-defined]
+            b.portal.call(listener.terminate)  # type: ignore[union-attr]
+            for version in range(8):
+                mover = states[0]["current_player"]
+                act((ws0, ws1)[mover], version, states[mover]["legal"][0]["id"])
+                states = [
+                    wait_state(ws, lambda m, v=version: m["version"] == v + 1) for ws in (ws0, ws1)
+                ]
+            # It listens again, finds its copy behind the database, and catches up.
+            shown = wait_state(watcher, lambda m: m["version"] == 8)
+            with a.websocket_connect(f"/ws/tables/{table['id']}") as other:
+                assert hello(other)["view"] == shown["view"]
+    assert any("notices' connection was lost" in r.getMessage() for r in caplog.records)

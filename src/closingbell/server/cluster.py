@@ -450,7 +450,8 @@ class Cluster(Solo):
                 by_table.setdefault(table_id, []).append((number, seat, action, by))
             for table_id, notes in by_table.items():
                 table = hub.tables.get(table_id)
-                if table is not None:
+                # Most of this server's own actions are applied by the time it hears them.
+                if table is not None and any(n[0] >= table.version for n in notes):
                     table.catch_up_later(notes)
             return
         if sender == self.server_id:

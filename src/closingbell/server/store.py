@@ -17,8 +17,12 @@ with the same code; plain ``sqlite:///`` and ``postgresql://`` URLs are given th
 asyncio drivers by :func:`async_url`.
 
 :meth:`Store.open` is how a server starts on a database: it takes the database's lock (one
-server at a time), refuses a database that is not closingbell's or whose schema it does not
-know (:class:`UnusableDatabaseError`), and only then brings the schema up to date.
+server at a time on an SQLite file; shared by any number of servers on PostgreSQL, where
+only a restore takes it whole), refuses a database that is not closingbell's or whose
+schema it does not know (:class:`UnusableDatabaseError`), and only then brings the schema
+up to date. Servers sharing a PostgreSQL database tell each other of every action and
+join they commit by a notice sent in the same transaction (:attr:`Store.notify_as`,
+``server.cluster``).
 """
 
 from __future__ import annotations

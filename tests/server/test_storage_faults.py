@@ -206,7 +206,14 @@ def test_a_postgresql_database_with_other_tables_is_refused_untouched(tmp_path: 
 def test_an_empty_postgresql_database_is_set_up() -> None:
     with postgres_database() as url:
         start(url)
-        assert table_names(url) == ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
+        assert table_names(url) == [
+            "actions",
+            "alembic_version",
+            "leases",
+            "seats",
+            "servers",
+            "tables",
+        ]
 
 
 def test_an_empty_sqlite_database_is_set_up(sqlite_url: str) -> None:
@@ -215,7 +222,14 @@ def test_an_empty_sqlite_database_is_set_up(sqlite_url: str) -> None:
         conn.execute("VACUUM")  # a valid database file with no table in it
     conn.close()
     start(sqlite_url)
-    assert table_names(sqlite_url) == ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
+    assert table_names(sqlite_url) == [
+        "actions",
+        "alembic_version",
+        "leases",
+        "seats",
+        "servers",
+        "tables",
+    ]
 
 
 def test_a_schema_at_an_unknown_migration_is_refused(database_url: str, tmp_path: Path) -> None:

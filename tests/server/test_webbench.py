@@ -15,6 +15,7 @@ from closingbell.server.loadtest import (
     percentile,
     run_webbench,
 )
+from tests.server.helpers import postgres_database
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -119,3 +120,58 @@ def test_the_cli_refuses_two_games(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert args.run(args) == 2
     assert "one --game" in capsys.readouterr().err
+
+
+def test_two_processes_on_postgresql_share_the_tables_and_count_the_commits() -> None:
+    with postgres_database() as url:
+        settings = WebBenchSettings(tables=4, seconds=3.0, database=url, think=0.05, processes=2)
+        result = run_webbench(settings)
+    assert result.errors == {}
+    assert result.tables_held == 4
+    assert len(result.servers) == 2
+    # Each table has one client on each process: a seat's turn comes only once the other
+    # process's notice of the action before it has arrived, so many actions through both
+    # mean the notices carried the game across.
+    assert [one.clients for one in result.servers] == [4, 4]
+    assert all(one.actions > settings.tables for one in result.servers)
+    assert sum(one.actions for one in result.servers) == result.actions
+    assert all(one.cpu is not None and one.cpu > 0 for one in result.servers)
+    assert result.server_cpu == pytest.approx(sum(one.cpu or 0 for one in result.servers), abs=0.2)
+    assert result.commits is not None and result.commits > 0
+    assert result.to_dict()["commits_per_second"] > 0
+    report = format_report(result)
+    assert "server 1 (port" in report
+    assert "server 2 (port" in report
+    assert "database commits" in report
+
+
+def test_one_process_on_sqlite_reports_no_commits(tmp_path: Path) -> None:
+    result = run_webbench(
+        WebBenchSettings(
+            tables=1, seconds=1.0, database=f"sqlite:///{tmp_path / 'bench.db'}", think=0.05
+        )
+    )
+    assert result.commits is None and result.commits_per_second is None
+    assert len(result.servers) == 1 and result.servers[0].actions == result.actions
+    assert "database commits" not in format_report(result)
+
+
+def test_several_processes_on_sqlite_are_refused(tmp_path: Path) -> None:
+    settings = WebBenchSettings(database=f"sqlite:///{tmp_path / 'bench.db'}", processes=2)
+    with pytest.raises(ValueError, match="needs a PostgreSQL database"):
+        run_webbench(settings)
+    assert not (tmp_path / "bench.db").exists()
+
+
+@pytest.mark.parametrize("database", [None, "bench.db"])
+def test_the_cli_refuses_several_processes_without_postgresql(
+    database: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "--web", "--processes", "2"]
+    if database is not None:
+        argv += ["--database", str(tmp_path / database)]
+    args = build_parser().parse_args(argv)
+    assert args.run(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("closingbell bench --web: --processes 2 needs a PostgreSQL database")

@@ -1,7 +1,8 @@
 """``closingbell bench``: speed figures of the engines, as a table or as JSON.
 
 ``closingbell bench --web`` measures the web server instead: many WebSocket clients
-playing on one ``closingbell serve`` process (:mod:`closingbell.server.loadtest`).
+playing on one ``closingbell serve`` process, or with ``--processes`` on several sharing a
+PostgreSQL database (:mod:`closingbell.server.loadtest`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def add_parser(sub: Any) -> None:
         "second; then the compiled engine's speed-up figure by figure. "
         "With --web, measure the web server instead: tables held, actions a second and "
         "round-trip latency of many WebSocket clients playing on one `closingbell serve` "
-        "process (docs/web.md). Figures only: nothing is compared against a threshold.",
+        "process, or on --processes of them sharing a PostgreSQL database (docs/web.md, "
+        "docs/scaling.md). Figures only: nothing is compared against a threshold.",
     )
     p.add_argument(
         "--game",
@@ -112,6 +114,15 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="the server's database: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DB "
         "(default: a temporary SQLite file); the benchmark's tables stay in it",
+    )
+    web.add_argument(
+        "--processes",
+        type=arguments.positive_int,
+        default=1,
+        metavar="P",
+        help="server processes sharing the --database, which must then be PostgreSQL, each "
+        "on its own port, a table's seats connected through different ones; the report adds "
+        "each process's figures and the database's commits a second (default: 1)",
     )
     web.add_argument(
         "--think",
@@ -226,7 +237,12 @@ def run_web(args: argparse.Namespace) -> int:
         experts=args.experts,
         bot_processes=args.bot_processes,
         replays=args.replays,
+        processes=args.processes,
     )
+    problem = loadtest.settings_problem(settings)
+    if problem is not None:
+        print(f"closingbell bench --web: {problem}", file=sys.stderr)
+        return 2
     result = loadtest.run_webbench(settings)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -1,4 +1,4 @@
-"""Load test of the web server: many WebSocket clients playing on one ``closingbell serve``.
+"""Load test of the web server: many WebSocket clients playing on ``closingbell serve``.
 
 :func:`run_webbench` starts a real ``closingbell serve`` process on a free loopback port
 (``--bot-delay 0``, a temporary SQLite file unless a database is named), opens tables
@@ -24,6 +24,17 @@ Clients keep to the server's default rate limit per connection (10 messages a se
 at once) with a token bucket of their own, since ``closingbell serve`` has no option to
 raise it; its limits per client address are lifted, since every client shares one.
 
+With ``processes`` above 1 (PostgreSQL only), that many server processes share the
+database (``closingbell.server.cluster``), each on a port of its own so that the benchmark
+chooses where each client goes: the tables are created on each process in turn, and a
+table's seats are joined and connected through different processes (seat ``p`` of the
+``k``-th table opened on process ``(k + p) mod processes``), so every action is applied
+by one process and reaches the table's other players through another's copy, by the
+database's notice. The report then gives each process's actions, clients and CPU time
+(with its helpers'), and the database's commits a second, from PostgreSQL's
+``pg_stat_database`` (every transaction committed in that database, read ones too)
+before and after the measurement; on PostgreSQL it gives them with one process too.
+
 A benchmark, not a test: the figures are printed, never compared with a threshold.
 """
 
@@ -32,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import http.client
 import json
 import math
 import os
@@ -44,16 +56,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
 from websockets.asyncio.client import ClientConnection, connect
 
 import closingbell
 from closingbell.server.connections import raise_open_file_limit
 from closingbell.server.ratelimit import TokenBucket
+from closingbell.server.store import async_url
 
 DEFAULT_TABLES = 500
 """Tables held when none are asked for."""
@@ -98,6 +114,44 @@ class WebBenchSettings:
     """The server's ``--bot-processes`` (``None``: its default, one per core)."""
     replays: float = 0.0
     """Requests a second for a finished game's whole replay (0: none)."""
+    processes: int = 1
+    """Server processes sharing the database (more than 1 needs PostgreSQL)."""
+
+
+def settings_problem(settings: WebBenchSettings) -> str | None:
+    """What makes ``settings`` impossible to run, in one line, or ``None``."""
+    if settings.processes < 1:
+        return f"--processes must be 1 or more, not {settings.processes}"
+    if settings.processes > 1 and not is_postgresql(settings.database):
+        return (
+            f"--processes {settings.processes} needs a PostgreSQL database "
+            "(--database postgresql://USER:PASSWORD@HOST/DB): an SQLite file takes one "
+            "server process"
+        )
+    return None
+
+
+def is_postgresql(database: str | None) -> bool:
+    """Whether the database URL ``database`` names a PostgreSQL database."""
+    return database is not None and async_url(database).startswith("postgresql")
+
+
+@dataclass(frozen=True)
+class ServerFigures:
+    """The figures of one server process over the measurement."""
+
+    port: int
+    """The loopback port it listened on."""
+    actions: int
+    """Actions its clients sent and had acknowledged by it."""
+    clients: int
+    """Its WebSocket clients connected at the end of the measurement."""
+    cpu: float | None
+    """Its CPU time, in percent of one core."""
+    loop_cpu: float | None
+    """Its main thread's (its event loop's) CPU time, in percent of one core."""
+    helper_cpu: float | None
+    """Its helper processes' CPU time, in percent of one core."""
 
 
 @dataclass(frozen=True)
@@ -131,11 +185,14 @@ class WebBenchResult:
     expert_actions: int
     """Actions played at the expert tables during the measurement."""
     server_cpu: float | None
-    """Server process CPU time over the measurement, in percent of one core."""
+    """Server process CPU time over the measurement, in percent of one core (with several
+    processes, their sum)."""
     helper_cpu: float | None
-    """The server's helper processes' CPU time over the measurement, in percent of a core."""
+    """The server's helper processes' CPU time over the measurement, in percent of a core
+    (with several processes, their sum)."""
     loop_cpu: float | None
-    """The server's main thread (its event loop) CPU time over the measurement, in percent."""
+    """The server's main thread (its event loop) CPU time over the measurement, in percent
+    (with several processes, their sum)."""
     replays_answered: int
     """Replays received complete during the measurement."""
     replay_ms: dict[str, float]
@@ -146,6 +203,18 @@ class WebBenchResult:
     """CPU cores of the machine."""
     machine: str
     """The machine's architecture and Python."""
+    servers: list[ServerFigures] = field(default_factory=list)
+    """Each server process's figures, in the order they were started."""
+    commits: int | None = None
+    """Transactions committed in the database during the measurement, by PostgreSQL's
+    ``pg_stat_database`` (``None``: SQLite)."""
+
+    @property
+    def commits_per_second(self) -> float | None:
+        """The database's commits per second (``None``: SQLite)."""
+        if self.commits is None or self.seconds <= 0:
+            return None
+        return self.commits / self.seconds
 
     @property
     def actions_per_second(self) -> float:
@@ -174,6 +243,8 @@ class WebBenchResult:
         out = asdict(self)
         out["actions_per_second"] = round(self.actions_per_second, 2)
         out["expert_actions_per_second"] = round(self.expert_actions_per_second, 2)
+        commits = self.commits_per_second
+        out["commits_per_second"] = None if commits is None else round(commits, 1)
         per_replay = self.loop_ms_per_replay
         out["loop_ms_per_replay"] = None if per_replay is None else round(per_replay, 2)
         out["closingbell"] = closingbell.__version__
@@ -190,15 +261,29 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 
 def run_webbench(settings: WebBenchSettings) -> WebBenchResult:
-    """Start a server process, play on it with many clients, stop it; return the figures."""
+    """Start the server processes, play on them with many clients, stop them; the figures.
+
+    Raises ``ValueError`` for settings that cannot run (:func:`settings_problem`).
+    """
+    problem = settings_problem(settings)
+    if problem is not None:
+        raise ValueError(problem)
     with contextlib.ExitStack() as stack:
         database = settings.database
         if database is None:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="closingbell-web-"))
             database = f"sqlite:///{Path(folder) / 'bench.db'}"
-        raise_open_file_limit()  # the server inherits it
-        server = stack.enter_context(_server(database, settings.bot_processes, NO_ADDRESS_LIMITS))
-        return asyncio.run(_Bench(settings, server).run())
+        raise_open_file_limit()  # the servers inherit it
+        servers = []
+        for number in range(settings.processes):
+            server = stack.enter_context(
+                _server(database, settings.bot_processes, NO_ADDRESS_LIMITS)
+            )
+            if number == 0:
+                # The first one sets an empty database up alone; the others start after it.
+                _wait_until_healthy(server)
+            servers.append(server)
+        return asyncio.run(_Bench(settings, servers).run())
 
 
 def format_report(result: WebBenchResult) -> str:
@@ -206,8 +291,8 @@ def format_report(result: WebBenchResult) -> str:
     s = result.settings
     lat = result.latency_ms
     shown_db = "temporary SQLite file" if s.database is None else _without_password(s.database)
-    cpu = "n/a" if result.server_cpu is None else f"{result.server_cpu:.0f}%"
-    helpers = "n/a" if result.helper_cpu is None else f"{result.helper_cpu:.0f}%"
+    cpu = _percent(result.server_cpu)
+    helpers = _percent(result.helper_cpu)
     processes = "one per core" if s.bot_processes is None else str(s.bot_processes)
     errors = ", ".join(f"{k} {v}" for k, v in sorted(result.errors.items())) or "none"
     rows = [
@@ -218,7 +303,7 @@ def format_report(result: WebBenchResult) -> str:
         ),
         ("database", shown_db),
         ("machine", f"{result.cores} cores, {result.machine}"),
-        ("processes", "server: one `closingbell serve` (uvicorn); clients: this process"),
+        ("processes", _processes_line(s.processes)),
         (
             "tables held",
             f"{result.tables_held} (fewest while measuring: {result.tables_held_min};"
@@ -238,8 +323,31 @@ def format_report(result: WebBenchResult) -> str:
         ),
         ("errors", errors),
         ("paced", f"{result.paced} actions delayed for the rate limit"),
-        ("cpu (% of a core)", f"server {cpu}, clients {result.client_cpu:.0f}%"),
+        (
+            "cpu (% of a core)",
+            f"{'server' if s.processes == 1 else 'servers together'} {cpu}, "
+            f"clients {result.client_cpu:.0f}%",
+        ),
     ]
+    if s.processes > 1:
+        rows += [
+            (
+                f"server {number} (port {one.port})",
+                f"{one.actions} actions ({one.actions / result.seconds:.1f} a second), "
+                f"{one.clients} clients, cpu {_percent(one.cpu)} (event loop "
+                f"{_percent(one.loop_cpu)}), helpers {_percent(one.helper_cpu)}",
+            )
+            for number, one in enumerate(result.servers, 1)
+        ]
+    commits = result.commits_per_second
+    if result.commits is not None and commits is not None:
+        rows.append(
+            (
+                "database commits",
+                f"{result.commits} in {result.seconds:.1f} s: {commits:.1f} a second "
+                "(pg_stat_database)",
+            )
+        )
     if s.replays:
         per_replay = result.loop_ms_per_replay
         rl = result.replay_ms
@@ -267,6 +375,19 @@ def format_report(result: WebBenchResult) -> str:
     width = max(len(k) for k, _ in rows)
     head = f"closingbell {closingbell.__version__} bench --web"
     return "\n".join([head, *(f"{k.ljust(width)}  {v}" for k, v in rows)])
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0f}%"
+
+
+def _processes_line(processes: int) -> str:
+    if processes == 1:
+        return "server: one `closingbell serve` (uvicorn); clients: this process"
+    return (
+        f"servers: {processes} `closingbell serve` (uvicorn) on one database, a port each, "
+        "a table's seats on different ones; clients: this process"
+    )
 
 
 # ---------------------------------------------------------------- the server process
@@ -336,6 +457,50 @@ def _server(
                 process.wait()
 
 
+def _wait_until_healthy(server: _Server, timeout: float = 60.0) -> None:
+    """Wait for ``server`` to answer ``GET /api/health``; raise if it stops or takes too long."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _check_process(server)
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            try:
+                connection.request("GET", "/api/health")
+                if connection.getresponse().status == 200:
+                    return
+            finally:
+                connection.close()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not answer /api/health within {timeout:g} s")
+        time.sleep(0.1)
+
+
+def _check_process(server: _Server) -> None:
+    """Raise, with the end of its log, if ``server``'s process has stopped."""
+    if server.process.poll() is not None:
+        tail = server.log.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"the server stopped (exit {server.process.returncode}):\n{tail}")
+
+
+async def _database_commits(database: str) -> int:
+    """Transactions committed so far in PostgreSQL database ``database`` (its URL).
+
+    PostgreSQL's backends report their counts at most about once a second, so the figure
+    lags by up to a second; over a measurement of many seconds that is small.
+    """
+    engine = create_async_engine(async_url(database), poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            value = await connection.scalar(
+                sa.text(
+                    "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                )
+            )
+    finally:
+        await engine.dispose()
+    return int(value)
+
+
 def _process_cpu(pid: int, stat: str = "stat") -> float | None:
     """CPU seconds (user and system) a process has used so far, from ``/proc``; Linux only.
 
@@ -373,6 +538,32 @@ def _helpers_cpu(pid: int) -> float | None:
     if not Path("/proc").is_dir():
         return None
     return sum(_process_cpu(child) or 0.0 for child in child_processes(pid))
+
+
+def _cpu_sample(pid: int) -> tuple[float | None, float | None, float | None]:
+    """CPU seconds so far of process ``pid``, of its main thread and of its helpers."""
+    return _process_cpu(pid), _thread_cpu(pid), _helpers_cpu(pid)
+
+
+def _rate(
+    before: float | None, after: float | None, seconds: float, *, at_least_0: bool = False
+) -> float | None:
+    """CPU seconds used between two samples, in percent of one core over ``seconds``.
+
+    ``at_least_0``: for the helpers, whose sum drops when one of them exits.
+    """
+    if before is None or after is None:
+        return None
+    used = max(0.0, after - before) if at_least_0 else after - before
+    return round(used / seconds * 100, 1)
+
+
+def _total(values: Iterable[float | None]) -> float | None:
+    """The sum of ``values``, ``None`` if any is unknown."""
+    known = list(values)
+    if any(value is None for value in known):
+        return None
+    return round(sum(value for value in known if value is not None), 1)
 
 
 def _without_password(url: str) -> str:
@@ -507,6 +698,7 @@ class _Figures:
     measuring: bool = False
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
+    actions_by_server: Counter[int] = field(default_factory=Counter)
     expert_actions: int = 0
     replays: list[float] = field(default_factory=list)
     messages: int = 0
@@ -518,19 +710,25 @@ class _Figures:
 class _Bench:
     """One run: the tables' tasks, the figures and the server process."""
 
-    def __init__(self, settings: WebBenchSettings, server: _Server) -> None:
+    def __init__(self, settings: WebBenchSettings, servers: list[_Server]) -> None:
         self.settings = settings
-        self.server = server
+        self.servers = servers
+        self.server = servers[0]
+        """The server asked when any will do (experts, replays)."""
         self.figures = _Figures()
         self.rng = random.Random(settings.seed)
         self.playing: set[str] = set()
-        self.clients = 0
+        self.clients = [0] * len(servers)
+        """Clients connected to each server."""
+        self.opened = 0
+        """Tables opened so far: the next one's seats start on server ``opened % len``."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
 
     async def run(self) -> WebBenchResult:
         s = self.settings
-        await self._wait_for_server()
+        for server in self.servers:
+            await self._wait_for_server(server)
         started = time.perf_counter()
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
         opened = [asyncio.create_task(self._open(gate)) for _ in range(s.tables)]
@@ -544,9 +742,9 @@ class _Bench:
             self._spawn(self._replays(finished))
         setup = time.perf_counter() - started
         held = [len(self.playing)]
-        server_cpu0 = _process_cpu(self.server.process.pid)
-        helper_cpu0 = _helpers_cpu(self.server.process.pid)
-        loop_cpu0 = _thread_cpu(self.server.process.pid)
+        postgresql = is_postgresql(s.database)
+        commits0 = await _database_commits(s.database or "") if postgresql else None
+        cpu0 = [_cpu_sample(server.process.pid) for server in self.servers]
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         self.figures.measuring = True
@@ -556,31 +754,31 @@ class _Bench:
             self._check_server()
         self.figures.measuring = False
         seconds = time.perf_counter() - t0
-        server_cpu1 = _process_cpu(self.server.process.pid)
-        helper_cpu1 = _helpers_cpu(self.server.process.pid)
-        loop_cpu1 = _thread_cpu(self.server.process.pid)
+        cpu1 = [_cpu_sample(server.process.pid) for server in self.servers]
         client_cpu = (time.process_time() - client_cpu0) / seconds * 100
-        tables_held, clients = len(self.playing), self.clients
+        commits1 = await _database_commits(s.database or "") if postgresql else None
+        tables_held, clients = len(self.playing), list(self.clients)
         self.stopping = True
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         f = self.figures
-        server_cpu = (
-            None
-            if server_cpu0 is None or server_cpu1 is None
-            else (server_cpu1 - server_cpu0) / seconds * 100
-        )
-        helper_cpu = (
-            None
-            if helper_cpu0 is None or helper_cpu1 is None
-            else max(0.0, helper_cpu1 - helper_cpu0) / seconds * 100
-        )
+        servers = [
+            ServerFigures(
+                port=server.port,
+                actions=f.actions_by_server[number],
+                clients=clients[number],
+                cpu=_rate(cpu0[number][0], cpu1[number][0], seconds),
+                loop_cpu=_rate(cpu0[number][1], cpu1[number][1], seconds),
+                helper_cpu=_rate(cpu0[number][2], cpu1[number][2], seconds, at_least_0=True),
+            )
+            for number, server in enumerate(self.servers)
+        ]
         return WebBenchResult(
             settings=s,
             tables_held=tables_held,
             tables_held_min=min(held),
-            clients=clients,
+            clients=sum(clients),
             seconds=round(seconds, 3),
             setup_seconds=round(setup, 3),
             actions=f.actions,
@@ -593,11 +791,9 @@ class _Bench:
             errors=dict(f.errors),
             paced=f.paced,
             expert_actions=f.expert_actions,
-            server_cpu=None if server_cpu is None else round(server_cpu, 1),
-            helper_cpu=None if helper_cpu is None else round(helper_cpu, 1),
-            loop_cpu=None
-            if loop_cpu0 is None or loop_cpu1 is None
-            else round((loop_cpu1 - loop_cpu0) / seconds * 100, 1),
+            server_cpu=_total(one.cpu for one in servers),
+            helper_cpu=_total(one.helper_cpu for one in servers),
+            loop_cpu=_total(one.loop_cpu for one in servers),
             replays_answered=len(f.replays),
             replay_ms={
                 name: round(percentile(f.replays, q) * 1000, 2)
@@ -607,21 +803,20 @@ class _Bench:
             cores=os.cpu_count() or 1,
             machine=f"{platform.machine()}, {platform.python_implementation()} "
             f"{platform.python_version()}",
+            servers=servers,
+            commits=None if commits0 is None or commits1 is None else commits1 - commits0,
         )
 
     def _check_server(self) -> None:
-        if self.server.process.poll() is not None:
-            tail = self.server.log.read_text(errors="replace")[-2000:]
-            raise RuntimeError(
-                f"the server stopped (exit {self.server.process.returncode}):\n{tail}"
-            )
+        for server in self.servers:
+            _check_process(server)
 
-    async def _wait_for_server(self) -> None:
+    async def _wait_for_server(self, server: _Server) -> None:
         deadline = time.monotonic() + 60
         while True:
-            self._check_server()
+            _check_process(server)
             with contextlib.suppress(OSError, ValueError, IndexError):
-                status, _ = await _http(self.server.base, "GET", "/api/health")
+                status, _ = await _http(server.base, "GET", "/api/health")
                 if status == 200:
                     return
             if time.monotonic() > deadline:
@@ -629,15 +824,21 @@ class _Bench:
             await asyncio.sleep(0.1)
 
     async def _open(self, gate: asyncio.Semaphore) -> None:
-        """Create a table, join every seat and connect its clients; they then play."""
+        """Create a table, join every seat and connect its clients; they then play.
+
+        With several servers, the ``k``-th table opened is created on server ``k``, and
+        its seat ``p`` joined and connected through server ``k + p`` (modulo their number).
+        """
         s = self.settings
+        first = self._next_server()
+        where = [(first + p) % len(self.servers) for p in range(s.players)]
         async with gate:
             try:
-                table_id = await self._create(["open"] * s.players)
+                table_id = await self._create(["open"] * s.players, self.servers[first])
                 tokens = []
                 for p in range(s.players):
                     status, body = await _http(
-                        self.server.base,
+                        self.servers[where[p]].base,
                         "POST",
                         f"/api/tables/{table_id}/join",
                         {"name": f"Bench {p + 1}", "seat": p},
@@ -652,7 +853,7 @@ class _Bench:
                 return
             ready = [asyncio.Event() for _ in tokens]
             for p, token in enumerate(tokens):
-                self._spawn(self._client(table_id, p, token, ready[p]))
+                self._spawn(self._client(table_id, p, token, ready[p], where[p]))
             await asyncio.gather(*(r.wait() for r in ready))
             self.playing.add(table_id)
 
@@ -661,10 +862,11 @@ class _Bench:
         s = self.settings
         while not self.stopping:
             try:
-                table_id, seen = await self._create(["expert"] * s.players), 0
+                server = self.servers[self._next_server()]
+                table_id, seen = await self._create(["expert"] * s.players, server), 0
                 while not self.stopping:
                     await asyncio.sleep(0.5)
-                    status, body = await _http(self.server.base, "GET", f"/api/tables/{table_id}")
+                    status, body = await _http(server.base, "GET", f"/api/tables/{table_id}")
                     if status != 200:
                         raise RuntimeError(f"table: {status} {body}")
                     version = body["table"]["version"]
@@ -677,10 +879,19 @@ class _Bench:
                 self._error(f"experts: {type(exc).__name__}")
                 await asyncio.sleep(0.5)
 
-    async def _create(self, seats: list[str]) -> str:
-        """Open a table of the game with ``seats``; its id."""
+    def _next_server(self) -> int:
+        """The server on which the next table is opened: each in turn."""
+        number = self.opened % len(self.servers)
+        self.opened += 1
+        return number
+
+    async def _create(self, seats: list[str], server: _Server | None = None) -> str:
+        """Open a table of the game with ``seats`` on ``server`` (default: the first); its id."""
         status, body = await _http(
-            self.server.base, "POST", "/api/tables", {"game": self.settings.game, "seats": seats}
+            (server or self.server).base,
+            "POST",
+            "/api/tables",
+            {"game": self.settings.game, "seats": seats},
         )
         if status != 201:
             raise RuntimeError(f"create: {status} {body}")
@@ -744,19 +955,21 @@ class _Bench:
         if not self.stopping:  # counted from the start, setup included
             self.figures.errors[code] += 1
 
-    async def _client(self, table_id: str, seat: int, token: str, ready: asyncio.Event) -> None:
-        """One seat's client: hello, then answer every turn until the game is over."""
+    async def _client(
+        self, table_id: str, seat: int, token: str, ready: asyncio.Event, server: int = 0
+    ) -> None:
+        """One seat's client, on server number ``server``: hello, then answer every turn."""
         f = self.figures
         think = self.settings.think
         rng = random.Random(self.rng.getrandbits(64))
         bucket = TokenBucket(CLIENT_RATE, CLIENT_BURST)
-        url = f"ws://{self.server.base}/ws/tables/{table_id}"
+        url = f"ws://{self.servers[server].base}/ws/tables/{table_id}"
         finished = False
         connected = False
         try:
             async with connect(url, open_timeout=120, ping_interval=None) as ws:
                 connected = True
-                self.clients += 1
+                self.clients[server] += 1
                 await self._send(ws, bucket, {"type": "hello", "token": token, "lang": "en"})
                 ready.set()
                 sent_at: float | None = None
@@ -777,6 +990,7 @@ class _Bench:
                         if f.measuring:
                             f.latencies.append(received - sent_at)
                             f.actions += 1
+                            f.actions_by_server[server] += 1
                         sent_at = None
                     if message["status"] == "finished":
                         finished = True
@@ -797,7 +1011,7 @@ class _Bench:
         finally:
             ready.set()
             if connected:
-                self.clients -= 1
+                self.clients[server] -= 1
             if table_id in self.playing:
                 self.playing.discard(table_id)
                 if finished and f.measuring:

@@ -160,6 +160,8 @@ class Cluster(Solo):
         self._tasks: list[asyncio.Task[None]] = []
         self._beats = 0
         self._stopping = False
+        self._behind: dict[str, int] = {}
+        """Tables found behind the database at the last comparison, with its version."""
 
     # ------------------------------------------------------------ life
 
@@ -300,11 +302,12 @@ class Cluster(Solo):
         """Beat; follow who lives; check the leases held; take over the tables of the dead."""
         hub = self.hub
         assert hub is not None
+        missed = False
         if self._listener is None or self._listener.is_closed():
             log.warning("the notices' connection was lost; listening again")
             self._listener = None
             await self._listen()
-            self._beats = -1  # compare every table with the database now
+            missed = True
         async with self.store.engine.begin() as conn:
             done = await conn.execute(
                 servers_table.update()
@@ -340,7 +343,9 @@ class Cluster(Solo):
                 changed.owner_changed()
         await self._take_over()
         self._beats += 1
-        if self._beats % CHECK_EVERY == 0:
+        if missed:
+            await self._compare(at_once=True)
+        elif self._beats % CHECK_EVERY == 0:
             await self._compare()
             async with self.store.engine.begin() as conn:
                 await conn.execute(FORGET_LEASES, {"ttl": self.lease_seconds})
@@ -378,19 +383,31 @@ class Cluster(Solo):
         if taken:
             log.info("took over %d tables that no live server ran", taken)
 
-    async def _compare(self) -> None:
-        """Catch up every table in memory that is behind the database (missed notices)."""
+    async def _compare(self, *, at_once: bool = False) -> None:
+        """Catch up every table in memory still behind the database (missed notices).
+
+        A table is caught up when it is still behind the version the previous comparison
+        found (or ``at_once``, after notices were certainly missed): a table whose action
+        is being committed, or whose notice is on its way, is behind for a moment without
+        having missed anything, and reading its actions again would only load the database.
+        """
         hub = self.hub
         assert hub is not None
         stored = await self.store.versions(list(hub.tables))
+        behind: dict[str, int] = {}
         for table_id, version in stored.items():
             table = hub.tables.get(table_id)
             if table is None:
                 continue
             if version > table.version:
-                table.catch_up_later()
+                seen = self._behind.get(table_id)
+                if at_once or (seen is not None and table.version < seen):
+                    table.catch_up_later()
+                else:
+                    behind[table_id] = version
             elif table.status == "waiting":
                 table.refresh_seats_later()
+        self._behind = behind
 
     # ------------------------------------------------------------ notices
 

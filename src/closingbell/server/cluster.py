@@ -265,9 +265,20 @@ class Cluster(Solo):
             await self.claim(table.id)
         except (SQLAlchemyError, OSError):
             log.exception("table %s: its lease could not be taken", table.id)
+        if self.alone:
+            return  # nobody to ask, and nobody else writes
         self._say({"k": "ask", "t": table.id})
         # A notice sent while the table was being loaded found it missing here.
         table.catch_up_later()
+
+    @property
+    def alone(self) -> bool:
+        """Whether no other server was alive at the last heartbeat (nor heard since).
+
+        A server that starts asks for the presence of each table it loads, so nothing
+        said while alone would have been heard by anyone who needs it.
+        """
+        return self.live <= {self.server_id}
 
     def dropped(self, table: LiveTable) -> None:
         """Give up the lease of a table that left memory (others holding it take it)."""
@@ -413,6 +424,8 @@ class Cluster(Solo):
 
     def presence(self, table: LiveTable) -> None:
         """Tell the others how many of this server's connections hold each of its seats."""
+        if self.alone:
+            return
         self._say({"k": "here", "t": table.id, "n": [s.connections for s in table.seats]})
 
     def stand_in(self, table: LiveTable, seat: int) -> None:
@@ -473,6 +486,8 @@ class Cluster(Solo):
             return
         if sender == self.server_id:
             return
+        if kind != "bye":
+            self.live.add(sender)  # alive, whatever the last heartbeat found
         if kind == "release":
             for table_id in notice["t"]:
                 if table_id in hub.tables:

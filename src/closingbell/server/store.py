@@ -707,8 +707,14 @@ class Store:
         return found
 
     async def load(self, table_id: str) -> TableRow | None:
-        """The table ``table_id`` with its seats and actions, or ``None``."""
+        """The table ``table_id`` with its seats and actions, or ``None``.
+
+        Read in one snapshot (``REPEATABLE READ`` on PostgreSQL), so that the actions
+        another server stores meanwhile never make the row and its actions disagree.
+        """
         async with self.engine.connect() as conn:
+            if self.shared:
+                await conn.execution_options(isolation_level="REPEATABLE READ")
             found = await self._tables(conn, tables_table.c.id == table_id)
             if not found:
                 return None

@@ -74,11 +74,18 @@ class Player:
         """(version, action) of each action of this player's that a ``state`` confirmed."""
         self.errors: list[dict[str, Any]] = []
         self.closes: list[int | None] = []
+        self._sockets = ExitStack()
+
+    def __enter__(self) -> Player:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._sockets.close()
 
     def connect(self, base: str) -> None:
         """Connect to the server at ``base`` and say hello."""
         url = base.replace("http", "ws") + f"/ws/tables/{self.table_id}"
-        self.ws = connect(url, open_timeout=10)
+        self.ws = self._sockets.enter_context(connect(url, open_timeout=10))
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         self.state = self.next_state()
 
@@ -174,11 +181,11 @@ def check_stored(url: str, table_id: str, player: Player) -> None:
 def test_a_killed_servers_table_is_finished_through_another(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    with quick_lease(), server(postgres_url, tmp_path) as (b, _):
+    with quick_lease(), server(postgres_url, tmp_path) as (b, _), ExitStack() as stack:
         with server(postgres_url, tmp_path) as (a, killed):
             # Made on a, which runs the bot; the player plays on a.
             table_id, token = new_table(a, ["open", "random"])
-            player = Player(table_id, token)
+            player = stack.enter_context(Player(table_id, token))
             player.connect(a)
             player.play_until(lambda s: s["version"] >= 20)
             killed.send_signal(signal.SIGKILL)
@@ -227,10 +234,10 @@ def test_a_spectator_on_a_third_server_sees_a_game_finished_after_a_kill(
 def test_a_stopped_server_hands_its_table_over_without_errors(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    with quick_lease(), server(postgres_url, tmp_path) as (b, _):
+    with quick_lease(), server(postgres_url, tmp_path) as (b, _), ExitStack() as stack:
         with server(postgres_url, tmp_path) as (a, stopped):
             table_id, token = new_table(a, ["open", "random"])
-            player = Player(table_id, token)
+            player = stack.enter_context(Player(table_id, token))
             player.connect(a)
             player.play_until(lambda s: s["version"] >= 10)
             stopped.send_signal(signal.SIGTERM)

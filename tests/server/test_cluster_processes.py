@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from closingbell.server.store import Store
 from tests.server.helpers import postgres_database
+from tests.server.test_cluster import stored_actions
 from tests.server.test_serve import free_port, server
 
 LEASE = "1"
@@ -145,19 +146,6 @@ class Player:
                 time.sleep(0.2)
 
 
-def stored(url: str, table_id: str) -> list[tuple[int, int, int]]:
-    """The table's stored actions: (number, seat, action)."""
-
-    async def run() -> list[tuple[int, int, int]]:
-        store = Store(url)
-        try:
-            return await store.actions_from(table_id, 0)
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
-
-
 def new_table(base: str, seats: list[str]) -> tuple[str, str]:
     """A table made through ``base``, seat 0 joined; its id and seat 0's token."""
     made = httpx.post(f"{base}/api/tables", json={"game": "take_stock", "seats": seats})
@@ -170,7 +158,7 @@ def new_table(base: str, seats: list[str]) -> tuple[str, str]:
 
 def check_stored(url: str, table_id: str, player: Player) -> None:
     """Every action the player saw confirmed is stored once, where it was played."""
-    actions = stored(url, table_id)
+    actions = stored_actions(url, table_id)
     assert [n for n, _, _ in actions] == list(range(len(actions)))
     assert len(actions) == player.state["version"]
     for version, action in player.acknowledged:
@@ -228,7 +216,7 @@ def test_a_spectator_on_a_third_server_sees_a_game_finished_after_a_kill(
                     break
         # The spectator saw the game go on without a gap or a step back, to the end.
         assert versions == sorted(versions)
-        assert len(stored(postgres_url, made["id"])) == versions[-1]
+        assert len(stored_actions(postgres_url, made["id"])) == versions[-1]
 
 
 def test_a_stopped_server_hands_its_table_over_without_errors(

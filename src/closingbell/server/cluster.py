@@ -41,14 +41,13 @@ import os
 import random
 import secrets
 import socket
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from closingbell.server.store import NOTICE_BYTES, NOTICE_CHANNEL, Store, servers_table
+from closingbell.server.store import NOTICE_CHANNEL, Store, notice_chunks, servers_table
 
 if TYPE_CHECKING:
     from closingbell.server.tables import Hub, LiveTable
@@ -152,8 +151,6 @@ class Cluster(Solo):
         """The tables whose lease this server holds."""
         self.live: set[str] = set()
         """The servers alive at the last heartbeat (this one among them)."""
-        self.taken_over = 0
-        """Tables this server took over from dead or stopping servers."""
         self.hub: Hub | None = None
         self._listener: Any = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
@@ -168,17 +165,8 @@ class Cluster(Solo):
     async def start(self, hub: Hub) -> None:
         """Register, listen, then take up the tables nobody runs."""
         self.hub = hub
-        now = sa.func.now()
         async with self.store.engine.begin() as conn:
-            await conn.execute(
-                servers_table.insert().values(
-                    id=self.server_id,
-                    host=socket.gethostname()[:255],
-                    pid=os.getpid(),
-                    started_at=now,
-                    heartbeat=now,
-                )
-            )
+            await self._register(conn)
         self.store.notify_as = self.server_id
         await self._listen()
         self.live = await self._live_servers()
@@ -187,6 +175,19 @@ class Cluster(Solo):
             asyncio.create_task(self._beat_forever()),
         ]
         await self._take_over()
+
+    async def _register(self, conn: Any) -> None:
+        """Add this server's row to ``servers``, beating now."""
+        now = sa.func.now()
+        await conn.execute(
+            servers_table.insert().values(
+                id=self.server_id,
+                host=socket.gethostname()[:255],
+                pid=os.getpid(),
+                started_at=now,
+                heartbeat=now,
+            )
+        )
 
     async def _listen(self) -> None:
         import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415 (the web extra's driver)
@@ -210,7 +211,7 @@ class Cluster(Solo):
                 await conn.execute(
                     servers_table.delete().where(servers_table.c.id == self.server_id)
                 )
-                for chunk in _id_chunks(handed):
+                for chunk in notice_chunks(handed):
                     await self.store._notify(conn, {"k": "release", "t": chunk})
                 await self.store._notify(conn, {"k": "bye"})
         except (SQLAlchemyError, OSError):
@@ -254,8 +255,7 @@ class Cluster(Solo):
             self.owned.discard(table_id)
             return False
         if not row.fresh and table_id not in self.owned and self.hub is not None:
-            self.taken_over += 1  # from a server that handed it over or died
-            self.hub.metrics.taken_over.inc()
+            self.hub.metrics.taken_over.inc()  # from a server that handed it over or died
         self.owned.add(table_id)
         return True
 
@@ -326,16 +326,7 @@ class Cluster(Solo):
                 .values(heartbeat=sa.func.now())
             )
             if done.rowcount != 1:  # taken for dead and forgotten: come back
-                now = sa.func.now()
-                await conn.execute(
-                    servers_table.insert().values(
-                        id=self.server_id,
-                        host=socket.gethostname()[:255],
-                        pid=os.getpid(),
-                        started_at=now,
-                        heartbeat=now,
-                    )
-                )
+                await self._register(conn)
             result = await conn.execute(
                 sa.text("SELECT table_id FROM leases WHERE server = :me"), {"me": self.server_id}
             )
@@ -520,20 +511,6 @@ class Cluster(Solo):
             table = hub.tables.get(table_id)
             if table is not None:
                 table.owner_changed()
-
-
-def _id_chunks(ids: Iterable[str]) -> Iterable[list[str]]:
-    """Table ids in lists whose notice fits in :data:`NOTICE_BYTES`."""
-    chunk: list[str] = []
-    size = 0
-    for table_id in ids:
-        if chunk and size + len(table_id) + 3 > NOTICE_BYTES:
-            yield chunk
-            chunk, size = [], 0
-        chunk.append(table_id)
-        size += len(table_id) + 3
-    if chunk:
-        yield chunk
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:

@@ -37,7 +37,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -56,6 +56,8 @@ try:
     import fcntl
 except ImportError:  # Windows: no OS lock for SQLite files (docs/web.md)
     fcntl = None  # type: ignore[assignment]
+
+T = TypeVar("T")
 
 metadata = sa.MetaData()
 """The schema as the server reads and writes it (made by the Alembic migrations)."""
@@ -660,7 +662,7 @@ class Store:
                 notes.append([item.table_id, item.number, item.seat, item.action, item.by])
             if rows:
                 await conn.execute(actions_table.insert(), rows)
-            for chunk in _chunks(notes):
+            for chunk in notice_chunks(notes):
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
 
@@ -774,9 +776,9 @@ class Store:
         return list(rows.values())
 
 
-def _chunks(notes: list[list[Any]]) -> Iterator[list[list[Any]]]:
+def notice_chunks(notes: Iterable[T]) -> Iterator[list[T]]:
     """``notes`` in runs whose JSON fits in a notice (:data:`NOTICE_BYTES`)."""
-    chunk: list[list[Any]] = []
+    chunk: list[T] = []
     size = 0
     for note in notes:
         length = len(json.dumps(note)) + 1

@@ -633,7 +633,8 @@ class LiveTable:
             return False
         if by not in ("player", "bot", "stand_in"):
             by = "bot" if self.seats[seat].kind == "bot" else "player"
-        self._advance(new, seat, action, by, secret)  # type: ignore[arg-type]
+        text = self.game.action_to_string(action)
+        self._advance(new, seat, action, by=by, secret=secret, text=text)  # type: ignore[arg-type]
         self.hub.metrics.followed.labels(game=self.game.info.name).inc()
         return True
 
@@ -773,7 +774,7 @@ class LiveTable:
             log.exception("table %s: action not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}") from None
         self.hub.metrics.action(self.game.info.name, by)
-        self._advance(new, seat, action, by, secret)
+        self._advance(new, seat, action, by=by, secret=secret, text=text)
         self.broadcast_state()
         self.kick()
 
@@ -782,14 +783,15 @@ class LiveTable:
         new: State,
         seat: int,
         action: int,
+        *,
         by: Literal["player", "bot", "stand_in"],
         secret: bool,
+        text: str,
     ) -> None:
-        """Make ``new`` (``action`` of ``seat`` applied, stored) the table's state."""
+        """Make ``new`` (``action`` of ``seat``, written ``text``, stored) the table's state."""
         before = self.state.current_player
         self.state = new
         self.status = "finished" if new.is_terminal() else "playing"
-        text = self.game.action_to_string(action)
         self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
         if new.current_player != before:
             self.turn_since = asyncio.get_running_loop().time()

@@ -63,9 +63,15 @@ TABLE_KEYS = frozenset(
         "version",
         "seats",
         "from_position",
+        "rated",
+        "move_time",
+        "deadline",
+        "spectator_chat",
+        "rematch_of",
+        "rematch",
     }
 )
-SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in"})
+SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
 LAST_ACTION_KEYS = frozenset({"seat", "id", "text", "by", "secret"})
 
@@ -156,6 +162,9 @@ def check_seats(game: Game, seats: Any, started: bool) -> None:
         require(info["name"] == name, f"seat {p}: name {info['name']!r}")
         require(type(info["connected"]) is bool, f"seat {p}: connected {info['connected']!r}")
         require(info["stand_in"] is False, f"seat {p}: stand_in {info['stand_in']!r}")
+        # The games checked here seat guests and bots: no account, no invitation.
+        require(info["account"] is False, f"seat {p}: account {info['account']!r}")
+        require(info["invited"] is False, f"seat {p}: invited {info['invited']!r}")
 
 
 def check_table_info(game: Game, table: Any) -> None:
@@ -177,6 +186,10 @@ def check_table_info(game: Game, table: Any) -> None:
     check_seats(game, table["seats"], table["status"] != "waiting")
     from_position = game.position is not None
     require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
+    for name in ("rated", "spectator_chat"):
+        require(table[name] is False, f"{name} {table[name]!r}")
+    for name in ("move_time", "deadline", "rematch_of", "rematch"):
+        require(table[name] is None, f"{name} {table[name]!r}")
 
 
 HIDDEN_FIELDS = frozenset({"hands", "draw", "aside", "events"})

@@ -353,8 +353,8 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
     )
     with client_for(database_url) as client:
         assert schema(database_url) == (
-            "0004",
-            sorted([*schema_0001_columns(), "position", "rules_version"]),
+            "0005",
+            sorted([*schema_0001_columns(), "position", "rules_version", *PLAYERS_COLUMNS]),
         )
         listed = client.get("/api/tables").json()["tables"]
         assert [(t["id"], t["status"], t["version"], t["from_position"]) for t in listed] == [
@@ -367,6 +367,10 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
                 act(ws, 3, shown["legal"][0]["id"])
                 assert expect(ws, "state")["version"] == 4
     assert stored_row(database_url, "old").position is None
+
+
+PLAYERS_COLUMNS = ["rated", "move_time", "turn_at", "spectator_chat", "rematch_of", "rematch"]
+"""The columns of ``tables`` added by migration 0005."""
 
 
 def schema_0001_columns() -> list[str]:
@@ -391,7 +395,7 @@ def test_the_position_column_can_be_taken_out_and_put_back(database_url: str) ->
     migrate(database_url, down="0001")
     assert schema(database_url) == ("0001", sorted(schema_0001_columns()))
     migrate(database_url, up="head")
-    assert schema(database_url)[0] == "0004"
+    assert schema(database_url)[0] == "0005"
     with client_for(database_url) as client:
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert listed[dealt]["status"] == "finished"

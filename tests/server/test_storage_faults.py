@@ -53,7 +53,21 @@ from tests.server.test_serve import free_port, server
 # ---------------------------------------------------------------- helpers
 
 
-SCHEMA_TABLES = ["actions", "alembic_version", "leases", "seats", "servers", "tables"]
+SCHEMA_TABLES = [
+    "actions",
+    "alembic_version",
+    "chat",
+    "leases",
+    "rating_changes",
+    "ratings",
+    "rematch_votes",
+    "results",
+    "seats",
+    "servers",
+    "sessions",
+    "tables",
+    "users",
+]
 """The tables of a closingbell database, sorted."""
 
 

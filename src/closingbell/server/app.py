@@ -27,10 +27,13 @@ from starlette.websockets import WebSocketDisconnect
 import closingbell
 from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
-from closingbell.server.limits import RequestLimits, SecurityHeaders
+from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
+from closingbell.server.limits import CrossSiteGuard, RequestLimits, SecurityHeaders
 from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.origins import normalize_origin, origin_allowed
+from closingbell.server.players import router as players_router
+from closingbell.server.players import session_user
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -95,12 +98,17 @@ not to be ready."""
 
 
 def create_app(
-    database_url: str | None = None, *, settings: Settings | None = None, **changes: Any
+    database_url: str | None = None,
+    *,
+    settings: Settings | None = None,
+    clock: Clock = utc_now,
+    **changes: Any,
 ) -> FastAPI:
     """The web app on ``database_url`` (default: an SQLite file in the user's data folder).
 
     ``settings`` (or keyword ``changes`` to the defaults, such as ``bot_delay=0``) say how
-    the server behaves; see :class:`~closingbell.server.tables.Settings`.
+    the server behaves; see :class:`~closingbell.server.tables.Settings`. ``clock`` is the
+    wall clock (UTC) of sessions and of games over days; tests give one of their own.
     """
     chosen = dataclasses.replace(settings or Settings(), **changes)
     origins = tuple(normalize_origin(o) for o in chosen.allowed_origins)
@@ -128,14 +136,19 @@ def create_app(
     app = FastAPI(title="closingbell", version=closingbell.__version__, lifespan=lifespan)
     app.state.database_url = url
     app.state.settings = chosen
+    app.state.clock = clock
     app.state.hub = None
     app.state.metrics = metrics = Metrics()
     app.add_middleware(RequestLimits, settings=chosen, metrics=metrics)
+    app.add_middleware(
+        CrossSiteGuard, allowed=chosen.allowed_origins, cookie=SESSION_COOKIE, metrics=metrics
+    )
     app.add_middleware(SecurityHeaders)  # outside the limits, so that refusals have them too
     app.add_middleware(RequestIds)  # added last: the outermost, so every answer has its id
     app.state.floodgate = Floodgate(_limits(chosen))
     _add_error_handlers(app)
     _add_routes(app)
+    app.include_router(players_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 
@@ -149,7 +162,12 @@ async def start(app: FastAPI) -> None:
     not use (docs/web.md).
     """
     if app.state.hub is None:
-        hub = Hub(Store(app.state.database_url), app.state.settings, app.state.metrics)
+        hub = Hub(
+            Store(app.state.database_url),
+            app.state.settings,
+            app.state.metrics,
+            clock=app.state.clock,
+        )
         await hub.start()
         app.state.hub = hub
 
@@ -298,7 +316,7 @@ def _add_routes(app: FastAPI) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(request: Request, body: CreateTable) -> dict[str, TableInfo]:
         """Open a new table."""
-        table = await _hub(request).create(body)
+        table = await _hub(request).create(body, await session_user(request))
         return {"table": table.info()}
 
     @app.get("/api/tables/{table_id}")
@@ -311,7 +329,11 @@ def _add_routes(app: FastAPI) -> None:
     async def join(request: Request, table_id: str, body: JoinTable) -> Joined:
         """Take an open seat; the answer holds the seat's secret token."""
         table = await _hub(request).get(table_id)
-        seat, token = await table.join(body.name, body.seat)
+        user = await session_user(request)
+        name = body.name if user is None else user.username
+        if name is None:
+            raise WebError(ErrorCode.BAD_NAME, "name: give your name (or sign in)", 422)
+        seat, token = await table.join(name, body.seat, None if user is None else user.id)
         return Joined(table=table.info(), seat=seat, token=token)
 
     @app.get("/api/tables/{table_id}/view")
@@ -540,7 +562,13 @@ async def _read(
                 if joined:
                     _refuse(conn, ErrorCode.ALREADY_AUTHENTICATED, "hello was already sent", table)
                     continue
-                if parsed.token is not None:
+                if parsed.account:
+                    found = await _account_seat(websocket, table)
+                    if isinstance(found, str):
+                        _refuse(conn, ErrorCode.NOT_SEATED, found, table)
+                        continue
+                    conn.seat = found
+                elif parsed.token is not None:
                     seat = await table.find_seat(parsed.token)
                     if seat is None:
                         _refuse(conn, ErrorCode.BAD_TOKEN, "no seat of this table has it", table)
@@ -566,6 +594,27 @@ async def _read(
                     _refuse(conn, exc.code, exc.message, table)
     except WebSocketDisconnect:
         return None
+
+
+async def _account_seat(websocket: WebSocket, table: LiveTable) -> int | str:
+    """The seat of the account signed in with the WebSocket's session cookie, or why not.
+
+    Only a page of the site's own may use the session (its ``Origin`` is required).
+    """
+    origin = websocket.headers.get("origin")
+    host = websocket.headers.get("host")
+    if origin is None or not origin_allowed(origin, host, table.hub.settings.allowed_origins):
+        return "a session is used only by pages of this site"
+    user = await table.hub.accounts.user_of(websocket.cookies.get(SESSION_COOKIE))
+    if user is None:
+        return "not signed in: sign in, or give the seat's token"
+    seat = table.seat_of_user(user.id)
+    if seat is None and table.hub.cluster.shared:
+        await table.refresh_seats()  # joined through another server, maybe
+        seat = table.seat_of_user(user.id)
+    if seat is None:
+        return "your account has no seat at this table"
+    return seat
 
 
 async def _write(websocket: WebSocket, conn: Connection, metrics: Metrics) -> None:

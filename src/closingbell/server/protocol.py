@@ -24,6 +24,9 @@ Lang = Literal["en", "zh-Hant"]
 NAME_MAX = 32
 """The longest display name, in characters."""
 
+MOVE_TIME_MAX = 14 * 86400.0
+"""The longest time per move of a game played over days: two weeks."""
+
 TOKEN_MAX = 100
 """The longest seat token a client may send (real tokens are 32 characters)."""
 
@@ -103,6 +106,24 @@ class ErrorCode(StrEnum):
     """Storage failed; nothing changed."""
     TABLE_UNAVAILABLE = "table_unavailable"
     """A table whose stored game cannot be rebuilt (damaged in the database; the log says why)."""
+    SIGN_IN_REQUIRED = "sign_in_required"
+    """A request that only a signed-in account may make (joining a rated table, "My games")."""
+    ALREADY_SEATED = "already_seated"
+    """A join by an account that already has a seat at the table."""
+    NOT_SEATED = "not_seated"
+    """A ``hello`` with ``account`` from a session whose account has no seat at the table."""
+    BAD_USERNAME = "bad_username"
+    """An account name that does not have the documented shape."""
+    BAD_PASSWORD = "bad_password"
+    """A new password too short or too long, or a wrong current password."""
+    USERNAME_TAKEN = "username_taken"
+    """A sign-up with an account name already taken (in any case)."""
+    BAD_SIGN_IN = "bad_sign_in"
+    """A sign-in with an unknown account name or a wrong password (one answer for both)."""
+    TOO_MANY_SIGN_INS = "too_many_sign_ins"
+    """Too many failed sign-ins for the account or from the address; wait and try again."""
+    UNKNOWN_PLAYER = "unknown_player"
+    """No account or bot has that name."""
     NOT_READY = "not_ready"
     """``GET /readyz``: the server has not started, is stopping, or its database does not
     answer."""
@@ -146,20 +167,34 @@ class CreateTable(_Strict):
     position: str | None = Field(default=None, max_length=MAX_POSITION_CHARS)
     """A position to start from instead of a deal (``docs/positions.md``): a practice table,
     one open seat and bots in the others. It names its own seed, so ``seed`` is left out."""
+    rated: bool = False
+    """Whether the game counts for ratings: only signed-in players may sit, and only a
+    signed-in player may make such a table (never from a position)."""
+    move_time: float | None = Field(default=None, ge=60, le=MOVE_TIME_MAX)
+    """A game played over days: seconds each seat has for a decision, connected or not
+    (a bot decides for a seat whose time ran out); ``None``: real time. Not with ``clock``."""
+    spectator_chat: bool = False
+    """Whether spectators may write in the table's chat (they always read it)."""
+    invited: list[Annotated[str, Field(max_length=64)] | None] | None = Field(
+        default=None, max_length=16
+    )
+    """For each seat, the username of the account its open seat is kept for, or ``None``
+    (one entry per seat; needs a signed-in creator)."""
 
 
 class JoinTable(_Strict):
     """``POST /api/tables/{id}/join``: take an open seat."""
 
-    name: str = Field(max_length=200)
-    """The display name (checked by :func:`check_name`)."""
+    name: str | None = Field(default=None, max_length=200)
+    """The display name (checked by :func:`check_name`); a signed-in player's is their
+    username, and a guest must give one."""
     seat: int | None = Field(default=None, ge=0)
     """The seat wanted; the first open seat when left out."""
 
     @field_validator("name")
     @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
 
 
 # ---------------------------------------------------------------- HTTP responses
@@ -178,6 +213,10 @@ class SeatInfo(BaseModel):
     """Whether the seat's player has a live connection (bots: always)."""
     stand_in: bool
     """Whether a bot is playing for this absent player (turn clock)."""
+    account: bool = False
+    """Whether a signed-in account sits here (``name`` is its username: its profile's name)."""
+    invited: bool = False
+    """Whether this open seat is kept for an invited account (``name`` is its username)."""
 
 
 class TableInfo(BaseModel):
@@ -205,6 +244,18 @@ class TableInfo(BaseModel):
     from_position: bool = False
     """Whether the game started from a position (a practice table) rather than a deal. The
     position itself is never sent while the game goes on: it holds every hidden card."""
+    rated: bool = False
+    """Whether the game counts for ratings."""
+    move_time: float | None = None
+    """Seconds per decision of a game played over days, or ``None`` (real time)."""
+    deadline: float | None = None
+    """For a game over days, when the seat to move must have decided (Unix time)."""
+    spectator_chat: bool = False
+    """Whether spectators may write in the chat."""
+    rematch_of: str | None = None
+    """The table this one is a rematch of."""
+    rematch: str | None = None
+    """The rematch opened from this table, once every seated player agreed."""
 
 
 class Joined(BaseModel):
@@ -247,6 +298,9 @@ class Hello(_Strict):
     """The seat token from the join; ``None`` (or left out) to spectate."""
     lang: Lang = "en"
     """The language of the words in ``state`` messages (``label``, ``lines``)."""
+    account: bool = False
+    """Take the seat of the account signed in with the connection's session cookie instead
+    of giving a token (the page of a signed-in player)."""
 
 
 class Act(_Strict):

@@ -76,11 +76,19 @@ tables_table = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("position", sa.Text(), nullable=True),
     sa.Column("rules_version", sa.Integer(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("move_time", sa.Float(), nullable=True),
+    sa.Column("turn_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("spectator_chat", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("rematch_of", sa.String(32), nullable=True),
+    sa.Column("rematch", sa.String(32), nullable=True),
 )
 """One row per table: the game, its options (JSON), seed, clock, status and version (the
 number of actions stored), the position it started from (``NULL``: a deal; migration 0002)
 and its rules version (the game's ``GameInfo.version`` when the table was made; migration
-0003)."""
+0003); whether it is rated, its time per move for a game over days and when the current
+turn began, whether spectators may chat, and the tables it is a rematch of and that are its
+rematch (migration 0005)."""
 
 seats_table = sa.Table(
     "seats",
@@ -91,8 +99,11 @@ seats_table = sa.Table(
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("user_id", sa.String(32), nullable=True, index=True),
+    sa.Column("invited_user_id", sa.String(32), nullable=True, index=True),
 )
-"""One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``."""
+"""One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``; the account
+seated there, and the account an open seat is kept for (migration 0005)."""
 
 actions_table = sa.Table(
     "actions",
@@ -126,6 +137,89 @@ leases_table = sa.Table(
     sa.Column("since", sa.DateTime(timezone=True), nullable=False),
 )
 """Which server runs a live table's bots and turn clock (``NULL``: handed over)."""
+
+users_table = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("username", sa.String(32), nullable=False),
+    sa.Column("username_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("password_changed_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per account: its name as typed, its lower-case form (unique) and the Argon2 hash
+of its password (migration 0005; ``server.accounts``)."""
+
+sessions_table = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per signed-in browser: the SHA-256 of its session cookie (deleted on sign-out)."""
+
+results_table = sa.Table(
+    "results",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("player", sa.String(48), nullable=True, index=True),
+    sa.Column("score", sa.Float(), nullable=False),
+    sa.Column("rank", sa.Integer(), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each seat's final score and rank (0: first), written with the game's last action;
+``player`` is ``user:<id>``, ``bot:<level>`` or ``NULL`` for a guest."""
+
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each player's current rating in each game (``server.ratings``)."""
+
+rating_changes_table = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rating_changes_player_game", "player", "game"),
+)
+"""Each player's rating after each rated game (the history a profile charts)."""
+
+chat_table = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer(), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(2000), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_table_id", "table_id", "id"),
+)
+"""The messages written at each table (``seat`` ``NULL``: a spectator)."""
+
+rematch_votes_table = sa.Table(
+    "rematch_votes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The seats of a finished table that offered or accepted a rematch."""
 
 
 class StoreConflictError(RuntimeError):
@@ -211,6 +305,13 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def aware(value: dt.datetime | None) -> dt.datetime | None:
+    """A stored time in UTC (SQLite gives it back without its time zone)."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=dt.UTC)
+
+
 @dataclass
 class SeatRow:
     """A stored seat."""
@@ -225,6 +326,10 @@ class SeatRow:
     """The player's display name, once joined."""
     token_hash: str | None = None
     """The SHA-256 of the seat token, once joined."""
+    user_id: str | None = None
+    """The account seated here (``None``: a guest, a bot or an open seat)."""
+    invited_user_id: str | None = None
+    """The account this open seat is kept for (an invitation), or ``None``."""
 
 
 @dataclass
@@ -256,6 +361,18 @@ class TableRow:
     """The canonical text of the position the game started from, or ``None`` (a deal)."""
     problem: str | None = None
     """What in the stored row cannot be read (its fields then hold neutral values), or ``None``."""
+    rated: bool = False
+    """Whether the game counts for ratings."""
+    move_time: float | None = None
+    """Seconds per move of a game played over days, or ``None`` (real time)."""
+    turn_at: dt.datetime | None = None
+    """When the seat to move began its turn (games over days; filled by :meth:`Store.load`)."""
+    spectator_chat: bool = False
+    """Whether spectators may write in the table's chat."""
+    rematch_of: str | None = None
+    """The table this one is a rematch of, or ``None``."""
+    rematch: str | None = None
+    """The rematch opened from this table, or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -270,6 +387,7 @@ class _Append:
     status: str
     at: dt.datetime
     by: str = "player"
+    turn_at: dt.datetime | None = None
 
 
 CommitHook = Callable[[str, float], object]
@@ -509,6 +627,11 @@ class Store:
                     updated_at=now,
                     position=row.position,
                     rules_version=row.rules_version,
+                    rated=row.rated,
+                    move_time=row.move_time,
+                    turn_at=row.turn_at,
+                    spectator_chat=row.spectator_chat,
+                    rematch_of=row.rematch_of,
                 )
             )
             if not row.seats:
@@ -523,17 +646,31 @@ class Store:
                         "bot": s.bot,
                         "name": s.name,
                         "token_hash": s.token_hash,
+                        "user_id": s.user_id,
+                        "invited_user_id": s.invited_user_id,
                     }
                     for s in row.seats
                 ],
             )
 
-    async def join(self, table_id: str, seat: int, name: str, token_hash: str) -> str:
+    async def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        user_id: str | None = None,
+        *,
+        at: dt.datetime | None = None,
+    ) -> str:
         """Fill an open seat and set the table's status, in one transaction; the status.
 
         The status is ``playing`` once no seat is open, else ``waiting``: worked out under
         the table row's lock, so that servers filling the last seats at once start it.
-        Raises :class:`StoreConflictError`, writing nothing, if the seat is not open.
+        ``user_id`` is the signed-in account taking the seat (``None``: a guest); ``at``, when
+        the game's first turn begins if this join starts it (default: now). Raises
+        :class:`StoreConflictError`, writing nothing, if the seat is not open or is kept for
+        another account.
         """
         async with self._writing("join") as conn:
             if self.shared:
@@ -548,8 +685,12 @@ class Store:
                     seats_table.c.table_id == table_id,
                     seats_table.c.seat == seat,
                     seats_table.c.kind == "open",
+                    sa.or_(
+                        seats_table.c.invited_user_id.is_(None),
+                        seats_table.c.invited_user_id == user_id,
+                    ),
                 )
-                .values(kind="human", name=name, token_hash=token_hash)
+                .values(kind="human", name=name, token_hash=token_hash, user_id=user_id)
             )
             if done.rowcount != 1:
                 raise StoreConflictError(f"seat {seat} of table {table_id} is not open")
@@ -559,10 +700,11 @@ class Store:
                 .where(seats_table.c.table_id == table_id, seats_table.c.kind == "open")
             )
             status = "waiting" if still_open else "playing"
+            now = _now()
             await conn.execute(
                 tables_table.update()
                 .where(tables_table.c.id == table_id)
-                .values(status=status, updated_at=_now())
+                .values(status=status, updated_at=now, turn_at=None if still_open else (at or now))
             )
             await self._notify(conn, {"k": "join", "t": table_id})
         return status
@@ -587,6 +729,7 @@ class Store:
         text: str,
         status: str,
         by: str = "player",
+        turn_at: dt.datetime | None = None,
     ) -> None:
         """Store action ``number`` and bump the version to ``number + 1``, atomically.
 
@@ -594,12 +737,13 @@ class Store:
         nothing, unless the stored version is ``number``. Actions arriving from several
         tables while a commit is under way are stored together in the next transaction
         (a group commit), so that the cost of a commit is shared. ``by`` (``player``,
-        ``bot`` or ``stand_in``) is told to the other servers sharing the database.
+        ``bot`` or ``stand_in``) is told to the other servers sharing the database. ``turn_at``
+        is when the next seat's turn began, if another seat must decide next.
         """
         done = asyncio.get_running_loop().create_future()
         self._queued.append(
             (
-                _Append(table_id, number, seat, action, text, status, _now(), by),
+                _Append(table_id, number, seat, action, text, status, _now(), by, turn_at),
                 done,
             )
         )
@@ -644,7 +788,12 @@ class Store:
                     .where(
                         tables_table.c.id == item.table_id, tables_table.c.version == item.number
                     )
-                    .values(version=item.number + 1, status=item.status, updated_at=item.at)
+                    .values(
+                        version=item.number + 1,
+                        status=item.status,
+                        updated_at=item.at,
+                        **({} if item.turn_at is None else {"turn_at": item.turn_at}),
+                    )
                 )
                 if done.rowcount != 1:
                     refused.add(i)
@@ -689,10 +838,7 @@ class Store:
                 .where(seats_table.c.table_id == table_id)
                 .order_by(seats_table.c.seat)
             )
-            return str(status), [
-                SeatRow(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash)
-                for s in result.all()
-            ]
+            return str(status), [_read_seat(s) for s in result.all()]
 
     async def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
         """The stored version of each of ``table_ids`` (those that exist)."""
@@ -721,6 +867,12 @@ class Store:
             if not found:
                 return None
             row = found[0]
+            with contextlib.suppress(ValueError, TypeError):  # an unreadable time: none
+                row.turn_at = aware(
+                    await conn.scalar(
+                        sa.select(tables_table.c.turn_at).where(tables_table.c.id == table_id)
+                    )
+                )
             result = await conn.execute(
                 sa.select(actions_table.c.number, actions_table.c.action)
                 .where(actions_table.c.table_id == table_id)
@@ -764,15 +916,7 @@ class Store:
                 .order_by(seats_table.c.table_id, seats_table.c.seat)
             )
             for s in seats.all():
-                rows[s.table_id].seats.append(
-                    SeatRow(
-                        seat=s.seat,
-                        kind=s.kind,
-                        bot=s.bot,
-                        name=s.name,
-                        token_hash=s.token_hash,
-                    )
-                )
+                rows[s.table_id].seats.append(_read_seat(s))
         return list(rows.values())
 
 
@@ -789,6 +933,19 @@ def notice_chunks(notes: Iterable[T]) -> Iterator[list[T]]:
         size += length
     if chunk:
         yield chunk
+
+
+def _read_seat(s: Any) -> SeatRow:
+    """A stored seat."""
+    return SeatRow(
+        seat=s.seat,
+        kind=s.kind,
+        bot=s.bot,
+        name=s.name,
+        token_hash=s.token_hash,
+        user_id=s.user_id,
+        invited_user_id=s.invited_user_id,
+    )
 
 
 def _read_table(r: Any) -> TableRow:
@@ -822,6 +979,14 @@ def _read_table(r: Any) -> TableRow:
         row.problem = f"its position {r.position!r} is not text"
         return row
     row.position = r.position
+    if r.move_time is not None and not isinstance(r.move_time, int | float):
+        row.problem = f"its time per move {r.move_time!r} is not a number"
+        return row
+    row.move_time = None if r.move_time is None else float(r.move_time)
+    row.rated = bool(r.rated)
+    row.spectator_chat = bool(r.spectator_chat)
+    row.rematch_of = r.rematch_of
+    row.rematch = r.rematch
     return row
 
 

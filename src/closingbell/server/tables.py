@@ -51,6 +51,7 @@ from closingbell.core.position import MAX_POSITION_CHARS, names_field
 from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.view import View
+from closingbell.server.accounts import Accounts, Clock, SignInThrottle, User, utc_now
 from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
@@ -171,6 +172,14 @@ class Settings:
     """On a PostgreSQL database shared by several servers: seconds without a heartbeat
     after which a server is taken for dead and its tables are taken over by the others
     (``server.cluster``); each server beats five times in that time."""
+    deadline_check: float = 30.0
+    """Seconds between two looks for games over days whose seat to move ran out of time."""
+    sign_ins_per_account: int = 5
+    """Failed sign-ins to one account name heard in ``sign_in_window`` (then refused)."""
+    sign_ins_per_address: int = 20
+    """Failed sign-ins from one client address heard in ``sign_in_window`` (then refused)."""
+    sign_in_window: float = 900.0
+    """Seconds over which failed sign-ins are counted."""
 
 
 @dataclass(eq=False)
@@ -271,6 +280,10 @@ class LiveSeat:
     """When (event-loop time) the seat was last left without a connection."""
     stand_in: bool = False
     """Whether a bot is playing for this absent player."""
+    user_id: str | None = None
+    """The signed-in account seated here (``None``: a guest, a bot or an open seat)."""
+    invited: str | None = None
+    """The account an open seat is kept for (an invitation; ``name`` is its username)."""
 
     @property
     def present(self) -> int:
@@ -296,11 +309,28 @@ class LiveTable:
         It holds every hidden card: never sent before the game is over."""
         self.clock = row.clock
         """The turn clock in seconds, or ``None``."""
+        self.rated = row.rated
+        """Whether the game counts for ratings (only accounts and bots are seated)."""
+        self.move_time = row.move_time
+        """Seconds per move of a game played over days, or ``None`` (real time)."""
+        self.turn_at = row.turn_at
+        """When (wall-clock time, UTC) the seat to move began its turn, for games over days."""
+        self.spectator_chat = row.spectator_chat
+        """Whether spectators may write in the chat."""
+        self.rematch_of = row.rematch_of
+        """The table this one is a rematch of, or ``None``."""
+        self.rematch = row.rematch
+        """The rematch opened from this table, or ``None``."""
         self.status: Status = row.status  # type: ignore[assignment]
         """``waiting``, ``playing`` or ``finished``."""
         self.state = state
         """The current state (replaced, never changed in place)."""
-        self.seats = [LiveSeat(s.kind, s.bot, s.name, s.token_hash) for s in row.seats]
+        self.seats = [
+            LiveSeat(
+                s.kind, s.bot, s.name, s.token_hash, user_id=s.user_id, invited=s.invited_user_id
+            )
+            for s in row.seats
+        ]
         """Every seat."""
         for seat in self.seats:
             seat.away_since = loop.time()
@@ -361,6 +391,8 @@ class LiveTable:
                 name=s.bot if s.kind == "bot" else s.name,
                 connected=s.kind == "bot" or s.present > 0,
                 stand_in=s.stand_in,
+                account=s.user_id is not None,
+                invited=s.kind == "open" and s.invited is not None,
             )
             for p, s in enumerate(self.seats)
         ]
@@ -378,7 +410,19 @@ class LiveTable:
             version=self.version,
             seats=self.seat_infos(),
             from_position=self.position is not None,
+            rated=self.rated,
+            move_time=self.move_time,
+            deadline=self.deadline(),
+            spectator_chat=self.spectator_chat,
+            rematch_of=self.rematch_of,
+            rematch=self.rematch,
         )
+
+    def deadline(self) -> float | None:
+        """For a game over days, when (Unix time) the seat to move must have decided."""
+        if self.move_time is None or self.status != "playing" or self.turn_at is None:
+            return None
+        return self.turn_at.timestamp() + self.move_time
 
     def message_for(self, conn: Connection) -> StateMessage:
         """The ``state`` message for ``conn``, with the events it has not been sent yet."""
@@ -461,23 +505,42 @@ class LiveTable:
                 found = p
         return found
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Give ``name`` an open seat (``seat``, or the first open one); return it and its token."""
-        with bound(table=self.id):
-            return await self._join(name, seat)
+    async def join(
+        self, name: str, seat: int | None, user_id: str | None = None
+    ) -> tuple[int, str]:
+        """Give ``name`` an open seat (``seat``, or the first open one); return it and its token.
 
-    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+        ``user_id`` is the signed-in account joining (``None``: a guest). A seat kept for an
+        account (an invitation) is that account's only; a rated table seats accounts only.
+        """
+        with bound(table=self.id):
+            return await self._join(name, seat, user_id)
+
+    async def _join(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
         async with self.lock:
             for _ in range(len(self.seats)):
                 try:
-                    return await self._join_once(name, seat)
+                    return await self._join_once(name, seat, user_id)
                 except StoreConflictError:
                     # Another server filled the seat first: see the seats as stored, then
                     # refuse a named seat, or try the next open one.
                     await self._refresh_seats()
             raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
 
-    async def _join_once(self, name: str, seat: int | None) -> tuple[int, str]:
+    def _free_for(self, user_id: str | None) -> list[int]:
+        """The open seats ``user_id`` may take, the ones kept for that account first."""
+        free = [
+            p
+            for p, s in enumerate(self.seats)
+            if s.kind == "open" and (s.invited is None or s.invited == user_id)
+        ]
+        return sorted(free, key=lambda p: self.seats[p].invited is None)
+
+    async def _join_once(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
+        if self.rated and user_id is None:
+            raise WebError(ErrorCode.SIGN_IN_REQUIRED, "sign in to play at a rated table", 403)
+        if user_id is not None and any(s.user_id == user_id for s in self.seats):
+            raise WebError(ErrorCode.ALREADY_SEATED, "your account already has a seat here", 409)
         if seat is not None:
             if seat >= len(self.seats):
                 raise WebError(
@@ -487,15 +550,22 @@ class LiveTable:
                 )
             if self.seats[seat].kind != "open":
                 raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
+            if seat not in self._free_for(user_id):
+                raise WebError(
+                    ErrorCode.SEAT_TAKEN, f"seat {seat} is kept for an invited player", 409
+                )
         else:
-            open_seats = [p for p, s in enumerate(self.seats) if s.kind == "open"]
+            open_seats = self._free_for(user_id)
             if not open_seats:
                 raise WebError(ErrorCode.TABLE_FULL, "every seat of this table is taken", 409)
             seat = open_seats[0]
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         try:
-            full = await self.hub.store.join(self.id, seat, name, digest) == "playing"
+            status = await self.hub.store.join(
+                self.id, seat, name, digest, user_id, at=self.hub.clock()
+            )
+            full = status == "playing"
         except StoreConflictError:
             if self.hub.cluster.shared:
                 raise
@@ -508,6 +578,7 @@ class LiveTable:
             raise WebError(ErrorCode.SERVER_ERROR, f"the join was not stored: {exc}", 500) from None
         target = self.seats[seat]
         target.kind, target.name, target.token_hash = "human", name, digest
+        target.user_id, target.invited = user_id, None
         target.away_since = asyncio.get_running_loop().time()
         if full and any(s.kind == "open" for s in self.seats):
             await self._refresh_seats()  # another server filled the others: start with them
@@ -519,6 +590,7 @@ class LiveTable:
 
     def _start(self) -> None:
         self.status = "playing"
+        self.turn_at = self.hub.clock()
         self.turn_since = asyncio.get_running_loop().time()
         self.broadcast_state()
         self.kick()
@@ -556,6 +628,13 @@ class LiveTable:
                 self.broadcast_seats()
             self.hub.cluster.presence(self)
         self.kick()
+
+    def seat_of_user(self, user_id: str) -> int | None:
+        """The seat of the signed-in account ``user_id``, or ``None``."""
+        for p, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return p
+        return None
 
     async def find_seat(self, token: str) -> int | None:
         """The seat whose token is ``token``, looking at the stored seats if none has it here.
@@ -634,6 +713,8 @@ class LiveTable:
         if by not in ("player", "bot", "stand_in"):
             by = "bot" if self.seats[seat].kind == "bot" else "player"
         text = self.game.action_to_string(action)
+        if new.current_player != state.current_player:
+            self.turn_at = self.hub.clock()
         self._advance(new, seat, action, by=by, secret=secret, text=text)  # type: ignore[arg-type]
         self.hub.metrics.followed.labels(game=self.game.info.name).inc()
         return True
@@ -658,8 +739,9 @@ class LiveTable:
             if row.seat >= len(self.seats):
                 continue
             seat = self.seats[row.seat]
-            if (seat.kind, seat.name, seat.token_hash) != (row.kind, row.name, row.token_hash):
-                seat.kind, seat.name, seat.token_hash = row.kind, row.name, row.token_hash
+            stored = (row.kind, row.name, row.token_hash, row.user_id, row.invited_user_id)
+            if (seat.kind, seat.name, seat.token_hash, seat.user_id, seat.invited) != stored:
+                seat.kind, seat.name, seat.token_hash, seat.user_id, seat.invited = stored
                 seat.away_since = now
                 changed = True
         if self.status == "waiting" and status != "waiting":
@@ -753,9 +835,19 @@ class LiveTable:
             raise WebError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
         status: Status = "finished" if new.is_terminal() else "playing"
         text = self.game.action_to_string(action)
+        turn_at = None
+        if new.current_player != self.state.current_player:
+            turn_at = self.hub.clock()
         try:
             await self.hub.store.append_action(
-                self.id, self.version, seat, action, text=text, status=status, by=by
+                self.id,
+                self.version,
+                seat,
+                action,
+                text=text,
+                status=status,
+                by=by,
+                turn_at=turn_at,
             )
         except StoreConflictError as exc:
             if not self.hub.cluster.shared:
@@ -774,6 +866,8 @@ class LiveTable:
             log.exception("table %s: action not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the action was not stored: {exc}") from None
         self.hub.metrics.action(self.game.info.name, by)
+        if turn_at is not None:
+            self.turn_at = turn_at
         self._advance(new, seat, action, by=by, secret=secret, text=text)
         self.broadcast_state()
         self.kick()
@@ -1002,9 +1096,19 @@ class BotPool:
 class Hub:
     """Every table of the server, with the store behind them."""
 
-    def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        metrics: Metrics | None = None,
+        *,
+        clock: Clock = utc_now,
+    ) -> None:
         self.store = store
         """The database."""
+        self.clock = clock
+        """The time now in UTC: sessions' ages and the deadlines of games over days (tests
+        give a clock of their own, to come back "a day later")."""
         self.settings = settings
         """How the server behaves."""
         self.metrics = Metrics() if metrics is None else metrics
@@ -1031,6 +1135,16 @@ class Hub:
         :class:`~closingbell.server.cluster.Cluster`."""
         self.background: set[asyncio.Task[None]] = set()
         """Tasks following other servers' notices (kept until done)."""
+        self.accounts = Accounts(
+            store,
+            clock=clock,
+            throttle=SignInThrottle(
+                per_account=settings.sign_ins_per_account,
+                per_address=settings.sign_ins_per_address,
+                window=settings.sign_in_window,
+            ),
+        )
+        """Players' accounts and sessions (``server.accounts``)."""
         self._loading = asyncio.Lock()
 
     async def start(self) -> None:
@@ -1165,13 +1279,15 @@ class Hub:
             self.unavailable[table_id] = reason
         return _unavailable(table_id)
 
-    async def create(self, request: CreateTable) -> LiveTable:
+    async def create(self, request: CreateTable, user: User | None = None) -> LiveTable:
         """Make, store and open a table; raise :class:`WebError` for a bad request.
 
         A request with a ``position`` makes a practice table (one open seat, bots in the
-        others) that starts from that position, stored as its canonical text.
+        others) that starts from that position, stored as its canonical text. ``user`` is
+        the signed-in player making it, if any: only they may make a rated table or invite.
         """
         game = _make_game(request)
+        invited = await self._invited(request, user)
         seats: list[SeatRow] = []
         for p, name in enumerate(request.seats):
             if name == "open":
@@ -1182,6 +1298,23 @@ class Hub:
             except ValueError as exc:
                 raise WebError(ErrorCode.UNKNOWN_BOT, f"seat {p}: {exc}", 422) from None
             seats.append(SeatRow(seat=p, kind="bot", bot=name))
+        for p, account in enumerate(invited):
+            if account is not None:
+                if seats[p].kind != "open":
+                    raise WebError(
+                        ErrorCode.BAD_SEATS, f"seat {p} is a bot's: only open seats are kept", 422
+                    )
+                seats[p].invited_user_id, seats[p].name = account.id, account.username
+        if request.rated and request.position is not None:
+            raise WebError(
+                ErrorCode.BAD_REQUEST, "a game from a position is practice: it is never rated", 422
+            )
+        if request.move_time is not None and request.clock is not None:
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
+                "give a turn clock (real time) or a time per move (over days), not both",
+                422,
+            )
         start: State | None = None
         position = None
         if request.position is not None:
@@ -1212,6 +1345,10 @@ class Hub:
             rules_version=game.info.version,
             seats=seats,
             position=position,
+            rated=request.rated,
+            move_time=request.move_time,
+            turn_at=self.clock() if full else None,
+            spectator_chat=request.spectator_chat,
         )
         try:
             await self.store.create(row)
@@ -1226,6 +1363,31 @@ class Hub:
         await self.cluster.loaded(table)
         table.kick()
         return table
+
+    async def _invited(self, request: CreateTable, user: User | None) -> list[User | None]:
+        """The account each seat of ``request`` is kept for; refuse what cannot be."""
+        if (request.rated or request.invited) and user is None:
+            raise WebError(
+                ErrorCode.SIGN_IN_REQUIRED, "sign in to make a rated table or invite players", 403
+            )
+        if not request.invited:
+            return [None] * len(request.seats)
+        if len(request.invited) != len(request.seats):
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
+                f"'invited' has {len(request.invited)} entries for {len(request.seats)} seats",
+                422,
+            )
+        found: list[User | None] = []
+        for name in request.invited:
+            account = None if name is None else await self.accounts.find(name)
+            if name is not None and account is None:
+                raise WebError(ErrorCode.UNKNOWN_PLAYER, f"no account is called {name!r}", 422)
+            found.append(account)
+        ids = [a.id for a in found if a is not None]
+        if len(ids) != len(set(ids)):
+            raise WebError(ErrorCode.BAD_REQUEST, "a player is invited to two seats", 422)
+        return found
 
     async def listing(self) -> list[TableInfo]:
         """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""
@@ -1266,10 +1428,17 @@ def _stored_info(row: TableRow) -> TableInfo:
                 name=s.bot if s.kind == "bot" else s.name,
                 connected=s.kind == "bot",
                 stand_in=False,
+                account=s.user_id is not None,
+                invited=s.kind == "open" and s.invited_user_id is not None,
             )
             for s in row.seats
         ],
         from_position=row.position is not None,
+        rated=row.rated,
+        move_time=row.move_time,
+        spectator_chat=row.spectator_chat,
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
     )
 
 

@@ -1,0 +1,416 @@
+"""Players' accounts: sign-up, sign-in with throttling, sessions, and password changes.
+
+A password is kept only as its Argon2id hash (``argon2-cffi``), worked out in a thread so
+that the event loop never waits for it. Signing in makes a session: a random cookie
+(HttpOnly, SameSite=Lax, Secure over HTTPS) of which the database keeps only the SHA-256,
+so that signing out (or changing the password) revokes it for every server at once.
+
+"No such account" and "wrong password" get the same answer, in about the same time (an
+unknown name is checked against a hash of its own). Failed sign-ins are counted per account
+name and per address (:class:`SignInThrottle`); past the limit, sign-ins are refused for a
+while whatever the password.
+
+Seats stay reachable by their seat tokens as before: guests play with a seat link and
+nothing else. A signed-in player's seats also carry the account (``seats.user_id``), so that
+"My games" lists them and the page can enter them with the session alone; a guest who signs
+up or signs in mid-game hands over the tokens it holds and keeps its seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
+
+from closingbell.server.store import (
+    Store,
+    hash_token,
+    seats_table,
+    sessions_table,
+    users_table,
+)
+
+SESSION_COOKIE = "closingbell_session"
+"""The session cookie's name."""
+
+SESSION_DAYS = 30
+"""Days a session lasts unused before it must sign in again (the cookie's max age too)."""
+
+SEEN_EVERY = 60.0
+"""Seconds between two updates of a session's ``seen_at`` (the "online" count reads it)."""
+
+ONLINE_SECONDS = 300.0
+"""A player counts as online for this long after the last request of their session."""
+
+USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
+"""An account name: 3 to 32 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or
+digit (so that it is the same on every screen and safe in a link)."""
+
+PASSWORD_MIN = 8
+"""The shortest password accepted, in characters."""
+PASSWORD_MAX = 1024
+"""The longest password accepted, in characters (hashing a huge one would be a cheap way
+to tie the server up)."""
+
+BAD_SIGN_IN = "the account name or the password is wrong"
+"""The one answer to a sign-in with an unknown name or a wrong password."""
+
+Clock = Callable[[], dt.datetime]
+"""The wall clock (UTC); tests give one of their own."""
+
+
+def utc_now() -> dt.datetime:
+    """The time now, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+class AccountError(Exception):
+    """A refused account request: a stable code, a message and the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.code = code
+        """One of the error codes of docs/protocol.md."""
+        self.message = message
+        """What was wrong, for people."""
+        self.status = status
+        """The HTTP status of the answer."""
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in account."""
+
+    id: str
+    """The account's id (never shown: pages name accounts by their username)."""
+    username: str
+    """The account's name as its owner typed it."""
+
+
+def check_username(value: str) -> str:
+    """``value`` as an account name (outer spaces removed), or raise :class:`AccountError`."""
+    name = unicodedata.normalize("NFC", value).strip()
+    if not USERNAME.fullmatch(name):
+        raise AccountError(
+            "bad_username",
+            "an account name has 3 to 32 letters, digits, '_', '.' or '-' "
+            "and starts with a letter or a digit",
+        )
+    return name
+
+
+def check_password(value: str) -> str:
+    """``value`` as a new password, or raise :class:`AccountError`."""
+    if len(value) < PASSWORD_MIN:
+        raise AccountError("bad_password", f"a password has at least {PASSWORD_MIN} characters")
+    if len(value) > PASSWORD_MAX:
+        raise AccountError("bad_password", f"a password has at most {PASSWORD_MAX} characters")
+    return value
+
+
+def username_key(name: str) -> str:
+    """The form in which account names are compared (case does not matter)."""
+    return name.casefold()
+
+
+@dataclass
+class _Window:
+    """The failures counted for one key within the window."""
+
+    times: deque[float] = field(default_factory=deque)
+
+
+class SignInThrottle:
+    """Counts failed sign-ins per account name and per address, in a sliding window.
+
+    An account name with ``per_account`` failures in ``window`` seconds, or an address with
+    ``per_address``, is refused until the oldest of them leaves the window. Counted by each
+    server on its own (docs/web.md).
+    """
+
+    def __init__(
+        self,
+        *,
+        per_account: int = 5,
+        per_address: int = 20,
+        window: float = 900.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_account = per_account
+        """Failures allowed per account name in the window."""
+        self.per_address = per_address
+        """Failures allowed per address in the window."""
+        self.window = window
+        """The window, in seconds."""
+        self.clock = clock
+        """The monotonic clock (tests give their own)."""
+        self._failures: dict[str, _Window] = {}
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self.clock()
+        found = self._failures.get(key)
+        if found is None:
+            return deque()
+        while found.times and found.times[0] <= now - self.window:
+            found.times.popleft()
+        if not found.times:
+            del self._failures[key]
+        return found.times
+
+    def wait(self, account: str, address: str) -> float:
+        """Seconds before a sign-in to ``account`` from ``address`` is heard (0: now)."""
+        waits = [0.0]
+        for key, limit in (("u:" + account, self.per_account), ("a:" + address, self.per_address)):
+            times = self._recent(key)
+            if len(times) >= limit:
+                waits.append(times[0] + self.window - self.clock())
+        return max(waits)
+
+    def failed(self, account: str, address: str) -> None:
+        """Count a failed sign-in."""
+        now = self.clock()
+        for key in ("u:" + account, "a:" + address):
+            self._failures.setdefault(key, _Window()).times.append(now)
+
+    def succeeded(self, account: str) -> None:
+        """Forget the account's failures (its owner knows the password)."""
+        self._failures.pop("u:" + account, None)
+
+
+class Accounts:
+    """The accounts and sessions of a server's database."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = utc_now,
+        throttle: SignInThrottle | None = None,
+        hasher: PasswordHasher | None = None,
+    ) -> None:
+        self.store = store
+        """The database."""
+        self.clock = clock
+        """The wall clock (UTC)."""
+        self.throttle = throttle or SignInThrottle()
+        """Failed sign-ins counted per account and per address."""
+        self.hasher = hasher or PasswordHasher()
+        """Argon2id with argon2-cffi's default costs."""
+        self._dummy: str | None = None
+        """A hash that an unknown account's password is checked against (same time taken)."""
+        self._seen: dict[str, float] = {}
+        """When each session's ``seen_at`` was last written (monotonic), by cookie hash."""
+
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, stored: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.to_thread(verify)
+
+    async def sign_up(self, username: str, password: str) -> tuple[User, str]:
+        """Make an account and sign it in: the user and the session cookie's value."""
+        name = check_username(username)
+        check_password(password)
+        digest = await self._hash(password)
+        user = User(id=secrets.token_hex(16), username=name)
+        now = self.clock()
+        try:
+            async with self.store._writing("account") as conn:
+                await conn.execute(
+                    users_table.insert().values(
+                        id=user.id,
+                        username=name,
+                        username_key=username_key(name),
+                        password_hash=digest,
+                        created_at=now,
+                        password_changed_at=now,
+                    )
+                )
+        except IntegrityError:
+            raise AccountError(
+                "username_taken", f"the account name {name!r} is taken", 409
+            ) from None
+        return user, await self._new_session(user)
+
+    async def sign_in(self, username: str, password: str, address: str) -> tuple[User, str]:
+        """Check a password and make a session; :data:`BAD_SIGN_IN` for any failure."""
+        key = username_key(unicodedata.normalize("NFC", username).strip())[:64]
+        wait = self.throttle.wait(key, address)
+        if wait > 0:
+            raise AccountError(
+                "too_many_sign_ins",
+                f"too many failed sign-ins; try again in {max(1, round(wait))} s",
+                429,
+            )
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(
+                        users_table.c.id, users_table.c.username, users_table.c.password_hash
+                    ).where(users_table.c.username_key == key)
+                )
+            ).first()
+        if row is None or len(password) > PASSWORD_MAX:
+            if self._dummy is None:
+                self._dummy = await self._hash(secrets.token_hex(16))
+            await self._verify(self._dummy, password[:PASSWORD_MAX])
+            good = False
+        else:
+            good = await self._verify(row.password_hash, password)
+        if not good or row is None:
+            self.throttle.failed(key, address)
+            raise AccountError("bad_sign_in", BAD_SIGN_IN, 401)
+        self.throttle.succeeded(key)
+        user = User(id=row.id, username=row.username)
+        return user, await self._new_session(user)
+
+    async def _new_session(self, user: User) -> str:
+        cookie = secrets.token_urlsafe(32)
+        now = self.clock()
+        async with self.store._writing("account") as conn:
+            await conn.execute(
+                sessions_table.insert().values(
+                    id_hash=hash_token(cookie), user_id=user.id, created_at=now, seen_at=now
+                )
+            )
+        return cookie
+
+    async def user_of(self, cookie: str | None) -> User | None:
+        """The account signed in with session cookie ``cookie``, or ``None``.
+
+        A session unused for :data:`SESSION_DAYS` has expired. Its ``seen_at`` is brought up
+        to date at most every :data:`SEEN_EVERY` seconds.
+        """
+        if not cookie or len(cookie) > 100:
+            return None
+        digest = hash_token(cookie)
+        now = self.clock()
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(users_table.c.id, users_table.c.username, sessions_table.c.seen_at)
+                    .select_from(sessions_table.join(users_table))
+                    .where(sessions_table.c.id_hash == digest)
+                )
+            ).first()
+        if row is None:
+            return None
+        seen = row.seen_at if row.seen_at.tzinfo else row.seen_at.replace(tzinfo=dt.UTC)
+        if now - seen > dt.timedelta(days=SESSION_DAYS):
+            await self._revoke([digest])
+            return None
+        last = self._seen.get(digest)
+        if last is None or time.monotonic() - last >= SEEN_EVERY:
+            self._seen[digest] = time.monotonic()
+            async with self.store._writing("account") as conn:
+                await conn.execute(
+                    sessions_table.update()
+                    .where(sessions_table.c.id_hash == digest)
+                    .values(seen_at=now)
+                )
+        return User(id=row.id, username=row.username)
+
+    async def _revoke(self, digests: Iterable[str]) -> None:
+        wanted = list(digests)
+        async with self.store._writing("account") as conn:
+            await conn.execute(sessions_table.delete().where(sessions_table.c.id_hash.in_(wanted)))
+        for digest in wanted:
+            self._seen.pop(digest, None)
+
+    async def sign_out(self, cookie: str | None) -> None:
+        """Revoke the session of ``cookie`` (for every server sharing the database)."""
+        if cookie and len(cookie) <= 100:
+            await self._revoke([hash_token(cookie)])
+
+    async def change_password(self, user: User, old: str, new: str, keep: str) -> None:
+        """Change ``user``'s password after checking ``old``; revoke their other sessions.
+
+        ``keep`` is the cookie of the session asking, which stays signed in.
+        """
+        check_password(new)
+        async with self.store.engine.connect() as conn:
+            stored = await conn.scalar(
+                sa.select(users_table.c.password_hash).where(users_table.c.id == user.id)
+            )
+        if stored is None or len(old) > PASSWORD_MAX or not await self._verify(stored, old):
+            raise AccountError("bad_password", "the current password is wrong", 401)
+        digest = await self._hash(new)
+        kept = hash_token(keep)
+        async with self.store._writing("account") as conn:
+            await conn.execute(
+                users_table.update()
+                .where(users_table.c.id == user.id)
+                .values(password_hash=digest, password_changed_at=self.clock())
+            )
+            await conn.execute(
+                sessions_table.delete().where(
+                    sessions_table.c.user_id == user.id, sessions_table.c.id_hash != kept
+                )
+            )
+
+    async def claim_seats(self, user: User, seats: Iterable[tuple[str, str]]) -> list[str]:
+        """Give ``user`` the seats whose tokens a guest holds: ``(table id, token)`` pairs.
+
+        A seat already another account's is left alone. Returns the ids of the tables whose
+        seat was claimed.
+        """
+        claimed: list[str] = []
+        async with self.store._writing("account") as conn:
+            for table_id, token in seats:
+                if len(token) > 100 or len(table_id) > 32:
+                    continue
+                done = await conn.execute(
+                    seats_table.update()
+                    .where(
+                        seats_table.c.table_id == table_id,
+                        seats_table.c.token_hash == hash_token(token),
+                        seats_table.c.kind == "human",
+                        sa.or_(seats_table.c.user_id.is_(None), seats_table.c.user_id == user.id),
+                    )
+                    .values(user_id=user.id)
+                )
+                if done.rowcount:
+                    claimed.append(table_id)
+        return claimed
+
+    async def find(self, username: str) -> User | None:
+        """The account called ``username`` (any case), or ``None``."""
+        key = username_key(unicodedata.normalize("NFC", username).strip())
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(users_table.c.id, users_table.c.username).where(
+                        users_table.c.username_key == key
+                    )
+                )
+            ).first()
+        return None if row is None else User(id=row.id, username=row.username)
+
+    async def online(self) -> int:
+        """How many accounts used the site in the last :data:`ONLINE_SECONDS` seconds."""
+        since = self.clock() - dt.timedelta(seconds=ONLINE_SECONDS)
+        async with self.store.engine.connect() as conn:
+            count = await conn.scalar(
+                sa.select(sa.func.count(sa.distinct(sessions_table.c.user_id))).where(
+                    sessions_table.c.seen_at >= since
+                )
+            )
+        return int(count or 0)
+

@@ -1,0 +1,175 @@
+"""The players' HTTP routes: accounts and sessions (docs/protocol.md, "Players").
+
+Sign-up, sign-in, sign-out and password changes; the account signed in; how many players are
+online. Every route that changes something is guarded against other sites' pages by
+:class:`~closingbell.server.limits.CrossSiteGuard`; the session cookie is HttpOnly,
+SameSite=Lax, and Secure when the page came over HTTPS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import Field
+
+from closingbell.server.accounts import (
+    PASSWORD_MAX,
+    SESSION_COOKIE,
+    SESSION_DAYS,
+    AccountError,
+    User,
+)
+from closingbell.server.protocol import TOKEN_MAX, ErrorCode, _Strict
+from closingbell.server.tables import Hub, WebError
+
+router = APIRouter()
+"""The routes of this module, included by the app."""
+
+
+class HeldSeat(_Strict):
+    """A seat a guest's page holds the token of, handed over when it signs up or in."""
+
+    table: str = Field(max_length=32)
+    """The table's id."""
+    token: str = Field(max_length=TOKEN_MAX)
+    """The seat's token."""
+
+
+class Credentials(_Strict):
+    """``POST /api/account/signup`` and ``/signin``: an account name and its password."""
+
+    username: str = Field(max_length=64)
+    """The account name."""
+    password: str = Field(max_length=PASSWORD_MAX)
+    """The password."""
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=200)
+    """Seats this browser took as a guest: they become the account's."""
+
+
+class NewPassword(_Strict):
+    """``POST /api/account/password``: the current password and the new one."""
+
+    old: str = Field(max_length=PASSWORD_MAX)
+    """The current password."""
+    new: str = Field(max_length=PASSWORD_MAX)
+    """The new password."""
+
+
+def hub_of(request: Request) -> Hub:
+    """The server's tables (and accounts)."""
+    hub = request.app.state.hub
+    assert isinstance(hub, Hub)
+    return hub
+
+
+async def session_user(request: Request) -> User | None:
+    """The account signed in with the request's session cookie, or ``None``."""
+    return await hub_of(request).accounts.user_of(request.cookies.get(SESSION_COOKIE))
+
+
+async def signed_in(request: Request) -> User:
+    """The request's signed-in account; ``401 sign_in_required`` without one."""
+    user = await session_user(request)
+    if user is None:
+        raise WebError(ErrorCode.SIGN_IN_REQUIRED, "sign in first", 401)
+    return user
+
+
+def _refused(exc: AccountError) -> WebError:
+    return WebError(ErrorCode(exc.code), exc.message, exc.status)
+
+
+def _set_cookie(request: Request, response: Response, cookie: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        cookie,
+        max_age=SESSION_DAYS * 86400,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def _account(user: User | None) -> dict[str, Any]:
+    return {"user": None if user is None else {"username": user.username}}
+
+
+async def _signed_in_as(
+    request: Request, response: Response, user: User, cookie: str, held: list[HeldSeat]
+) -> dict[str, Any]:
+    """Set the new session's cookie and claim the seats the guest held."""
+    hub = hub_of(request)
+    claimed = await hub.accounts.claim_seats(user, [(s.table, s.token) for s in held])
+    for table_id in claimed:
+        table = hub.tables.get(table_id)
+        if table is not None:
+            await table.refresh_seats()
+    _set_cookie(request, response, cookie)
+    return {**_account(user), "claimed": claimed}
+
+
+@router.post("/api/account/signup", status_code=201)
+async def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+    """Make an account and sign in; the seats the guest held become the account's."""
+    try:
+        user, cookie = await hub_of(request).accounts.sign_up(body.username, body.password)
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return await _signed_in_as(request, response, user, cookie, body.seats)
+
+
+@router.post("/api/account/signin")
+async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+    """Sign in (throttled per account and per address; one answer for every failure)."""
+    address = request.client.host if request.client else ""
+    try:
+        user, cookie = await hub_of(request).accounts.sign_in(body.username, body.password, address)
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return await _signed_in_as(request, response, user, cookie, body.seats)
+
+
+@router.post("/api/account/signout")
+async def sign_out(request: Request, response: Response) -> dict[str, Any]:
+    """Revoke this browser's session."""
+    await hub_of(request).accounts.sign_out(request.cookies.get(SESSION_COOKIE))
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return _account(None)
+
+
+@router.post("/api/account/password")
+async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
+    """Change the password; every other session of the account is signed out."""
+    user = await signed_in(request)
+    try:
+        await hub_of(request).accounts.change_password(
+            user, body.old, body.new, request.cookies.get(SESSION_COOKIE) or ""
+        )
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return _account(user)
+
+
+@router.get("/api/account")
+async def account(request: Request) -> dict[str, Any]:
+    """The account signed in (``user`` is ``null`` for a guest)."""
+    return _account(await session_user(request))
+
+
+@router.get("/api/online")
+async def online(request: Request) -> dict[str, int]:
+    """How many players are online.
+
+    Accounts seen in the last five minutes, and the guests seated at this server's tables
+    with a page open.
+    """
+    hub = hub_of(request)
+    guests = sum(
+        1
+        for table in hub.tables.values()
+        for seat in table.seats
+        if seat.kind == "human" and seat.user_id is None and seat.connections > 0
+    )
+    return {"players": await hub.accounts.online() + guests}

@@ -413,4 +413,3 @@ class Accounts:
                 )
             )
         return int(count or 0)
-

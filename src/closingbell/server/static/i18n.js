@@ -165,6 +165,15 @@ export function errorText(code, values) {
     stale_version: _("The table moved on before your choice arrived; choose again."),
     not_your_turn: _("It is not your turn."),
     illegal_action: _("That move is not allowed now."),
+    sign_in_required: _("Sign in first: only players with an account can do that."),
+    already_seated: _("You already have a seat at this table."),
+    not_seated: _("Your account has no seat at this table: you are watching."),
+    bad_username: _("An account name has 3 to 32 letters, digits, “_”, “.” or “-”, and starts with a letter or a digit."),
+    bad_password: _("The password is wrong, or a new one is shorter than 8 characters."),
+    username_taken: _("That account name is taken: choose another."),
+    bad_sign_in: _("The account name or the password is wrong."),
+    too_many_sign_ins: _("Too many failed sign-ins: wait a few minutes and try again."),
+    unknown_player: _("No player has that name."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

@@ -6,6 +6,7 @@ import {
   _, el, failure, fetchJSON, gameTitle, langPicker, loadGames, loadMessages, postJSON,
   seatLabel, seatNames,
 } from "/static/i18n.js";
+import { account, accountControls } from "/static/account.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const NAME_KEY = "closingbell.name";
@@ -138,7 +139,8 @@ function positionProblem(error) {
 async function main() {
   await loadMessages();
   document.title = _("closingbell: lobby");
-  document.getElementById("header-right").append(langPicker());
+  const user = await account();
+  document.getElementById("header-right").append(langPicker(), ...(await accountControls()));
   const main = document.getElementById("main");
   let answer;
   try {
@@ -158,7 +160,8 @@ async function main() {
     ordered.map((g) => el("option", { value: g.name }, gameTitle(g.name, g.title))));
   const blurb = el("small", { id: "game-blurb" });
   const nameInput = el("input", { id: "creator-name", maxlength: 32, autocomplete: "nickname" });
-  nameInput.value = localStorage.getItem(NAME_KEY) || "";
+  nameInput.value = user ? user.username : localStorage.getItem(NAME_KEY) || "";
+  nameInput.disabled = Boolean(user); // a signed-in player sits under their account's name
   const countSelect = el("select", { id: "players", name: "players" });
   const seatsBox = el("fieldset", { id: "seats", class: "seats-box" });
   const optionsBox = el("details", { id: "options" });
@@ -256,7 +259,7 @@ async function main() {
       positionRefused(_("A table started from a position is for practice: one seat for a person, bots in all the others."));
       return;
     }
-    if (mine >= 0 && (name.length < 1 || name.length > 32)) {
+    if (mine >= 0 && !user && (name.length < 1 || name.length > 32)) {
       error.textContent = _("Type your name (1 to 32 letters) to take your seat.");
       nameInput.focus();
       return;
@@ -279,9 +282,9 @@ async function main() {
     }
     if (mine >= 0) {
       try {
-        const joined = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: mine });
+        const joined = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, user ? { seat: mine } : { name, seat: mine });
         localStorage.setItem(`closingbell.seat.${table.id}`, JSON.stringify({ seat: joined.seat, token: joined.token }));
-        localStorage.setItem(NAME_KEY, name);
+        if (!user) localStorage.setItem(NAME_KEY, name);
       } catch {
         // The table exists: its page offers the seat again.
       }
@@ -289,8 +292,18 @@ async function main() {
     location.href = `/t/${encodeURIComponent(table.id)}`;
   });
 
+  const online = el("span", { class: "online", id: "online", "aria-live": "polite" });
   const list = el("section", { class: "panel tables", id: "tables", "aria-labelledby": "tables-title" },
     el("h2", { id: "tables-title" }, _("Tables")));
+  async function drawOnline() {
+    try {
+      const { players } = await fetchJSON("/api/online");
+      online.textContent = _("Players online: {n}", { n: players });
+    } catch {
+      online.textContent = "";
+    }
+  }
+  document.querySelector(".top .game-title").replaceChildren(online);
   const ul = el("ul", { class: "table-list" });
   const empty = el("p", { class: "note" });
   list.append(empty, ul);
@@ -315,8 +328,8 @@ async function main() {
     }));
   }
   main.replaceChildren(el("div", { class: "lobby" }, form, list));
-  await drawTables();
-  setInterval(() => { if (!document.hidden) drawTables(); }, 10_000);
+  await Promise.all([drawTables(), drawOnline()]);
+  setInterval(() => { if (!document.hidden) { drawTables(); drawOnline(); } }, 10_000);
 }
 
 main();

@@ -11,6 +11,7 @@ import * as cardStockMarket from "/static/board-card-stock-market.js";
 import { cardBack, playingCardName } from "/static/cards.js";
 import * as motion from "/static/motion.js";
 import { chime, setSound, soundOn } from "/static/sound.js";
+import { account, accountControls } from "/static/account.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -37,6 +38,7 @@ let replaying = null;
 let wasMyTurn = null;
 let finalShown = false;
 let roundsSeen = null;
+let user = null; // the signed-in account ({ username }), or null for a guest
 const standIns = new Set(JSON.parse(localStorage.getItem(standInKey) || "[]"));
 let usingKeyboard = false;
 let focusInTable = false;
@@ -134,8 +136,10 @@ function drawJoin() {
     return;
   }
   if (!joinForm) {
-    const name = el("input", { id: "name", maxlength: 32, required: true, autocomplete: "nickname" });
-    name.value = localStorage.getItem(NAME_KEY) || "";
+    const name = el("input", { id: "name", maxlength: 32, required: !user, autocomplete: "nickname" });
+    name.value = user ? user.username : localStorage.getItem(NAME_KEY) || "";
+    // A signed-in player sits under their account's name.
+    name.disabled = Boolean(user);
     const seat = el("select", { id: "join-seat" });
     const note = el("p", { id: "join-note", class: "note", "aria-live": "polite" });
     const error = el("p", { id: "join-error", class: "error", role: "alert" });
@@ -160,9 +164,10 @@ function drawJoin() {
 async function join(name, seat, error) {
   error.textContent = "";
   try {
-    const answer = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, { name, seat });
+    const body = user ? { seat } : { name, seat };
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
     localStorage.setItem(seatKey, JSON.stringify({ seat: answer.seat, token: answer.token }));
-    localStorage.setItem(NAME_KEY, name.trim());
+    if (!user) localStorage.setItem(NAME_KEY, name.trim());
     info = answer.table;
     seats = info.seats;
     drawJoin();
@@ -675,7 +680,9 @@ function connect() {
   const mine = stored();
   socket.onopen = () => {
     retry = 500;
-    send({ type: "hello", token: mine ? mine.token : null, lang: lang() });
+    // Without a seat's token, a signed-in player's session finds their seat, if any.
+    if (!mine && user) send({ type: "hello", account: true, lang: lang() });
+    else send({ type: "hello", token: mine ? mine.token : null, lang: lang() });
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
@@ -694,6 +701,10 @@ function connect() {
       if (last) { last.seats = message.seats; redraw(); drawBanner(); }
       drawJoin();
     } else if (message.type === "error") {
+      if (message.code === "not_seated") {
+        send({ type: "hello", token: null, lang: lang() }); // watch, quietly
+        return;
+      }
       if (message.code === "bad_token") {
         localStorage.removeItem(seatKey);
         send({ type: "hello", token: null, lang: lang() });
@@ -741,7 +752,8 @@ async function start() {
   await loadMessages();
   build();
   tabKeys();
-  document.getElementById("header-right").append(...toggles(), langPicker());
+  user = await account();
+  document.getElementById("header-right").append(...toggles(), langPicker(), ...(await accountControls()));
   let games;
   try {
     info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -365,3 +366,25 @@ def test_sign_in_takes_about_as_long_for_an_unknown_name(site: TestClient) -> No
         timings[name] = time.perf_counter() - started
     # Both check an Argon2 hash: neither answers in a fraction of the other's time.
     assert timings["nobody-here"] > timings["sam"] / 5
+
+
+def test_passwords_and_cookies_never_reach_a_log_line(
+    site: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "a very secret phrase"
+    with caplog.at_level(logging.DEBUG):
+        made = site.post(
+            "/api/account/signup", json={"username": "tess", "password": secret}, headers=ORIGIN
+        )
+        cookie = made.cookies[SESSION_COOKIE]
+        site.post("/api/account/signin", json={"username": "tess", "password": secret + "x"})
+        site.post(
+            "/api/account/password", json={"old": secret, "new": secret + "!"}, headers=ORIGIN
+        )
+        site.post("/api/account/signup", json={"username": "tess", "password": secret})
+        site.post("/api/account/signout", headers=ORIGIN)
+    logged = "\n".join(
+        f"{r.getMessage()} {r.args!r} {getattr(r, '__dict__', {})!r}" for r in caplog.records
+    )
+    assert caplog.records  # the requests were logged ...
+    assert secret not in logged and cookie not in logged  # ... without their secrets

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from closingbell.server.accounts import SESSION_COOKIE, SignInThrottle
 from closingbell.server.store import Store
-from tests.server.helpers import client_for, expect, expect_error, hello, join
+from tests.server.helpers import client_for, expect, expect_error, hello, join, wait_state
 
 ORIGIN = {"origin": "http://testserver"}
 """The page's own origin, as a browser sends it with every request that changes something."""
@@ -288,8 +288,8 @@ def test_a_guest_who_signs_up_mid_game_keeps_the_seat(site: TestClient) -> None:
             headers=ORIGIN,
         )
         assert answer.status_code == 201 and answer.json()["claimed"] == [table["id"]]
-        seats = expect(ws, "state")["seats"]
-        assert seats[0]["account"] is True and seats[0]["name"] == "Olive"
+        seats = wait_state(ws, lambda m: m["seats"][0]["account"])["seats"]
+        assert seats[0]["name"] == "Olive" and seats[1]["account"] is False
     with site.websocket_connect(f"/ws/tables/{table['id']}", headers=ORIGIN) as ws:
         ws.send_text(json.dumps({"type": "hello", "account": True}))
         assert expect(ws, "welcome")["seat"] == 0
@@ -304,15 +304,11 @@ def test_rated_tables_seat_signed_in_players_only(site: TestClient) -> None:
     sign_up(site, "pat")
     table = site.post("/api/tables", json=body, headers=ORIGIN).json()["table"]
     assert table["rated"] is True
+    practice = site.post("/api/tables", json={**body, "position": "seed: 3"}, headers=ORIGIN)
+    assert practice.status_code == 422 and "never rated" in practice.json()["error"]["message"]
     use(site, None)
     guest = site.post(f"/api/tables/{table['id']}/join", json={"name": "guest"})
     assert guest.status_code == 403 and guest.json()["error"]["code"] == "sign_in_required"
-    practice = site.post(
-        "/api/tables",
-        json={**body, "position": "seed: 3"},
-        headers=ORIGIN,
-    )
-    assert practice.status_code == 422 and "never rated" in practice.json()["error"]["message"]
 
 
 def test_invited_seats_are_kept_for_their_accounts(site: TestClient) -> None:

@@ -165,6 +165,9 @@ export function errorText(code, values) {
     stale_version: _("The table moved on before your choice arrived; choose again."),
     not_your_turn: _("It is not your turn."),
     illegal_action: _("That move is not allowed now."),
+    sign_in_required: _("Sign in first: only signed-in players may do that."),
+    unknown_player: _("No player has that username: check the names of the players you keep seats for."),
+    already_seated: _("Your account already has a seat at this table."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

@@ -23,7 +23,6 @@ from tests.server.a11y import assert_accessible
 from tests.server.test_accounts import PASSWORD
 from tests.server.test_browser import (
     DESKTOP,
-    PAGE_ERRORS,
     PHONE,
     _act,
     _api,
@@ -36,6 +35,8 @@ from tests.server.test_browser import (
 
 browser = test_browser.browser
 """Debian's Chromium (the fixture of test_browser.py)."""
+_no_script_errors = test_browser._no_script_errors
+"""Every test also checks that the page's scripts raised nothing (test_browser.py's)."""
 
 START = dt.datetime(2030, 3, 1, 9, 0, tzinfo=dt.UTC)
 DAY = 86400.0
@@ -52,14 +53,6 @@ class Clock:
 
     def later(self, seconds: float) -> None:
         self.now += dt.timedelta(seconds=seconds)
-
-
-@pytest.fixture(autouse=True)
-def _no_script_errors() -> Iterator[None]:
-    """The page's scripts raise nothing (as in test_browser.py)."""
-    PAGE_ERRORS.clear()
-    yield
-    assert PAGE_ERRORS == []
 
 
 @pytest.fixture

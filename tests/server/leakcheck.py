@@ -47,6 +47,8 @@ STATE_KEYS = frozenset(
         "last_action",
         "result",
         "seats",
+        "deadline",
+        "time_left",
     }
 )
 WELCOME_KEYS = frozenset({"type", "protocol", "table", "seat"})
@@ -103,6 +105,8 @@ class Game:
     """The seat tokens handed out, by seat."""
     position: str | None = None
     """The position the table started from (its canonical text), or ``None``: a deal."""
+    move_time: float | None = None
+    """The time per move of a game over days, or ``None``: real time."""
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
 
@@ -188,8 +192,14 @@ def check_table_info(game: Game, table: Any) -> None:
     require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
     for name in ("rated", "spectator_chat"):
         require(table[name] is False, f"{name} {table[name]!r}")
-    for name in ("move_time", "deadline", "rematch_of", "rematch"):
+    for name in ("rematch_of", "rematch"):
         require(table[name] is None, f"{name} {table[name]!r}")
+    require(table["move_time"] == game.move_time, f"move_time {table['move_time']!r}")
+    deadline = table["deadline"]
+    if game.move_time is None or table["status"] != "playing":
+        require(deadline is None, f"deadline {deadline!r}")
+    else:
+        require(isinstance(deadline, float), f"deadline {deadline!r}")
 
 
 HIDDEN_FIELDS = frozenset({"hands", "draw", "aside", "events"})
@@ -265,6 +275,8 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
             ("lines", []),
             ("last_action", None),
             ("result", None),
+            ("deadline", None),
+            ("time_left", None),
         ):
             require(message[key] == value, f"{key} {message[key]!r} while waiting")
         return sent
@@ -299,7 +311,18 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
     if status == "finished":
         result = {"scores": state.scores(), "winners": state.winners()}
     require(message["result"] == result, f"result {message['result']!r} at version {version}")
+    check_deadline(game, message)
     return len(visible)
+
+
+def check_deadline(game: Game, message: dict[str, Any]) -> None:
+    """A game over days being played: its seat to move's deadline and time left, else none."""
+    deadline, left = message["deadline"], message["time_left"]
+    if game.move_time is None or message["status"] != "playing":
+        require(deadline is None and left is None, f"deadline {deadline!r}, time left {left!r}")
+        return
+    require(isinstance(deadline, float), f"deadline {deadline!r}")
+    require(isinstance(left, float) and 0 <= left <= game.move_time, f"time left {left!r}")
 
 
 def check_raw(game: Game, raw: str) -> None:

@@ -55,7 +55,9 @@ def test_a_signed_in_player_finds_their_seat_without_its_link(browser: Any, serv
     name = "p" + secrets.token_hex(4)
     _sign_up_in_dialog(page, server, name)
     assert page.inner_text("#account-button") == name
-    assert page.is_disabled("#creator-name") and page.input_value("#creator-name") == name
+    assert (
+        page.is_hidden("#creator-name") and page.inner_text("#playing-as") == f"You play as {name}."
+    )
     url = _create_in_lobby(page, server, "take_stock", ["you", "easy"])
     _wait_until(page, SEATED)
     # Another device: no seat link, only the session.

@@ -60,15 +60,18 @@ def play_through(
     langs: list[str],
     *,
     position: str | None = None,
+    move_time: float | None = None,
 ) -> Played:
     """Play a whole game with random clients in the open seats and two spectators.
 
-    With ``position``, the table starts from it (and ``seed`` only drives the clients).
+    With ``position``, the table starts from it (and ``seed`` only drives the clients);
+    with ``move_time``, it is a game over days.
     """
+    days = {} if move_time is None else {"move_time": move_time}
     if position is None:
-        table = create(client, game_name, seats, seed=seed)
+        table = create(client, game_name, seats, seed=seed, **days)
     else:
-        table = create(client, game_name, seats, position=position)
+        table = create(client, game_name, seats, position=position, **days)
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
     tokens = {p: join(client, table_id, f"player {p}", seat=p)["token"] for p in humans}
@@ -141,7 +144,7 @@ def play_through(
     names: list[str | None] = [
         kind if kind != "open" else f"player {p}" for p, kind in enumerate(seats)
     ]
-    known = Game(rules, table_id, states, kinds, names, state.seed, tokens, position)
+    known = Game(rules, table_id, states, kinds, names, state.seed, tokens, position, move_time)
     return Played(known, streams, views, infos, refusals)
 
 
@@ -196,6 +199,17 @@ def test_a_table_from_a_position_never_sends_it_while_it_is_played(
     assert played.game.position == position and played.game.seed == seed
     assert all(info["from_position"] is True for info in played.infos)
     check_played(played)
+
+
+def test_a_game_over_days_sends_its_deadlines_and_nothing_more(client: TestClient) -> None:
+    seats = ["open", "easy", "open"]
+    played = play_through(
+        client, "take_stock", seats, 6_120_554_892_301_774_331, ["en"], move_time=86400.0
+    )
+    check_played(played)
+    playing = [m for s in played.streams for m in s.messages if m.get("status") == "playing"]
+    assert playing and all(m["time_left"] > 86000 for m in playing)
+    assert {i["move_time"] for i in played.infos} == {86400.0}
 
 
 @pytest.mark.parametrize(("game", "seats", "seed", "langs"), GAMES)

@@ -31,6 +31,7 @@ from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
 from closingbell.server.limits import CrossSiteGuard, RequestLimits, SecurityHeaders
 from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
+from closingbell.server.mygames import router as my_games_router
 from closingbell.server.origins import normalize_origin, origin_allowed
 from closingbell.server.players import router as players_router
 from closingbell.server.players import session_user
@@ -149,6 +150,7 @@ def create_app(
     _add_error_handlers(app)
     _add_routes(app)
     app.include_router(players_router)
+    app.include_router(my_games_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 

@@ -417,6 +417,11 @@ class StateMessage(BaseModel):
     """The final result once the game is over."""
     seats: list[SeatInfo]
     """Every seat."""
+    deadline: float | None = None
+    """For a game over days, when the seat to move must have decided (Unix time)."""
+    time_left: float | None = None
+    """For a game over days, the seconds the seat to move had left when this was sent
+    (counted by the server's clock, so that a client whose clock is wrong counts right)."""
 
 
 class SeatsMessage(BaseModel):

@@ -899,10 +899,63 @@ class Store:
         async with self.engine.connect() as conn:
             return await self._tables(conn, None, limit)
 
-    async def _tables(self, conn: Any, where: Any, limit: int | None = None) -> list[TableRow]:
+    async def overdue(self, now: dt.datetime, limit: int = 500) -> list[str]:
+        """The games over days whose seat to move is past its deadline at ``now``.
+
+        The deadline is ``turn_at`` + ``move_time`` seconds; the longest overdue come first,
+        at most ``limit``.
+        """
+        c = tables_table.c
+        if self.shared:  # PostgreSQL: a time plus an interval
+            deadline: Any = c.turn_at + sa.func.make_interval(0, 0, 0, 0, 0, 0, c.move_time)
+            passed = deadline <= now
+        else:  # SQLite keeps times as text: compare them as Julian days
+            deadline = sa.func.julianday(c.turn_at) + c.move_time / 86400.0
+            passed = deadline <= sa.func.julianday(sa.literal(now, sa.DateTime(timezone=True)))
+        query = (
+            sa.select(c.id)
+            .where(
+                c.status == "playing",
+                c.move_time.is_not(None),
+                c.turn_at.is_not(None),
+                passed,
+            )
+            .order_by(deadline, c.id)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [str(i) for (i,) in (await conn.execute(query)).all()]
+
+    async def tables_of(
+        self, user_id: str, *, unfinished: int, finished: int
+    ) -> tuple[list[TableRow], list[TableRow]]:
+        """The tables where the account ``user_id`` has a seat or an invitation, with seats.
+
+        An invitation is an open seat kept for the account. Returns the newest
+        ``unfinished`` of those not over, and the ``finished`` last finished.
+        """
+        mine = sa.select(seats_table.c.table_id).where(
+            sa.or_(seats_table.c.user_id == user_id, seats_table.c.invited_user_id == user_id)
+        )
+        c = tables_table.c
+        async with self.engine.connect() as conn:
+            going = await self._tables(
+                conn, sa.and_(c.id.in_(mine), c.status != "finished"), unfinished
+            )
+            done = await self._tables(
+                conn,
+                sa.and_(c.id.in_(mine), c.status == "finished"),
+                finished,
+                order=c.updated_at.desc(),
+            )
+        return going, done
+
+    async def _tables(
+        self, conn: Any, where: Any, limit: int | None = None, *, order: Any = None
+    ) -> list[TableRow]:
         # The times are left out: one row's unreadable time would fail the whole query.
         query = sa.select(*(c for c in tables_table.c if not c.name.endswith("_at"))).order_by(
-            tables_table.c.created_at.desc(), tables_table.c.id
+            tables_table.c.created_at.desc() if order is None else order, tables_table.c.id
         )
         if where is not None:
             query = query.where(where)

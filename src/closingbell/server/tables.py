@@ -82,7 +82,11 @@ CLOSE_RESTART = 1012
 server sharing the database, or this one once restarted, takes the connection)."""
 
 STAND_IN_BOT = "medium"
-"""The bot that plays for a player whose turn clock ran out while away."""
+"""The bot that plays for a player whose turn clock ran out while away, and that decides
+once for a seat of a game over days whose time per move ran out."""
+
+OVERDUE_AT_ONCE = 500
+"""Games over days looked at, at most, in one look for seats that ran out of time."""
 
 Status = Literal["waiting", "playing", "finished"]
 
@@ -375,7 +379,7 @@ class LiveTable:
             self.owner
             and self.status == "playing"
             and seat is not None
-            and (seat in self.bots or self.seats[seat].stand_in)
+            and (seat in self.bots or self.seats[seat].stand_in or self.overdue())
         )
         driving = self._driver is not None and not self._driver.done()
         return bool(self.connections or self.lock.locked() or driving or self._timer or bot_to_move)
@@ -424,6 +428,23 @@ class LiveTable:
             return None
         return self.turn_at.timestamp() + self.move_time
 
+    def time_left(self) -> float | None:
+        """For a game over days, the seconds the seat to move has left to decide (0: none)."""
+        deadline = self.deadline()
+        if deadline is None:
+            return None
+        return max(0.0, deadline - self.hub.clock().timestamp())
+
+    def overdue(self) -> bool:
+        """Whether the person to move in a game over days ran out of time to decide.
+
+        A bot (:data:`STAND_IN_BOT`) then makes that one decision for them; their next
+        decision has a whole time per move again.
+        """
+        seat = self.state.current_player
+        left = self.time_left()
+        return left == 0 and seat is not None and self.seats[seat].kind == "human"
+
     def message_for(self, conn: Connection) -> StateMessage:
         """The ``state`` message for ``conn``, with the events it has not been sent yet."""
         state = self.state
@@ -467,6 +488,8 @@ class LiveTable:
             last_action=None if self.last_action is None else self.last_action.seen_by(seat),
             result=Result(scores=state.scores(), winners=state.winners()) if over else None,
             seats=self.seat_infos(),
+            deadline=self.deadline(),
+            time_left=self.time_left(),
         )
 
     def names(self, lang: str) -> list[str]:
@@ -713,7 +736,7 @@ class LiveTable:
         if by not in ("player", "bot", "stand_in"):
             by = "bot" if self.seats[seat].kind == "bot" else "player"
         text = self.game.action_to_string(action)
-        if new.current_player != state.current_player:
+        if self._new_turn(state, new, by):
             self.turn_at = self.hub.clock()
         self._advance(new, seat, action, by=by, secret=secret, text=text)  # type: ignore[arg-type]
         self.hub.metrics.followed.labels(game=self.game.info.name).inc()
@@ -835,9 +858,7 @@ class LiveTable:
             raise WebError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
         status: Status = "finished" if new.is_terminal() else "playing"
         text = self.game.action_to_string(action)
-        turn_at = None
-        if new.current_player != self.state.current_player:
-            turn_at = self.hub.clock()
+        turn_at = self.hub.clock() if self._new_turn(self.state, new, by) else None
         try:
             await self.hub.store.append_action(
                 self.id,
@@ -872,6 +893,16 @@ class LiveTable:
         self.broadcast_state()
         self.kick()
 
+    def _new_turn(self, before: State, after: State, by: str) -> bool:
+        """Whether the action from ``before`` to ``after`` starts a turn (``turn_at``).
+
+        It does when another seat must decide, and in a game over days after a bot decided
+        for a seat that ran out of time: that seat's next decision has a whole time per move.
+        """
+        if after.current_player != before.current_player:
+            return True
+        return by == "stand_in" and self.move_time is not None
+
     def _advance(
         self,
         new: State,
@@ -897,7 +928,7 @@ class LiveTable:
             return None
         if seat in self.bots:
             return self.bots[seat], "bot"
-        if self.seats[seat].stand_in:
+        if self.seats[seat].stand_in or (seat == self.state.current_player and self.overdue()):
             bot = self.stand_ins.get(seat)
             if bot is None:
                 bot = make_bot(STAND_IN_BOT, self.game, seed=secrets.randbits(63))
@@ -942,7 +973,9 @@ class LiveTable:
                 bot, by = found
                 view = self.state.view(seat)
                 version = self.version
-            if self.hub.settings.bot_delay > 0:
+                # A decision long overdue is made at once: the player coming back finds it.
+                prompt = self.overdue()
+            if self.hub.settings.bot_delay > 0 and not prompt:
                 await asyncio.sleep(self.hub.settings.bot_delay)
             started = time.perf_counter()
             try:
@@ -1146,6 +1179,7 @@ class Hub:
         )
         """Players' accounts and sessions (``server.accounts``)."""
         self._loading = asyncio.Lock()
+        self._deadlines: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Open the database and take up its tables.
@@ -1168,10 +1202,15 @@ class Hub:
                 with contextlib.suppress(WebError):  # logged by get, once
                     await self.get(table_id)
         self.started = True
+        self._deadlines = asyncio.create_task(self._check_deadlines_forever())
 
     async def stop(self) -> None:
         """Hand the tables over to other servers, stop every table and close the database."""
         self.stopping = True
+        if self._deadlines is not None:
+            self._deadlines.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._deadlines
         await self.cluster.hand_over()
         for table in self.tables.values():
             table.close()
@@ -1182,6 +1221,41 @@ class Hub:
         await self.cluster.stop()
         await self.bots.stop()
         await self.store.close()
+
+    async def _check_deadlines_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.deadline_check)
+            try:
+                await self.check_deadlines()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away for a while: look again later
+                log.exception("the games over days could not be checked for deadlines")
+
+    async def check_deadlines(self) -> list[str]:
+        """Let a bot decide for every seat of a game over days that ran out of time.
+
+        Looks in the database for the games whose seat to move is past its deadline, in
+        memory or not, loads them and, on the server that runs each (its lease holder),
+        has :data:`STAND_IN_BOT` make that one decision. Returns once those decisions (and
+        the bots' moves that follow) are made: the ids of the tables this server played.
+        """
+        played: list[str] = []
+        drivers: list[asyncio.Task[None]] = []
+        for table_id in await self.store.overdue(self.clock(), OVERDUE_AT_ONCE):
+            try:
+                table = await self.get(table_id)
+            except WebError:
+                continue  # unavailable (logged once) or gone
+            if not table.owner or not table.overdue():
+                continue
+            table.kick()
+            played.append(table_id)
+            if table._driver is not None:
+                drivers.append(table._driver)
+        if drivers:
+            await asyncio.wait(drivers)
+        return played
 
     def _count_tables(self) -> list[tuple[str, str]]:
         """Each table in memory as its game and status (for the metrics)."""
@@ -1391,20 +1465,22 @@ class Hub:
 
     async def listing(self) -> list[TableInfo]:
         """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""
-        out = []
-        for row in await self.store.newest():
-            live = self.tables.get(row.id)
-            if live is not None:
-                out.append(live.info())
-                continue
-            if row.id not in self.unavailable:
-                try:
-                    out.append(_stored_info(row))
-                    continue
-                except (ValueError, UnknownGameError) as exc:  # pydantic's errors included
-                    self._unusable(row.id, _why(exc))
-            out.append(_unavailable_info(row))
-        return out
+        return [self.info_of(row) for row in await self.store.newest()]
+
+    def info_of(self, row: TableRow) -> TableInfo:
+        """A stored table as the lobby shows it.
+
+        As it is now if in memory, else as stored (``unavailable`` if it cannot be read).
+        """
+        live = self.tables.get(row.id)
+        if live is not None:
+            return live.info()
+        if row.id not in self.unavailable:
+            try:
+                return _stored_info(row)
+            except (ValueError, UnknownGameError) as exc:  # pydantic's errors included
+                self._unusable(row.id, _why(exc))
+        return _unavailable_info(row)
 
 
 def _stored_info(row: TableRow) -> TableInfo:

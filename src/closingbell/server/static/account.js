@@ -3,6 +3,7 @@
 // a password change and "Sign out"). Signing in hands over the seats this browser took as a
 // guest (their tokens in localStorage), so that a guest who signs up mid-game keeps the seat.
 import { _, el, failure, fetchJSON, postJSON } from "/static/i18n.js";
+import { waitingCount } from "/static/waiting.js";
 
 const SEAT_PREFIX = "closingbell.seat.";
 
@@ -141,7 +142,16 @@ export async function accountControls() {
     signIn.addEventListener("click", () => openSignIn(false));
     return [signIn];
   }
-  const mine = el("a", { class: "toggle", id: "my-games", href: "/my" }, _("My games"));
+  const badge = el("span", { class: "badge", id: "header-badge", hidden: true });
+  const mine = el("a", { class: "toggle", id: "my-games-link", href: "/my" }, _("My games"), badge);
+  async function drawWaiting() {
+    const n = await waitingCount();
+    badge.hidden = !n;
+    badge.textContent = n ? String(n) : "";
+    mine.setAttribute("aria-label", n ? _("My games: {n} waiting for you", { n }) : _("My games"));
+  }
+  drawWaiting();
+  setInterval(() => { if (!document.hidden) drawWaiting(); }, 30_000);
   const who = el("button", { type: "button", class: "toggle", id: "account-button", "aria-haspopup": "dialog" }, user.username);
   who.addEventListener("click", () => openAccount(user));
   return [mine, who];

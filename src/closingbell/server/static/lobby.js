@@ -2,17 +2,24 @@
 // Creating a table with a seat for "you" joins it at once, so its creator is seated.
 // A table may start from a position (docs/positions.md): a practice table, one person
 // against bots; the position's text goes to the server and never comes back.
+// A table is played in real time or over days (a time per move); a signed-in player may
+// also make it rated and keep its open seats for players by their usernames.
 import {
   _, el, failure, fetchJSON, gameTitle, langPicker, loadGames, loadMessages, postJSON,
   seatLabel, seatNames,
 } from "/static/i18n.js";
 import { account, accountControls } from "/static/account.js";
+import { duration } from "/static/days.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const NAME_KEY = "closingbell.name";
 const FIRST_GAME = "take_stock";
 const MAX_POSITION_CHARS = 16384; // core.position.MAX_POSITION_CHARS
 const POSITION_HELP = "/help/positions";
+const HOUR = 3600;
+const DAY = 86400;
+const MOVE_TIMES = [HOUR, 8 * HOUR, DAY, 3 * DAY, 7 * DAY];
+const MOVE_TIME = DAY;
 
 function statusLabel(status) {
   return {
@@ -160,12 +167,45 @@ async function main() {
     ordered.map((g) => el("option", { value: g.name }, gameTitle(g.name, g.title))));
   const blurb = el("small", { id: "game-blurb" });
   const nameInput = el("input", { id: "creator-name", maxlength: 32, autocomplete: "nickname" });
-  nameInput.value = user ? user.username : localStorage.getItem(NAME_KEY) || "";
-  nameInput.disabled = Boolean(user); // a signed-in player sits under their account's name
+  nameInput.value = localStorage.getItem(NAME_KEY) || "";
   const countSelect = el("select", { id: "players", name: "players" });
   const seatsBox = el("fieldset", { id: "seats", class: "seats-box" });
   const optionsBox = el("details", { id: "options" });
   const clockInput = el("input", { type: "number", id: "clock", min: 1, max: 86400, placeholder: _("none"), "aria-describedby": "clock-help" });
+  const pace = (value) => el("input", { type: "radio", name: "pace", id: `pace-${value}`, value });
+  const realTime = pace("real");
+  const overDays = pace("days");
+  realTime.checked = true;
+  const moveTime = el("select", { id: "move-time", "aria-describedby": "move-time-help" },
+    MOVE_TIMES.map((t) => el("option", { value: t }, duration(t))));
+  moveTime.value = String(MOVE_TIME);
+  const clockBox = el("div", { class: "option", id: "clock-box" },
+    el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), clockInput,
+    el("small", { id: "clock-help" }, _("It only hands a disconnected player's turns to a bot, once they have been away that long on their turn; they get their seat back when they return. Nobody connected is ever hurried.")));
+  const moveBox = el("div", { class: "option", id: "move-time-box", hidden: true },
+    el("label", { for: "move-time" }, _("Time for each decision")), moveTime,
+    el("small", { id: "move-time-help" }, _("Play over days: each player has this long for each decision, whether the page is open or not. When it runs out, a bot makes that one decision for them. “My games” lists the games waiting for you.")));
+  const paceBox = el("fieldset", { id: "pace", class: "pace" },
+    el("legend", {}, _("Pace")),
+    el("div", { class: "pace-choices" },
+      el("span", { class: "check" }, realTime, el("label", { for: "pace-real" }, _("Real time"))),
+      el("span", { class: "check" }, overDays, el("label", { for: "pace-days" }, _("Time per move")))),
+    clockBox, moveBox);
+  const drawPace = () => {
+    moveBox.hidden = !overDays.checked;
+    clockBox.hidden = overDays.checked;
+  };
+  realTime.addEventListener("change", drawPace);
+  overDays.addEventListener("change", drawPace);
+  const ratedInput = el("input", { type: "checkbox", id: "rated", "aria-describedby": "rated-help" });
+  const ratedBox = el("div", { class: "option check", id: "rated-box", hidden: true },
+    ratedInput, el("label", { for: "rated" }, _("Rated")),
+    el("small", { id: "rated-help" }, _("The result counts for the players' ratings; only signed-in players may sit.")));
+  const chatInput = el("input", { type: "checkbox", id: "spectator-chat" });
+  const chatBox = el("div", { class: "option check" }, chatInput, el("label", { for: "spectator-chat" }, _("Spectators may chat")));
+  const nameBox = el("div", { class: "option", id: "name-box" }, el("label", { for: "creator-name" }, _("Your name")), nameInput,
+    el("small", {}, _("You take the seat marked “You”; choose no such seat to only watch.")));
+  const accountNote = el("p", { class: "note", id: "playing-as", hidden: true });
   const positionInput = el("textarea", {
     id: "position", name: "position", rows: 4, maxlength: MAX_POSITION_CHARS, spellcheck: "false",
     autocomplete: "off", autocapitalize: "off", "aria-describedby": "position-help position-error",
@@ -184,12 +224,9 @@ async function main() {
   const form = el("form", { id: "create", class: "panel create" },
     el("h2", {}, _("New table")),
     el("div", { class: "option" }, el("label", { for: "game" }, _("Game")), gameSelect, blurb),
-    el("div", { class: "option" }, el("label", { for: "creator-name" }, _("Your name")), nameInput,
-      el("small", {}, _("You take the seat marked “You”; choose no such seat to only watch."))),
+    nameBox, accountNote,
     el("div", { class: "option" }, el("label", { for: "players" }, _("Players")), countSelect),
-    seatsBox, optionsBox, positionBox,
-    el("div", { class: "option" }, el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), clockInput,
-      el("small", { id: "clock-help" }, _("It only hands a disconnected player's turns to a bot, once they have been away that long on their turn; they get their seat back when they return. Nobody connected is ever hurried."))),
+    seatsBox, paceBox, ratedBox, chatBox, optionsBox, positionBox,
     el("button", { type: "submit", id: "create-table", class: "primary" }, _("Create table")),
     error);
 
@@ -197,8 +234,19 @@ async function main() {
   function seatSelects() {
     return [...seatsBox.querySelectorAll(".seat-kind")];
   }
+  function inviteInputs() {
+    return [...seatsBox.querySelectorAll(".invite")];
+  }
+  /** Invitations are for signed-in players, and only open seats can be kept. */
+  function drawInvites() {
+    const selects = seatSelects();
+    inviteInputs().forEach((input, i) => {
+      input.parentElement.hidden = !user || selects[i].value !== "open";
+    });
+  }
   function drawSeats() {
     const before = seatSelects().map((s) => s.value);
+    const invitedBefore = inviteInputs().map((s) => s.value);
     const n = Number(countSelect.value);
     seatsBox.replaceChildren(el("legend", {}, _("Seats")));
     for (let i = 0; i < n; i++) {
@@ -208,11 +256,21 @@ async function main() {
         levels.map((b) => el("option", { value: b }, _("Bot: {level}", { level: botWord(b) }))));
       select.value = before[i] || (i === 0 ? "you" : "medium");
       select.addEventListener("change", () => {
-        if (select.value !== "you") return;
-        for (const other of seatSelects()) if (other !== select && other.value === "you") other.value = "open";
+        if (select.value === "you") {
+          for (const other of seatSelects()) if (other !== select && other.value === "you") other.value = "open";
+        }
+        drawInvites();
       });
-      seatsBox.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${i}` }, seatLabel(i)), select));
+      const invite = el("input", {
+        class: "invite", id: `invite-${i}`, maxlength: 32, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+        placeholder: _("a username (optional)"),
+      });
+      invite.value = invitedBefore[i] || "";
+      invite.addEventListener("input", () => invite.removeAttribute("aria-invalid"));
+      seatsBox.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${i}` }, seatLabel(i)), select,
+        el("div", { class: "invite-box" }, el("label", { for: `invite-${i}` }, _("Keep it for")), invite)));
     }
+    drawInvites();
     drawOptions();
   }
   function drawOptions() {
@@ -234,6 +292,18 @@ async function main() {
   countSelect.addEventListener("change", drawSeats);
   gameSelect.value = ordered[0].name;
   drawGame();
+
+  /** What a signed-in player may do more: rate the table, keep seats; their name is their account's. */
+  function drawAccount() {
+    ratedBox.hidden = !user;
+    ratedInput.disabled = !user;
+    if (!user) ratedInput.checked = false;
+    nameBox.hidden = Boolean(user);
+    accountNote.hidden = !user;
+    accountNote.textContent = user ? _("You play as {name}.", { name: user.username }) : "";
+    drawInvites();
+  }
+  drawAccount(); // signing in or out reloads the page
 
   function positionRefused(text) {
     positionBox.open = true;
@@ -270,7 +340,12 @@ async function main() {
       if (JSON.stringify(value) !== JSON.stringify(f.option.default)) options[f.option.name] = value;
     }
     const body = { game: gameSelect.value, seats: kinds.map((k) => (k === "you" ? "open" : k)), options };
-    if (clockInput.value) body.clock = Number(clockInput.value);
+    if (overDays.checked) body.move_time = Number(moveTime.value);
+    else if (clockInput.value) body.clock = Number(clockInput.value);
+    if (user && ratedInput.checked) body.rated = true;
+    if (chatInput.checked) body.spectator_chat = true;
+    const invited = inviteInputs().map((input) => (!input.parentElement.hidden && input.value.trim()) || null);
+    if (invited.some((u) => u)) body.invited = invited;
     if (position) body.position = position;
     let table;
     try {
@@ -278,6 +353,11 @@ async function main() {
     } catch (e) {
       if (e.code === "bad_position") positionRefused(positionProblem(e));
       else error.textContent = failure(e);
+      if (e.code === "unknown_player") {
+        const named = inviteInputs().filter((input, i) => invited[i]);
+        named.forEach((input) => input.setAttribute("aria-invalid", "true"));
+        if (named.length) named[0].focus();
+      }
       return;
     }
     if (mine >= 0) {
@@ -292,18 +372,18 @@ async function main() {
     location.href = `/t/${encodeURIComponent(table.id)}`;
   });
 
-  const online = el("span", { class: "online", id: "online", "aria-live": "polite" });
+  const onlineCount = el("span", { class: "online", id: "online", "aria-live": "polite" });
   const list = el("section", { class: "panel tables", id: "tables", "aria-labelledby": "tables-title" },
     el("h2", { id: "tables-title" }, _("Tables")));
   async function drawOnline() {
     try {
       const { players } = await fetchJSON("/api/online");
-      online.textContent = _("Players online: {n}", { n: players });
+      onlineCount.textContent = _("Players online: {n}", { n: players });
     } catch {
-      online.textContent = "";
+      onlineCount.textContent = "";
     }
   }
-  document.querySelector(".top .game-title").replaceChildren(online);
+  document.querySelector(".top .game-title").replaceChildren(onlineCount);
   const ul = el("ul", { class: "table-list" });
   const empty = el("p", { class: "note" });
   list.append(empty, ul);
@@ -318,12 +398,17 @@ async function main() {
     ul.replaceChildren(...tables.map((t) => {
       const g = games.find((x) => x.name === t.game);
       const titleText = gameTitle(t.game, g ? g.title : t.title);
-      const who = seatNames(t.seats, labels).map((n, i) => (t.seats[i].kind === "open" ? _("{seat}: open", { seat: n }) : n));
+      const who = seatNames(t.seats, labels).map((n, i) => {
+        const s = t.seats[i];
+        if (s.kind !== "open") return n;
+        return s.invited ? _("{seat}: kept for {name}", { seat: n, name: s.name }) : _("{seat}: open", { seat: n });
+      });
       const head = t.status === "unavailable" ? el("span", { class: "t-title" }, titleText)
         : el("a", { class: "t-title", href: `/t/${encodeURIComponent(t.id)}` }, titleText);
       return el("li", { class: `table-${t.status}` }, head,
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
         t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
+        t.move_time ? el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) })) : null,
         who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
     }));
   }

@@ -12,6 +12,7 @@ import { cardBack, playingCardName } from "/static/cards.js";
 import * as motion from "/static/motion.js";
 import { chime, setSound, soundOn } from "/static/sound.js";
 import { account, accountControls } from "/static/account.js";
+import { deadlineLine } from "/static/days.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -49,7 +50,7 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
-let panelRounds, sidePanel, tools, side, overlay;
+let panelRounds, sidePanel, tools, side, overlay, deadline;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -57,9 +58,10 @@ function build() {
   statusDetail = el("p", { id: "status-detail", class: "status-detail" });
   watching = el("span", { id: "watching", class: "chip watching", hidden: true });
   previewLine = el("p", { id: "preview", class: "preview" });
+  deadline = deadlineLine();
   banner = el("div", { id: "banner", class: "banner" },
     el("div", { role: "status", "aria-live": "polite" },
-      el("p", { class: "status-main" }, statusLine, " ", watching), statusDetail), previewLine);
+      el("p", { class: "status-main" }, statusLine, " ", watching), statusDetail), deadline.node, previewLine);
   joinBox = el("div", { id: "join", hidden: true });
   othersBox = el("div", { id: "others" });
   centerBox = el("div", { id: "center" });
@@ -386,6 +388,7 @@ function drawBanner() {
   }
   statusLine.textContent = main;
   statusDetail.textContent = detail;
+  deadline.update(last, info, names);
   banner.classList.toggle("your-turn", yourTurn);
   document.body.classList.toggle("your-turn", yourTurn);
   const spectator = last && last.seat === null && !stored();

@@ -1,0 +1,122 @@
+"""A signed-in player's games: ``GET /api/my/games`` and the page ``/my`` (docs/protocol.md).
+
+Every table where the account has a seat, or an open seat kept for it (an invitation): the
+games where it is the player's turn first, the soonest deadline first, then invitations,
+then the other unfinished games, then the last finished ones. Whose turn it is comes from
+the live table (the database does not keep it), so the games being played are loaded
+through the hub, which keeps them in memory for a while; their number is bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel
+
+from closingbell.server.players import hub_of, signed_in
+from closingbell.server.protocol import TableInfo
+from closingbell.server.store import TableRow
+from closingbell.server.tables import Hub, WebError
+
+router = APIRouter()
+"""The routes of this module, included by the app."""
+
+PAGE = Path(__file__).resolve().parent / "static" / "mygames.html"
+"""The "My games" page."""
+
+UNFINISHED_LISTED = 100
+"""Unfinished tables listed at most (the newest)."""
+FINISHED_LISTED = 20
+"""Finished tables listed at most (the last finished)."""
+
+
+class MyGame(BaseModel):
+    """One table of the signed-in player's."""
+
+    table: TableInfo
+    """The table as the lobby shows it."""
+    seat: int
+    """The player's seat, or the open seat kept for them (``invited``)."""
+    your_turn: bool
+    """Whether the player must decide now (the game is on and their seat is to move)."""
+    invited: bool
+    """Whether the seat is an open seat kept for the player: they may take it (join)."""
+    to_move: int | None
+    """The seat to move while the game is on, else ``None``."""
+    deadline: float | None
+    """For a game over days, when the seat to move must have decided (Unix time)."""
+    time_left: float | None
+    """For a game over days, the seconds the seat to move has left (server's clock)."""
+
+
+class MyGames(BaseModel):
+    """``GET /api/my/games``: the signed-in player's tables, in the order to show them."""
+
+    games: list[MyGame]
+    """Their turn first (soonest deadline first), invitations, other unfinished, finished."""
+    waiting: int
+    """How many tables wait for the player: their turn, or a seat kept for them."""
+
+
+@router.get("/api/my/games")
+async def my_games(request: Request) -> MyGames:
+    """The signed-in player's tables (``401 sign_in_required`` for a guest)."""
+    user = await signed_in(request)
+    hub = hub_of(request)
+    going, done = await hub.store.tables_of(
+        user.id, unfinished=UNFINISHED_LISTED, finished=FINISHED_LISTED
+    )
+    games = [await _game(hub, row, user.id) for row in [*going, *done]]
+    games.sort(key=_order)  # stable: the newest first within each group
+    return MyGames(games=games, waiting=sum(g.your_turn or g.invited for g in games))
+
+
+@router.get("/my", include_in_schema=False)
+async def my_games_page() -> FileResponse:
+    """The "My games" page."""
+    return FileResponse(PAGE)
+
+
+async def _game(hub: Hub, row: TableRow, user_id: str) -> MyGame:
+    """What ``user_id`` sees of one of its tables: live if being played, else as stored."""
+    table = hub.tables.get(row.id)
+    if table is None and row.status == "playing":
+        with contextlib.suppress(WebError):  # unavailable: shown as stored says
+            table = await hub.get(row.id)
+    if table is None:
+        info = hub.info_of(row)
+        seats = [(s.user_id, s.invited_user_id) for s in row.seats]
+        to_move = deadline = time_left = None
+    else:
+        info = table.info()
+        seats = [(s.user_id, s.invited) for s in table.seats]
+        to_move = table.state.current_player if table.status == "playing" else None
+        deadline, time_left = table.deadline(), table.time_left()
+    # The seat the account sits in, else the open seat kept for it.
+    seated = [p for p, (account, _) in enumerate(seats) if account == user_id]
+    kept = [
+        p for p, (account, kept_for) in enumerate(seats) if account is None and kept_for == user_id
+    ]
+    seat = (seated or kept or [0])[0]
+    return MyGame(
+        table=info,
+        seat=seat,
+        your_turn=bool(seated) and to_move == seat,
+        invited=not seated and bool(kept) and info.status == "waiting",
+        to_move=to_move,
+        deadline=deadline,
+        time_left=time_left,
+    )
+
+
+def _order(game: MyGame) -> tuple[int, float]:
+    """Where a table goes in the list: its group, then its deadline within the first."""
+    if game.your_turn:
+        return 0, math.inf if game.deadline is None else game.deadline
+    if game.invited:
+        return 1, 0.0
+    return (2 if game.table.status != "finished" else 3), 0.0

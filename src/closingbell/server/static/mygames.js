@@ -1,0 +1,157 @@
+// "My games": the signed-in player's tables, the ones waiting for their move first (with the
+// time left in games over days), then the seats kept for them (invitations), then the rest.
+// The list is fetched again every half minute; the page's title and badge count the tables
+// that wait for the player.
+import {
+  _, el, failure, gameTitle, langPicker, loadMessages, postJSON, seatNames,
+} from "/static/i18n.js";
+import { countdown, duration, leftText } from "/static/days.js";
+import { myGames } from "/static/waiting.js";
+import { accountControls } from "/static/account.js";
+
+const POLL_EVERY = 30_000;
+const main = document.getElementById("main");
+
+let status, lists;
+let timers = [];
+
+function link(id) {
+  return `/t/${encodeURIComponent(id)}`;
+}
+
+/** The players of a table, "you" marked; an open seat kept for someone is named after them. */
+function players(game) {
+  const seats = game.table.seats;
+  const names = seatNames(seats).map((n, i) => (seats[i].invited ? seats[i].name : n));
+  return names.map((n, i) => (i === game.seat ? _("{name} (you)", { name: n }) : n)).join(_(", "));
+}
+
+/** A line of time left that counts down between two fetches. */
+function timeLeft(game, who) {
+  if (game.time_left === null) return null;
+  const left = countdown(game.time_left);
+  const node = el("span", { class: "time-left" });
+  const draw = () => {
+    const seconds = left();
+    node.textContent = who === null ? leftText(seconds) : _("{name}: {time}", { name: who, time: leftText(seconds) });
+    node.classList.toggle("soon", seconds < 3600 * 6);
+  };
+  draw();
+  timers.push(draw);
+  return node;
+}
+
+function pace(game) {
+  const t = game.table;
+  if (t.move_time) return el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) }));
+  return el("span", { class: "t-status" }, _("Real time"));
+}
+
+/** A table in a list: its title, where it stands, its pace, what to do, its players. */
+function item(game, state, actions) {
+  const t = game.table;
+  return el("li", { class: "my-game", "data-table": t.id },
+    el("a", { class: "t-title", href: link(t.id) }, gameTitle(t.game, t.title)),
+    state, pace(game), actions || null,
+    el("span", { class: "t-seats" }, players(game)));
+}
+
+function yourTurn(game) {
+  return item(game, [el("span", { class: "chip chip-turn" }, _("Your turn")), timeLeft(game, null)],
+    el("a", { class: "button primary play", href: link(game.table.id) }, _("Play")));
+}
+
+function invitation(game) {
+  const error = el("span", { class: "error", role: "alert" });
+  const take = el("button", { type: "button", class: "primary take-seat" }, _("Take your seat"));
+  take.addEventListener("click", async () => {
+    take.disabled = true;
+    error.textContent = "";
+    try {
+      const joined = await postJSON(`/api/tables/${encodeURIComponent(game.table.id)}/join`, {});
+      localStorage.setItem(`closingbell.seat.${game.table.id}`, JSON.stringify({ seat: joined.seat, token: joined.token }));
+      location.href = link(game.table.id);
+    } catch (e) {
+      take.disabled = false;
+      error.textContent = failure(e);
+    }
+  });
+  return item(game, el("span", { class: "chip chip-waiting" }, _("Seat {n} is kept for you", { n: game.seat + 1 })), [take, error]);
+}
+
+function other(game) {
+  const t = game.table;
+  if (t.status === "waiting") return item(game, el("span", { class: "t-status" }, _("waiting for players")));
+  const names = seatNames(t.seats);
+  const who = game.to_move === null ? null : names[game.to_move];
+  const state = who === null ? _("playing") : _("{name} to play", { name: who });
+  return item(game, [el("span", { class: "t-status status-playing" }, state), who === null ? null : timeLeft(game, who)]);
+}
+
+function finished(game) {
+  return item(game, el("span", { class: "t-status" }, _("finished")));
+}
+
+function section(id, title, games, draw) {
+  if (!games.length) return null;
+  return el("section", { class: "my-section", id, "aria-labelledby": `${id}-title` },
+    el("h2", { id: `${id}-title` }, title, " ", el("span", { class: "count" }, String(games.length))),
+    el("ul", { class: "table-list my-list" }, games.map(draw)));
+}
+
+function showWaiting(count) {
+  const badge = document.getElementById("waiting-badge");
+  badge.hidden = !count;
+  badge.textContent = String(count);
+  badge.title = _("Tables waiting for you: {n}", { n: count });
+  const title = `${_("My games")} · closingbell`;
+  document.title = count ? `(${count}) ${title}` : title;
+}
+
+async function draw() {
+  let answer;
+  try {
+    answer = await myGames();
+  } catch (e) {
+    status.textContent = failure(e);
+    return;
+  }
+  timers = [];
+  if (answer === null) {
+    showWaiting(0);
+    status.textContent = _("Sign in to see your games: your seats, whose turn it is and the seats kept for you.");
+    lists.replaceChildren(el("p", {}, el("a", { href: "/" }, _("Back to the lobby"))));
+    return;
+  }
+  const games = answer.games;
+  showWaiting(answer.waiting);
+  const turns = games.filter((g) => g.your_turn);
+  const invited = games.filter((g) => g.invited);
+  const going = games.filter((g) => !g.your_turn && !g.invited && g.table.status !== "finished");
+  const over = games.filter((g) => g.table.status === "finished");
+  status.textContent = games.length ? (turns.length ? "" : _("Nothing waits for you now.")) : _("You have no game yet.");
+  lists.replaceChildren(...[
+    section("your-turn", _("Your turn"), turns, yourTurn),
+    section("invitations", _("Invitations"), invited, invitation),
+    section("others", _("Waiting for others"), going, other),
+    section("finished", _("Finished"), over, finished),
+    games.length ? null : el("p", {}, el("a", { class: "button primary", href: "/" }, _("Open a table in the lobby"))),
+  ].filter(Boolean));
+}
+
+async function start() {
+  await loadMessages();
+  document.title = `${_("My games")} · closingbell`;
+  document.getElementById("header-right").append(langPicker(), ...(await accountControls()));
+  status = el("p", { id: "my-games-status", class: "note", role: "status" });
+  lists = el("div", { id: "my-games" });
+  main.replaceChildren(el("section", { class: "panel my-games", "aria-labelledby": "my-games-title" },
+    el("h1", { id: "my-games-title" }, _("My games"), " ", el("span", { id: "waiting-badge", class: "badge", hidden: true })),
+    status, lists));
+  await draw();
+  setInterval(() => { if (!document.hidden) draw(); }, POLL_EVERY);
+  setInterval(() => timers.forEach((t) => t()), POLL_EVERY / 2);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) draw(); });
+}
+
+start();

@@ -139,6 +139,9 @@ def test_a_deadline_is_kept_across_a_restart(database_url: str) -> None:
         moved = seen(client, table_id)
         assert moved["version"] == 2 and moved["last_action"]["by"] == "stand_in"
         assert moved["deadline"] == clock.now.timestamp() + DAY
+    # Who chose each action is stored: after another restart the bot's decision is still its.
+    with client_for(database_url, clock=clock, **NO_LOOK) as client:
+        assert seen(client, table_id)["last_action"]["by"] == "stand_in"
 
 
 def test_a_player_coming_back_after_the_deadline_finds_the_move_made(database_url: str) -> None:

@@ -114,8 +114,10 @@ actions_table = sa.Table(
     sa.Column("action", sa.Integer(), nullable=False),
     sa.Column("text", sa.String(100), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("by", sa.String(8), nullable=True),
 )
-"""One row per action, numbered from 0 within its table."""
+"""One row per action, numbered from 0 within its table, with who chose it (``player``,
+``bot``, ``stand_in``; ``NULL`` before migration 0005)."""
 
 servers_table = sa.Table(
     "servers",
@@ -357,6 +359,9 @@ class TableRow:
     """Every seat, in order."""
     actions: list[int] = field(default_factory=list)
     """The action ids, in order (filled by :meth:`Store.load`)."""
+    chosen_by: list[str | None] = field(default_factory=list)
+    """Who chose each action (``player``, ``bot``, ``stand_in``, or ``None`` when not
+    recorded), in order (filled by :meth:`Store.load`)."""
     position: str | None = None
     """The canonical text of the position the game started from, or ``None`` (a deal)."""
     problem: str | None = None
@@ -806,6 +811,7 @@ class Store:
                         "action": item.action,
                         "text": item.text,
                         "created_at": item.at,
+                        "by": item.by,
                     }
                 )
                 notes.append([item.table_id, item.number, item.seat, item.action, item.by])
@@ -874,13 +880,16 @@ class Store:
                     )
                 )
             result = await conn.execute(
-                sa.select(actions_table.c.number, actions_table.c.action)
+                sa.select(actions_table.c.number, actions_table.c.action, actions_table.c.by)
                 .where(actions_table.c.table_id == table_id)
                 .order_by(actions_table.c.number)
             )
             numbered = result.all()
-        row.actions = [a for _, a in numbered]
-        if [n for n, _ in numbered] != list(range(len(numbered))) or len(numbered) != row.version:
+        row.actions = [a for _, a, _ in numbered]
+        row.chosen_by = [b if b in ("player", "bot", "stand_in") else None for _, _, b in numbered]
+        if [n for n, _, _ in numbered] != list(range(len(numbered))) or len(
+            numbered
+        ) != row.version:
             raise StoreConflictError(f"table {table_id}: actions do not match its version")
         return row
 

@@ -1335,7 +1335,12 @@ class Hub:
                 state.apply(action)
             except (IllegalActionError, TypeError) as exc:
                 raise ValueError(f"action {number} ({action!r}) is refused: {exc}") from None
-            by: Literal["player", "bot"] = "bot" if row.seats[seat].kind == "bot" else "player"
+            by: Literal["player", "bot", "stand_in"] = (
+                "bot" if row.seats[seat].kind == "bot" else "player"
+            )
+            stored = row.chosen_by[number] if number < len(row.chosen_by) else None
+            if stored in ("player", "bot", "stand_in"):
+                by = stored  # type: ignore[assignment]
             text = game.action_to_string(action)
             last = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
         if (row.status == "finished") != state.is_terminal():

@@ -14,6 +14,8 @@
   game's last action. ``ratings``: each player's current rating per game (``player`` is
   ``user:<id>`` or ``bot:<level>``); ``rating_changes``: every rated game's change to each
   rating, from which ``closingbell ratings --rebuild`` recomputes them.
+- ``actions.by``: who chose each action (``player``, ``bot`` or ``stand_in``: a bot deciding
+  for a seat out of time); ``NULL`` for the actions stored before, whose seat's kind tells.
 - ``chat``: the messages written at a table. ``rematch_votes``: the seats that offered or
   accepted a rematch of a finished table.
 
@@ -69,6 +71,7 @@ def upgrade() -> None:
     )
     op.add_column("tables", sa.Column("rematch_of", sa.String(32), nullable=True))
     op.add_column("tables", sa.Column("rematch", sa.String(32), nullable=True))
+    op.add_column("actions", sa.Column("by", sa.String(8), nullable=True))
     op.create_table(
         "results",
         sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
@@ -122,6 +125,8 @@ def downgrade() -> None:
     with op.batch_alter_table("tables") as batch:
         for column in ("rematch", "rematch_of", "spectator_chat", "turn_at", "move_time", "rated"):
             batch.drop_column(column)
+    with op.batch_alter_table("actions") as batch:
+        batch.drop_column("by")
     op.drop_index("ix_seats_invited_user_id", "seats")
     op.drop_index("ix_seats_user_id", "seats")
     with op.batch_alter_table("seats") as batch:

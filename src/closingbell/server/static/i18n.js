@@ -165,6 +165,10 @@ export function errorText(code, values) {
     stale_version: _("The table moved on before your choice arrived; choose again."),
     not_your_turn: _("It is not your turn."),
     illegal_action: _("That move is not allowed now."),
+    chat_bad_text: _("A message needs some text, on one line, without invisible characters."),
+    chat_too_long: _("A message has at most 500 characters."),
+    chat_rate_limited: _("You are writing too fast: wait a few seconds."),
+    chat_not_allowed: _("Spectators only read the chat at this table."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

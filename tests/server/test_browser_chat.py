@@ -184,3 +184,29 @@ def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, quick: st
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_table_made_in_the_lobby_may_let_spectators_write(browser: Any, quick: str) -> None:
+    context = _context(browser, PHONE, lang="zh-Hant")
+    try:
+        page = context.new_page()
+        page.goto(quick + "/")
+        page.wait_for_selector("#create-table")
+        page.select_option("#players", "2")
+        page.select_option("#seat-0", "open")  # a table waiting for its player
+        page.select_option("#seat-1", "easy")
+        page.check("#spectator-chat")
+        page.click("#create-table")
+        page.wait_for_url("**/t/*")
+        _wait_until(page, "document.body.dataset.seat === 'spectator'")
+        tid = page.url.rstrip("/").split("/")[-1]
+        assert _api(quick, f"/api/tables/{tid}")["table"]["spectator_chat"] is True
+        page.click("#chat-panel > summary")
+        assert page.locator("#chat-read-only").is_hidden()
+        _write(page, "加油")
+        page.wait_for_selector("#chat-list .chat-msg")
+        assert page.inner_text("#chat-list .chat-name") == "旁觀者"
+        assert page.inner_text("#chat-list .chat-text") == "加油"
+        assert _api(quick, f"/api/tables/{tid}/chat")["messages"][0]["seat"] is None
+    finally:
+        context.close()

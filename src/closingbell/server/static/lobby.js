@@ -167,6 +167,7 @@ async function main() {
     id: "position", name: "position", rows: 4, maxlength: MAX_POSITION_CHARS, spellcheck: "false",
     autocomplete: "off", autocapitalize: "off", "aria-describedby": "position-help position-error",
   });
+  const spectatorChat = el("input", { type: "checkbox", id: "spectator-chat", "aria-describedby": "spectator-chat-help" });
   const positionError = el("p", { class: "error", id: "position-error", role: "alert" });
   const positionBox = el("details", { id: "position-box" },
     el("summary", {}, _("Start from a position")),
@@ -187,6 +188,8 @@ async function main() {
     seatsBox, optionsBox, positionBox,
     el("div", { class: "option" }, el("label", { for: "clock" }, _("Turn clock (seconds, optional)")), clockInput,
       el("small", { id: "clock-help" }, _("It only hands a disconnected player's turns to a bot, once they have been away that long on their turn; they get their seat back when they return. Nobody connected is ever hurried."))),
+    el("div", { class: "option check" }, spectatorChat, el("label", { for: "spectator-chat" }, _("Spectators may write in the chat")),
+      el("small", { id: "spectator-chat-help" }, _("Players always may; spectators always read it."))),
     el("button", { type: "submit", id: "create-table", class: "primary" }, _("Create table")),
     error);
 
@@ -268,6 +271,7 @@ async function main() {
     }
     const body = { game: gameSelect.value, seats: kinds.map((k) => (k === "you" ? "open" : k)), options };
     if (clockInput.value) body.clock = Number(clockInput.value);
+    if (spectatorChat.checked) body.spectator_chat = true;
     if (position) body.position = position;
     let table;
     try {

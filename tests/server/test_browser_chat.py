@@ -160,8 +160,13 @@ def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, quick: st
         assert "ned" in mona.inner_text("#rematch-status-overlay")
         _shot(mona, "rematch-offered-en-desktop")
         _shot(ned, "rematch-offered-zh-phone")
+        ned.click("#overlay-close")
+        assert "mona" in ned.inner_text("#rematch-status-side")  # the side panel says so too
+        for page in pages:
+            _no_overflow(page)
         assert_accessible(ned, "the final screen with a rematch offered")
-        ned.click("#rematch-button-overlay")
+        _shot(ned, "rematch-side-zh-phone")
+        ned.click("#rematch-button-side")
         # Both pages move to the new table by themselves, each in its own seat.
         for page in pages:
             page.wait_for_url(lambda url: old not in url)

@@ -74,6 +74,9 @@ TABLE_KEYS = frozenset(
     }
 )
 SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
+CHAT_KEYS = frozenset({"type", "messages", "history"})
+CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "text", "time"})
+REMATCH_KEYS = frozenset({"type", "votes", "table"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
 LAST_ACTION_KEYS = frozenset({"seat", "id", "text", "by", "secret"})
 
@@ -107,6 +110,15 @@ class Game:
     """The position the table started from (its canonical text), or ``None``: a deal."""
     move_time: float | None = None
     """The time per move of a game over days, or ``None``: real time."""
+    said: list[tuple[int | None, str]] = field(default_factory=list)
+    """Every chat message written at the table: the writer's seat (``None``: a spectator)
+    and the text as typed."""
+    spectator_chat: bool = False
+    """Whether the table lets spectators write in its chat."""
+    votes: list[int] = field(default_factory=list)
+    """The seats that voted for a rematch, in order."""
+    rematch: str | None = None
+    """The rematch's table id, once every person voted."""
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
 
@@ -190,8 +202,11 @@ def check_table_info(game: Game, table: Any) -> None:
     check_seats(game, table["seats"], table["status"] != "waiting")
     from_position = game.position is not None
     require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
-    for name in ("rated", "spectator_chat"):
-        require(table[name] is False, f"{name} {table[name]!r}")
+    require(table["rated"] is False, f"rated {table['rated']!r}")
+    require(
+        table["spectator_chat"] is game.spectator_chat,
+        f"spectator_chat {table['spectator_chat']!r}",
+    )
     for name in ("rematch_of", "rematch"):
         require(table[name] is None, f"{name} {table[name]!r}")
     require(table["move_time"] == game.move_time, f"move_time {table['move_time']!r}")
@@ -354,9 +369,45 @@ def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int)
         version = message["version"]
         require(type(version) is int and 0 <= version < len(game.states), "seats version")
         check_seats(game, message["seats"], True)
+    elif kind == "chat":
+        check_chat(game, message)
+    elif kind == "rematch":
+        check_rematch(game, message)
     else:
         raise Leak(f"a message of type {kind!r} in a game played without mistakes")
     return sent
+
+
+def check_chat(game: Game, message: dict[str, Any]) -> None:
+    """A ``chat`` message: only what people typed, by whom (their seat and its name) and when."""
+    require(set(message) == CHAT_KEYS, f"chat keys: {sorted(message)}")
+    require(type(message["history"]) is bool, f"chat history {message['history']!r}")
+    entries = message["messages"]
+    require(isinstance(entries, list) and entries, f"chat messages: {entries!r}")
+    for entry in entries:
+        require(isinstance(entry, dict) and set(entry) == CHAT_ENTRY_KEYS, f"chat entry: {entry!r}")
+        require(type(entry["id"]) is int and entry["id"] > 0, f"chat id {entry['id']!r}")
+        require(type(entry["time"]) is float, f"chat time {entry['time']!r}")
+        seat = entry["seat"]
+        require(seat is None or seat in range(game.players), f"chat seat {seat!r}")
+        name = None if seat is None else game.names[seat]
+        require(entry["name"] == name, f"chat name {entry['name']!r} for seat {seat!r}")
+        typed = [text.strip() for who, text in game.said if who == seat]
+        require(entry["text"] in typed, f"chat text {entry['text']!r}: nobody typed it")
+        if seat is None:
+            require(game.spectator_chat, "a spectator wrote where spectators only read")
+
+
+def check_rematch(game: Game, message: dict[str, Any]) -> None:
+    """A ``rematch`` message: the seats that agreed so far, in order, and the new table."""
+    require(set(message) == REMATCH_KEYS, f"rematch keys: {sorted(message)}")
+    votes = message["votes"]
+    require(isinstance(votes, list) and len(votes) > 0, f"rematch votes {votes!r}")
+    require(votes == game.votes[: len(votes)], f"rematch votes {votes!r} of {game.votes!r}")
+    humans = {p for p, kind in enumerate(game.kinds) if kind == "human"}
+    done = set(votes) == humans
+    table = message["table"]
+    require(table == (game.rematch if done else None), f"rematch table {table!r}")
 
 
 def check_stream(game: Game, stream: Stream) -> int:

@@ -65,13 +65,18 @@ def play_through(
     """Play a whole game with random clients in the open seats and two spectators.
 
     With ``position``, the table starts from it (and ``seed`` only drives the clients);
-    with ``move_time``, it is a game over days.
+    with ``move_time``, it is a game over days. Everyone who may write in the chat writes
+    markup in it at the start (spectators may at the tables of an even seed), and at the end
+    every person votes for a rematch.
     """
-    days = {} if move_time is None else {"move_time": move_time}
+    spectator_chat = seed % 2 == 0
+    extra: dict[str, Any] = {"spectator_chat": spectator_chat}
+    if move_time is not None:
+        extra["move_time"] = move_time
     if position is None:
-        table = create(client, game_name, seats, seed=seed, **days)
+        table = create(client, game_name, seats, seed=seed, **extra)
     else:
-        table = create(client, game_name, seats, position=position, **days)
+        table = create(client, game_name, seats, position=position, **extra)
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
     tokens = {p: join(client, table_id, f"player {p}", seat=p)["token"] for p in humans}
@@ -100,10 +105,17 @@ def play_through(
             and (message["status"] == "finished" or message["current_player"] in humans)
         )
 
+    said: list[tuple[int | None, str]] = []
+    votes: list[int] = []
     try:
         for i, ws in enumerate(sockets):
             token = tokens.get(who[i]) if who[i] is not None else None  # type: ignore[arg-type]
             ws.send_text(json.dumps({"type": "hello", "token": token, "lang": streams[i].lang}))
+        for i, ws in enumerate(sockets):
+            if who[i] is not None or spectator_chat:
+                text = f" <img src=x onerror=alert({i})><b>hi</b> from {i} "
+                said.append((who[i], text))
+                ws.send_text(json.dumps({"type": "chat", "text": text}))
         version = -1
         while True:
             reached = []
@@ -128,6 +140,17 @@ def play_through(
             sockets[i].send_text(
                 json.dumps({"type": "action", "version": version, "action": choice["id"]})
             )
+        for seat in humans:
+            votes.append(seat)
+            sockets[who.index(seat)].send_text(json.dumps({"type": "rematch"}))
+            for i in range(len(sockets)):
+                while not ((message := read(i))["type"] == "rematch" and message["votes"] == votes):
+                    pass
+        rematch = message["table"]
+        assert isinstance(rematch, str)
+        for stream in streams:
+            chats = [e for m in stream.messages if m["type"] == "chat" for e in m["messages"]]
+            assert len(chats) == len(said), (stream.seat, chats)
     finally:
         for ws in sockets:
             ws.__exit__(None, None, None)
@@ -144,7 +167,21 @@ def play_through(
     names: list[str | None] = [
         kind if kind != "open" else f"player {p}" for p, kind in enumerate(seats)
     ]
-    known = Game(rules, table_id, states, kinds, names, state.seed, tokens, position, move_time)
+    known = Game(
+        rules,
+        table_id,
+        states,
+        kinds,
+        names,
+        state.seed,
+        tokens,
+        position,
+        move_time,
+        said=said,
+        spectator_chat=spectator_chat,
+        votes=votes,
+        rematch=rematch,
+    )
     return Played(known, streams, views, infos, refusals)
 
 
@@ -372,6 +409,27 @@ def a_seats(stream: Stream, message: dict[str, Any]) -> bool:
     return message["type"] == "seats"
 
 
+def a_chat(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "chat"
+
+
+def a_spectators_chat(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "chat" and message["messages"][0]["seat"] is None
+
+
+def a_rematch(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "rematch" and message["table"] is not None
+
+
+def a_first_vote(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "rematch" and message["table"] is None and stream.seat is not None
+
+
+def another_token(played: Played, stream: Stream) -> str:
+    """A seat token that is not ``stream``'s own."""
+    return next(t for p, t in played.game.tokens.items() if p != stream.seat)
+
+
 SEMANTIC_PLANTS = {
     "last_action tells another seat's secret choice": tell_the_secret_choice,
     "an event shows another seat's hidden card": unredact_an_event,
@@ -400,6 +458,22 @@ SEMANTIC_PLANTS = {
     ),
     "a seats message with the hands": with_change(
         a_seats, lambda p, s, m: m.update(hands=state_of(p, {"version": m["version"]}).hands)
+    ),
+    "a chat message that nobody typed": with_change(
+        a_chat,
+        lambda p, s, m: m["messages"][0].update(text=f"hand {other_hand(p, s, {'version': 5})}"),
+    ),
+    "a chat message under another seat's name": with_change(
+        a_chat, lambda p, s, m: m["messages"][0].update(name="someone else")
+    ),
+    "a chat message with a seat token": with_change(
+        a_chat, lambda p, s, m: m["messages"][0].update(token=another_token(p, s))
+    ),
+    "a rematch message with another seat's token": with_change(
+        a_rematch, lambda p, s, m: m.update(token=another_token(p, s))
+    ),
+    "a rematch opened before everyone agreed": with_change(
+        a_first_vote, lambda p, s, m: m.update(table=p.game.rematch)
     ),
     "the view of a later version": with_change(
         a_state,
@@ -436,7 +510,16 @@ def sample_messages(played: Played) -> list[tuple[Stream, int]]:
 
     return [
         first(played, want)
-        for want in (deciding, is_secret_of_another, finished, a_welcome, a_seats)
+        for want in (
+            deciding,
+            is_secret_of_another,
+            finished,
+            a_welcome,
+            a_seats,
+            a_chat,
+            a_spectators_chat,
+            a_rematch,
+        )
     ]
 
 
@@ -515,3 +598,11 @@ def test_a_position_planted_in_a_message_is_caught(played: Played) -> None:
         message["lines"].append(piece)
         with pytest.raises(Leak, match="position"):
             check_raw(known, json.dumps(message, ensure_ascii=False))
+
+
+def test_a_spectators_message_where_spectators_only_read_is_caught(played: Played) -> None:
+    stream, i = first(played, a_spectators_chat)
+    check_message(played.game, stream, stream.raw[i], stream.messages[i], 0)
+    closed = dataclasses.replace(played.game, spectator_chat=False)
+    with pytest.raises(Leak, match="spectator"):
+        check_message(closed, stream, stream.raw[i], stream.messages[i], 0)

@@ -38,6 +38,8 @@ from closingbell.server.players import session_user
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
+    AnyClientMessage,
+    ChatEntry,
     CreateTable,
     ErrorCode,
     ErrorMessage,
@@ -46,6 +48,8 @@ from closingbell.server.protocol import (
     JoinTable,
     Ping,
     Pong,
+    RematchVote,
+    Say,
     TableInfo,
     error_body,
 )
@@ -345,6 +349,14 @@ def _add_routes(app: FastAPI) -> None:
         async with table.lock:
             return table.message_for(Connection(seat=None)).model_dump()
 
+    @app.get("/api/tables/{table_id}/chat")
+    async def chat(
+        request: Request, table_id: str, limit: int = Query(100, ge=1, le=1000)
+    ) -> dict[str, list[ChatEntry]]:
+        """The table's latest chat messages, oldest first: what its spectators read."""
+        table = await _hub(request).get(table_id)
+        return {"messages": await table.latest_chat(limit)}
+
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         """A finished game's record: docs/records.md text and the same as data."""
@@ -589,13 +601,25 @@ async def _read(
                 conn.send(Pong())
             else:
                 try:
-                    # Shielded: the action is stored and published even if the
-                    # connection ends meanwhile.
-                    await asyncio.shield(table.act(conn, parsed, received))
+                    # Shielded: what is stored is published even if the connection ends
+                    # meanwhile.
+                    await asyncio.shield(_handle(table, conn, parsed, received))
                 except WebError as exc:
                     _refuse(conn, exc.code, exc.message, table)
     except WebSocketDisconnect:
         return None
+
+
+async def _handle(
+    table: LiveTable, conn: Connection, message: Act | Say | RematchVote, received: float
+) -> None:
+    """Play an action, write in the chat or vote for a rematch; raise :class:`WebError`."""
+    if isinstance(message, Say):
+        await table.say(conn, message.text)
+    elif isinstance(message, RematchVote):
+        await table.vote_rematch(conn)
+    else:
+        await table.act(conn, message, received)
 
 
 async def _account_seat(websocket: WebSocket, table: LiveTable) -> int | str:
@@ -656,7 +680,7 @@ async def _deny(websocket: WebSocket, code: ErrorCode, message: str, status: int
 
 def _parse(
     message: Any, settings: Settings, conn: Connection, table: LiveTable
-) -> Hello | Act | Ping | None:
+) -> AnyClientMessage | None:
     """The client message in ``message``, or ``None`` after queueing an error."""
     text = message.get("text")
     if text is None:

@@ -24,6 +24,9 @@ follows the same list of actions, the database's:
 - **Hand-over.** A server that stops (SIGTERM) hands its leases over (``server`` set to
   ``NULL``) and says so; the servers that hold those tables take them at once, and the
   others share out the rest.
+- **Chat and rematches.** A chat message's notice carries the whole message, which every
+  other server holding the table sends its clients; a rematch vote's notice names the
+  table, whose votes (and rematch, once open) the others read again from the database.
 
 Every notice carries its sender's id; a server that misses notices (its listening
 connection broke) finds out by comparing its tables' versions with the database's every
@@ -47,7 +50,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from closingbell.server.store import NOTICE_CHANNEL, Store, notice_chunks, servers_table
+from closingbell.server.store import (
+    NOTICE_CHANNEL,
+    ChatRow,
+    Store,
+    notice_chunks,
+    servers_table,
+)
 
 if TYPE_CHECKING:
     from closingbell.server.tables import Hub, LiveTable
@@ -501,6 +510,10 @@ class Cluster(Solo):
                 self.presence(table)
         elif kind == "stand_in":
             table.heard_stand_in(int(notice["seat"]))
+        elif kind == "chat":
+            table.heard_chat(ChatRow.from_notice(notice["m"]))
+        elif kind == "rematch":
+            table.heard_rematch()
 
     async def _take(self, table_id: str) -> None:
         """Take a handed-over table held in memory here."""

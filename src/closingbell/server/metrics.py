@@ -31,9 +31,10 @@ COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 """Bucket bounds, in seconds, of a bot's thinking (an expert thinks up to a second)."""
 
-WRITES = ("actions", "table", "join", "account")
+WRITES = ("actions", "table", "join", "account", "chat", "rematch")
 """What a commit writes: a batch of actions (a group commit), a new table, a join, an
-account's change (a sign-up, a session made or revoked, a password, a claimed seat)."""
+account's change (a sign-up, a session made or revoked, a password, a claimed seat), a chat
+message, a rematch vote (with the new table, for the vote that completes it)."""
 BY = ("player", "bot", "stand_in")
 """Who made an action: the seat's player, its bot, or a bot standing in for an absent player."""
 STATUSES = ("waiting", "playing", "finished")
@@ -138,7 +139,8 @@ class Metrics:
         self.commit = Histogram(
             "closingbell_database_commit_seconds",
             "Seconds a database write takes, from its transaction's start to its commit, by "
-            "what it writes (actions: a group commit of actions; table; join; account).",
+            "what it writes (actions: a group commit of actions; table; join; account; chat; "
+            "rematch).",
             ["write"],
             buckets=COMMIT_BUCKETS,
             registry=self.registry,

@@ -34,6 +34,19 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories refused in names: controls, invisible formatting (bidi overrides,
 zero-width joiners), surrogates, private-use and unassigned code points, line breaks."""
 
+CHAT_MAX = 500
+"""The longest chat message, in characters (after the outer spaces are removed)."""
+
+_CHAT_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Zl", "Zp"})
+"""Unicode categories refused in chat messages: controls (line breaks and tabs among them),
+surrogates, private-use code points, line and paragraph separators. Other invisible
+formatting stays allowed (emoji sequences need the zero-width joiner), but not the
+characters that reorder text (:data:`_BIDI_CONTROLS`)."""
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The embeddings, overrides and isolates of Unicode's bidirectional algorithm: a message
+holding one could make the page show the words around it in another order."""
+
 
 class ErrorCode(StrEnum):
     """Every error code the server sends, over HTTP and over the WebSocket."""
@@ -64,7 +77,8 @@ class ErrorCode(StrEnum):
     BAD_SEAT = "bad_seat"
     """The chosen seat number is not a seat of the table."""
     NOT_FINISHED = "not_finished"
-    """A record or replay asked of a game that is not over."""
+    """A record or replay asked of a game that is not over, or a rematch offered before the
+    end."""
     BAD_JSON = "bad_json"
     """A WebSocket message that is not JSON text."""
     BAD_MESSAGE = "bad_message"
@@ -91,7 +105,7 @@ class ErrorCode(StrEnum):
     BAD_TOKEN = "bad_token"
     """A seat token that is not the token of any seat of this table."""
     SPECTATOR = "spectator"
-    """An action sent by a spectator."""
+    """An action, or a rematch vote, sent by a spectator."""
     NOT_STARTED = "not_started"
     """An action sent before every seat is filled."""
     GAME_OVER = "game_over"
@@ -127,6 +141,40 @@ class ErrorCode(StrEnum):
     NOT_READY = "not_ready"
     """``GET /readyz``: the server has not started, is stopping, or its database does not
     answer."""
+    CHAT_BAD_TEXT = "chat_bad_text"
+    """A chat message that is empty (once its outer spaces are removed) or holds a control
+    character (a line break among them) or one that reorders text."""
+    CHAT_TOO_LONG = "chat_too_long"
+    """A chat message longer than :data:`CHAT_MAX` characters."""
+    CHAT_RATE_LIMITED = "chat_rate_limited"
+    """Too many chat messages from one connection in a short time; the message was dropped."""
+    CHAT_NOT_ALLOWED = "chat_not_allowed"
+    """A chat message from a spectator at a table whose spectators may only read its chat."""
+
+
+class BadChat(ValueError):
+    """A chat message refused by :func:`check_chat`, with the error code to answer."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        """:attr:`ErrorCode.CHAT_BAD_TEXT` or :attr:`ErrorCode.CHAT_TOO_LONG`."""
+
+
+def check_chat(value: str) -> str:
+    """A chat message as stored (NFC, outer spaces removed), or raise :class:`BadChat`."""
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text:
+        raise BadChat(ErrorCode.CHAT_BAD_TEXT, "a chat message must not be empty")
+    if len(text) > CHAT_MAX:
+        raise BadChat(ErrorCode.CHAT_TOO_LONG, f"a chat message has at most {CHAT_MAX} characters")
+    for char in text:
+        if char in _BIDI_CONTROLS or unicodedata.category(char) in _CHAT_REFUSED_CATEGORIES:
+            raise BadChat(
+                ErrorCode.CHAT_BAD_TEXT,
+                f"a chat message must not hold the character U+{ord(char):04X}",
+            )
+    return text
 
 
 def check_name(value: str) -> str:
@@ -321,10 +369,27 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+class Say(_Strict):
+    """A chat message written at the table (checked by :func:`check_chat` when heard)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=4096)
+    """What was typed: at most :data:`CHAT_MAX` characters once its outer spaces are gone."""
+
+
+class RematchVote(_Strict):
+    """A seated player offers a rematch of the finished game, or accepts the offer."""
+
+    type: Literal["rematch"]
+
+
+AnyClientMessage = Hello | Act | Ping | Say | RematchVote
+"""The union of the client messages."""
+
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 """Any message a client may send."""
 
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(ClientMessage)
+CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 """Validates a decoded client message."""
 
 
@@ -450,3 +515,39 @@ class Pong(BaseModel):
     """The answer to ``ping``."""
 
     type: Literal["pong"] = "pong"
+
+
+class ChatEntry(BaseModel):
+    """One chat message: only what someone typed, and who and when."""
+
+    id: int
+    """Its number, increasing with each message of the database (messages sort by it)."""
+    seat: int | None
+    """The writer's seat, or ``None`` for a spectator."""
+    name: str | None
+    """The writer's name at the time (the seat's name), or ``None`` for a spectator."""
+    text: str
+    """What was written (plain text, never markup)."""
+    time: float
+    """When it was written (Unix time)."""
+
+
+class ChatMessage(BaseModel):
+    """Chat messages: the latest ones after ``hello``, then each new one as it is written."""
+
+    type: Literal["chat"] = "chat"
+    messages: list[ChatEntry]
+    """The messages, oldest first."""
+    history: bool = False
+    """Whether these are the latest messages sent after ``hello`` (else: just written)."""
+
+
+class RematchMessage(BaseModel):
+    """A finished table's rematch: who offered and accepted it, and the new table once open."""
+
+    type: Literal["rematch"] = "rematch"
+    votes: list[int]
+    """The seats that agreed, in the order they did (the first offered the rematch); bots
+    agree without voting and are not listed."""
+    table: str | None
+    """The id of the new table once every seated person agreed, else ``None``."""

@@ -378,6 +378,8 @@ class TableRow:
     """The table this one is a rematch of, or ``None``."""
     rematch: str | None = None
     """The rematch opened from this table, or ``None``."""
+    rematch_votes: list[int] = field(default_factory=list)
+    """The seats that voted for a rematch, first voter first (filled by :meth:`Store.load`)."""
 
 
 @dataclass(frozen=True)
@@ -395,9 +397,52 @@ class _Append:
     turn_at: dt.datetime | None = None
 
 
+@dataclass(frozen=True)
+class ChatRow:
+    """A stored chat message."""
+
+    id: int
+    """Its number (increasing)."""
+    seat: int | None
+    """The writer's seat, or ``None`` for a spectator."""
+    name: str | None
+    """The writer's name, or ``None`` for a spectator."""
+    text: str
+    """What was written."""
+    at: dt.datetime
+    """When."""
+
+    def notice(self) -> list[Any]:
+        """The message as a notice to the other servers carries it."""
+        return [self.id, self.seat, self.name, self.text, self.at.timestamp()]
+
+    @classmethod
+    def from_notice(cls, note: list[Any]) -> ChatRow:
+        """The message a notice carried (see :meth:`notice`)."""
+        number, seat, name, text, at = note
+        return cls(
+            id=int(number),
+            seat=None if seat is None else int(seat),
+            name=None if name is None else str(name),
+            text=str(text),
+            at=dt.datetime.fromtimestamp(float(at), dt.UTC),
+        )
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A finished table's rematch as stored."""
+
+    votes: list[int]
+    """The seats that voted for it, first voter first."""
+    table: str | None
+    """The new table's id once opened."""
+
+
 CommitHook = Callable[[str, float], object]
-"""Told of every write committed: what was written (``actions``, ``table`` or ``join``) and
-the seconds from the transaction's start to its commit."""
+"""Told of every write committed: what was written (``actions``, ``table``, ``join``,
+``chat``, ``rematch`` or ``account``) and the seconds from the transaction's start to its
+commit."""
 
 
 class Store:
@@ -615,48 +660,52 @@ class Store:
 
     async def create(self, row: TableRow) -> None:
         """Store a new table and its seats (the current rules version unless the row says)."""
+        async with self._writing("table") as conn:
+            await self._insert(conn, row)
+
+    async def _insert(self, conn: AsyncConnection, row: TableRow) -> None:
+        """Insert a new table and its seats in ``conn``'s transaction."""
         now = _now()
         if row.rules_version is None:
             row.rules_version = game_class(row.game).info.version
-        async with self._writing("table") as conn:
-            await conn.execute(
-                tables_table.insert().values(
-                    id=row.id,
-                    game=row.game,
-                    options=json.dumps(row.options),
-                    seed=row.seed,
-                    clock=row.clock,
-                    status=row.status,
-                    version=row.version,
-                    created_at=now,
-                    updated_at=now,
-                    position=row.position,
-                    rules_version=row.rules_version,
-                    rated=row.rated,
-                    move_time=row.move_time,
-                    turn_at=row.turn_at,
-                    spectator_chat=row.spectator_chat,
-                    rematch_of=row.rematch_of,
-                )
+        await conn.execute(
+            tables_table.insert().values(
+                id=row.id,
+                game=row.game,
+                options=json.dumps(row.options),
+                seed=row.seed,
+                clock=row.clock,
+                status=row.status,
+                version=row.version,
+                created_at=now,
+                updated_at=now,
+                position=row.position,
+                rules_version=row.rules_version,
+                rated=row.rated,
+                move_time=row.move_time,
+                turn_at=row.turn_at,
+                spectator_chat=row.spectator_chat,
+                rematch_of=row.rematch_of,
             )
-            if not row.seats:
-                return
-            await conn.execute(
-                seats_table.insert(),
-                [
-                    {
-                        "table_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "user_id": s.user_id,
-                        "invited_user_id": s.invited_user_id,
-                    }
-                    for s in row.seats
-                ],
-            )
+        )
+        if not row.seats:
+            return
+        await conn.execute(
+            seats_table.insert(),
+            [
+                {
+                    "table_id": row.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "user_id": s.user_id,
+                    "invited_user_id": s.invited_user_id,
+                }
+                for s in row.seats
+            ],
+        )
 
     async def join(
         self,
@@ -821,6 +870,118 @@ class Store:
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
 
+    async def append_chat(
+        self, table_id: str, seat: int | None, name: str | None, text: str, at: dt.datetime
+    ) -> ChatRow:
+        """Store a chat message of ``table_id`` and tell the other servers; the stored row.
+
+        ``seat`` and ``name`` are ``None`` for a spectator. The notice carries the whole
+        message (at most some 6,800 bytes: 500 characters escaped as JSON, and the name).
+        """
+        async with self._writing("chat") as conn:
+            result = await conn.execute(
+                chat_table.insert().values(
+                    table_id=table_id, seat=seat, name=name or "", text=text, created_at=at
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            row = ChatRow(id=int(key[0]), seat=seat, name=name, text=text, at=at)
+            await self._notify(conn, {"k": "chat", "t": table_id, "m": row.notice()})
+        return row
+
+    async def chat_of(self, table_id: str, limit: int = 100) -> list[ChatRow]:
+        """The last ``limit`` chat messages of ``table_id``, oldest first."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(
+                sa.select(chat_table)
+                .where(chat_table.c.table_id == table_id)
+                .order_by(chat_table.c.id.desc())
+                .limit(limit)
+            )
+            rows = result.all()
+        return [
+            ChatRow(
+                id=int(r.id),
+                seat=r.seat,
+                name=None if r.seat is None else r.name,
+                text=r.text,
+                at=aware(r.created_at) or _now(),
+            )
+            for r in reversed(rows)
+        ]
+
+    async def rematch_of(self, table_id: str) -> Rematch:
+        """The rematch votes of ``table_id`` (in the order given) and its rematch, if open."""
+        async with self.engine.connect() as conn:
+            return await self._rematch(conn, table_id)
+
+    async def _rematch(self, conn: AsyncConnection, table_id: str) -> Rematch:
+        result = await conn.execute(
+            sa.select(rematch_votes_table.c.seat)
+            .where(rematch_votes_table.c.table_id == table_id)
+            .order_by(rematch_votes_table.c.at, rematch_votes_table.c.seat)
+        )
+        votes = [int(seat) for (seat,) in result.all()]
+        opened = await conn.scalar(
+            sa.select(tables_table.c.rematch).where(tables_table.c.id == table_id)
+        )
+        return Rematch(votes=votes, table=opened)
+
+    async def vote_rematch(
+        self, table_id: str, seat: int, make: Callable[[], TableRow], at: dt.datetime
+    ) -> Rematch:
+        """Record ``seat``'s vote for a rematch of the finished ``table_id``; open it if due.
+
+        In one transaction, under the table row's lock: the vote is kept (once per seat);
+        when every ``human`` seat has voted and no rematch is open, the row ``make()``
+        returns is stored as the new table and ``tables.rematch`` set to its id, guarded by
+        ``rematch IS NULL``, so that servers counting the last votes at once open one
+        rematch. Raises :class:`StoreConflictError`, writing nothing, unless the table is
+        finished.
+        """
+        async with self._writing("rematch") as conn:
+            query = sa.select(tables_table.c.status, tables_table.c.rematch).where(
+                tables_table.c.id == table_id
+            )
+            if self.shared:
+                query = query.with_for_update()
+            found = (await conn.execute(query)).first()
+            if found is None or found.status != "finished":
+                raise StoreConflictError(f"table {table_id} is not finished")
+            if found.rematch is not None:
+                return await self._rematch(conn, table_id)
+            voted = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(rematch_votes_table)
+                .where(
+                    rematch_votes_table.c.table_id == table_id, rematch_votes_table.c.seat == seat
+                )
+            )
+            if not voted:
+                await conn.execute(
+                    rematch_votes_table.insert().values(table_id=table_id, seat=seat, at=at)
+                )
+            state = await self._rematch(conn, table_id)
+            humans = await conn.execute(
+                sa.select(seats_table.c.seat).where(
+                    seats_table.c.table_id == table_id, seats_table.c.kind == "human"
+                )
+            )
+            if {int(p) for (p,) in humans.all()} <= set(state.votes):
+                row = make()
+                row.rematch_of = table_id
+                done = await conn.execute(
+                    tables_table.update()
+                    .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
+                    .values(rematch=row.id)
+                )
+                if done.rowcount == 1:
+                    await self._insert(conn, row)
+                    state = Rematch(votes=state.votes, table=row.id)
+            await self._notify(conn, {"k": "rematch", "t": table_id})
+        return state
+
     async def actions_from(self, table_id: str, first: int) -> list[tuple[int, int, int]]:
         """The stored actions of ``table_id`` numbered ``first`` on: (number, seat, action)."""
         async with self.engine.connect() as conn:
@@ -885,6 +1046,8 @@ class Store:
                 .order_by(actions_table.c.number)
             )
             numbered = result.all()
+            if row.status == "finished":
+                row.rematch_votes = (await self._rematch(conn, table_id)).votes
         row.actions = [a for _, a, _ in numbered]
         row.chosen_by = [b if b in ("player", "bot", "stand_in") else None for _, _, b in numbered]
         if [n for n, _, _ in numbered] != list(range(len(numbered))) or len(

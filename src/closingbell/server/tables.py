@@ -58,19 +58,32 @@ from closingbell.server.memory import TableMemory
 from closingbell.server.metrics import Metrics
 from closingbell.server.protocol import (
     Act,
+    BadChat,
+    ChatEntry,
+    ChatMessage,
     CreateTable,
     ErrorCode,
     LastAction,
     LegalAction,
+    RematchMessage,
     Result,
     SeatInfo,
     SeatsMessage,
     StateMessage,
     TableInfo,
     Welcome,
+    check_chat,
 )
 from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
-from closingbell.server.store import SeatRow, Store, StoreConflictError, TableRow, hash_token
+from closingbell.server.store import (
+    ChatRow,
+    Rematch,
+    SeatRow,
+    Store,
+    StoreConflictError,
+    TableRow,
+    hash_token,
+)
 from closingbell.text.games import narrator_for
 from closingbell.text.names import seat_name
 from closingbell.text.narrator import Narrator
@@ -184,6 +197,13 @@ class Settings:
     """Failed sign-ins from one client address heard in ``sign_in_window`` (then refused)."""
     sign_in_window: float = 900.0
     """Seconds over which failed sign-ins are counted."""
+    chat_burst: int = 5
+    """Chat messages one connection may write in ``chat_window`` seconds (then refused with
+    ``chat_rate_limited`` until the oldest leaves the window)."""
+    chat_window: float = 10.0
+    """Seconds over which a connection's chat messages are counted."""
+    chat_history: int = 100
+    """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
 
 
 @dataclass(eq=False)
@@ -218,6 +238,10 @@ class Connection:
     """Its actions whose answer has not been sent yet: the number of the text that answers
     each (counted as :attr:`texts_queued`) and when the action was received
     (``time.perf_counter()``)."""
+    chatted: deque[float] = field(default_factory=deque)
+    """When (event-loop time) it wrote its recent chat messages, oldest first."""
+    chat_held: list[ChatEntry] | None = None
+    """Chat messages written while its history is read, sent with it (``None``: none held)."""
 
     def send(self, message: BaseModel) -> None:
         """Queue a message for sending, unless the client has fallen behind.
@@ -325,6 +349,8 @@ class LiveTable:
         """The table this one is a rematch of, or ``None``."""
         self.rematch = row.rematch
         """The rematch opened from this table, or ``None``."""
+        self.rematch_votes = list(row.rematch_votes)
+        """The seats that voted for a rematch, first voter (who offered it) first."""
         self.status: Status = row.status  # type: ignore[assignment]
         """``waiting``, ``playing`` or ``finished``."""
         self.state = state
@@ -623,6 +649,7 @@ class LiveTable:
         async with self.lock:
             if self.gone:
                 raise WebError(ErrorCode.SERVER_ERROR, "the table was reloaded; connect again", 503)
+            conn.chat_held = []
             self.connections.add(conn)
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
@@ -632,7 +659,10 @@ class LiveTable:
                 self.hub.cluster.presence(self)
             conn.send(Welcome(table=self.info(), seat=conn.seat))
             conn.send(self.message_for(conn))
+            if self.rematch_votes or self.rematch is not None:
+                conn.send(self.rematch_message())
             self.kick()
+        await self.send_chat_history(conn)
 
     def disconnect(self, conn: Connection) -> None:
         """Detach a connection; start its seat's turn clock when it was the last one.
@@ -806,6 +836,163 @@ class LiveTable:
     def owner_changed(self) -> None:
         """Start or stop the bots and clock: the server took the table's lease, or lost it."""
         self.kick()
+
+    # ------------------------------------------------------------ chat and rematch
+
+    async def latest_chat(self, limit: int) -> list[ChatEntry]:
+        """The table's last ``limit`` chat messages, oldest first; raise :class:`WebError`."""
+        try:
+            rows = await self.hub.store.chat_of(self.id, limit)
+        except SQLAlchemyError as exc:
+            log.exception("table %s: the chat could not be read", self.id)
+            raise WebError(
+                ErrorCode.SERVER_ERROR, f"the chat could not be read: {exc}", 500
+            ) from None
+        return [chat_entry(r) for r in rows]
+
+    async def send_chat_history(self, conn: Connection) -> None:
+        """Send ``conn`` the table's latest chat messages, if there are any.
+
+        Read from the database, which every server writes. The messages written meanwhile
+        are held back and sent with them, each once, in order.
+        """
+        entries: list[ChatEntry] = []
+        with contextlib.suppress(WebError):  # logged; the connection goes on without them
+            entries = await self.latest_chat(self.hub.settings.chat_history)
+        held, conn.chat_held = conn.chat_held or [], None
+        known = {e.id for e in entries}
+        entries += [e for e in held if e.id not in known]
+        if entries:
+            conn.send(ChatMessage(messages=sorted(entries, key=lambda e: e.id), history=True))
+
+    async def say(self, conn: Connection, text: str) -> None:
+        """Store and send everyone a chat message of ``conn``; raise :class:`WebError`.
+
+        A spectator writes only where the table lets spectators chat. The text is checked
+        (:func:`~closingbell.server.protocol.check_chat`), and each connection may write
+        ``chat_burst`` messages in ``chat_window`` seconds.
+        """
+        if conn.seat is None and not self.spectator_chat:
+            raise WebError(
+                ErrorCode.CHAT_NOT_ALLOWED, "spectators only read the chat of this table"
+            )
+        try:
+            clean = check_chat(text)
+        except BadChat as exc:
+            raise WebError(exc.code, str(exc)) from None
+        settings = self.hub.settings
+        now = asyncio.get_running_loop().time()
+        while conn.chatted and conn.chatted[0] <= now - settings.chat_window:
+            conn.chatted.popleft()
+        if len(conn.chatted) >= settings.chat_burst:
+            wait = conn.chatted[0] + settings.chat_window - now
+            raise WebError(
+                ErrorCode.CHAT_RATE_LIMITED,
+                f"at most {settings.chat_burst} chat messages in {settings.chat_window:g} s; "
+                f"write again in {max(1, round(wait))} s",
+            )
+        conn.chatted.append(now)
+        name = None if conn.seat is None else self.seats[conn.seat].name
+        try:
+            row = await self.hub.store.append_chat(
+                self.id, conn.seat, name, clean, self.hub.clock()
+            )
+        except SQLAlchemyError as exc:
+            log.exception("table %s: chat message not stored", self.id)
+            raise WebError(ErrorCode.SERVER_ERROR, f"the message was not stored: {exc}") from None
+        self.heard_chat(row)
+
+    def heard_chat(self, row: ChatRow) -> None:
+        """Send every connection a chat message stored here or by another server."""
+        entry = chat_entry(row)
+        message = ChatMessage(messages=[entry])
+        for conn in self.connections:
+            if conn.chat_held is not None:
+                conn.chat_held.append(entry)  # sent with the history being read for it
+            else:
+                conn.send(message)
+
+    def rematch_message(self) -> RematchMessage:
+        """Who voted for a rematch, and the rematch once open."""
+        return RematchMessage(votes=list(self.rematch_votes), table=self.rematch)
+
+    async def vote_rematch(self, conn: Connection) -> None:
+        """``conn``'s seat offers or accepts a rematch; raise :class:`WebError` if refused.
+
+        Once every seated person agreed (bots always do), the rematch is opened: a new
+        table of the same game and options with a new deal, the same people in the same
+        seats (their seat tokens and accounts carry over) and bots of the same levels.
+        """
+        async with self.lock:
+            if conn.seat is None:
+                raise WebError(ErrorCode.SPECTATOR, "spectators do not vote for a rematch")
+            if self.status != "finished":
+                raise WebError(ErrorCode.NOT_FINISHED, "a rematch is offered once the game is over")
+            try:
+                found = await self.hub.store.vote_rematch(
+                    self.id, conn.seat, self._rematch_row, self.hub.clock()
+                )
+            except StoreConflictError as exc:
+                raise WebError(ErrorCode.NOT_FINISHED, str(exc)) from None
+            except SQLAlchemyError as exc:
+                log.exception("table %s: rematch vote not stored", self.id)
+                raise WebError(ErrorCode.SERVER_ERROR, f"the vote was not stored: {exc}") from None
+            if not self._show_rematch(found):
+                conn.send(self.rematch_message())  # nothing changed: the voter is told anyway
+        if found.table is not None:
+            with contextlib.suppress(WebError):  # logged by get; the players' pages retry
+                await self.hub.get(found.table)  # its bots start, here
+
+    def _rematch_row(self) -> TableRow:
+        """The new table of a rematch: a new deal, the same seats, options and settings."""
+        seats = [
+            SeatRow(
+                seat=p,
+                kind=s.kind,
+                bot=s.bot,
+                name=s.name,
+                token_hash=s.token_hash,
+                user_id=s.user_id,
+            )
+            for p, s in enumerate(self.seats)
+        ]
+        return TableRow(
+            id=secrets.token_urlsafe(9),
+            game=self.game.info.name,
+            options=self.game.options_dict(),
+            seed=secrets.randbits(63),
+            clock=self.clock,
+            status="playing",
+            seats=seats,
+            rated=self.rated,
+            move_time=self.move_time,
+            turn_at=self.hub.clock(),
+            spectator_chat=self.spectator_chat,
+            rematch_of=self.id,
+        )
+
+    def _show_rematch(self, found: Rematch) -> bool:
+        """Keep the rematch as stored; tell every connection if it changed (and say so)."""
+        if (found.votes, found.table) == (self.rematch_votes, self.rematch):
+            return False
+        self.rematch_votes, self.rematch = list(found.votes), found.table
+        message = self.rematch_message()
+        for conn in self.connections:
+            conn.send(message)
+        return True
+
+    def heard_rematch(self) -> None:
+        """Another server stored a rematch vote: read the votes again, in a task of their own."""
+        self._later(self._refresh_rematch())
+
+    async def _refresh_rematch(self) -> None:
+        async with self.lock:
+            try:
+                found = await self.hub.store.rematch_of(self.id)
+            except SQLAlchemyError:
+                log.exception("table %s: the rematch votes could not be read", self.id)
+                return
+            self._show_rematch(found)
 
     # ------------------------------------------------------------ actions
 
@@ -1486,6 +1673,13 @@ class Hub:
             except (ValueError, UnknownGameError) as exc:  # pydantic's errors included
                 self._unusable(row.id, _why(exc))
         return _unavailable_info(row)
+
+
+def chat_entry(row: ChatRow) -> ChatEntry:
+    """A stored chat message as clients are sent it."""
+    return ChatEntry(
+        id=row.id, seat=row.seat, name=row.name, text=row.text, time=row.at.timestamp()
+    )
 
 
 def _stored_info(row: TableRow) -> TableInfo:

@@ -174,6 +174,10 @@ export function errorText(code, values) {
     bad_sign_in: _("The account name or the password is wrong."),
     too_many_sign_ins: _("Too many failed sign-ins: wait a few minutes and try again."),
     unknown_player: _("No player has that name."),
+    chat_bad_text: _("A message needs some text, on one line, without invisible characters."),
+    chat_too_long: _("A message has at most 500 characters."),
+    chat_rate_limited: _("You are writing too fast: wait a few seconds."),
+    chat_not_allowed: _("Spectators only read the chat at this table."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

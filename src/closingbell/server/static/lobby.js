@@ -201,8 +201,9 @@ async function main() {
   const ratedBox = el("div", { class: "option check", id: "rated-box", hidden: true },
     ratedInput, el("label", { for: "rated" }, _("Rated")),
     el("small", { id: "rated-help" }, _("The result counts for the players' ratings; only signed-in players may sit.")));
-  const chatInput = el("input", { type: "checkbox", id: "spectator-chat" });
-  const chatBox = el("div", { class: "option check" }, chatInput, el("label", { for: "spectator-chat" }, _("Spectators may chat")));
+  const chatInput = el("input", { type: "checkbox", id: "spectator-chat", "aria-describedby": "spectator-chat-help" });
+  const chatBox = el("div", { class: "option check" }, chatInput, el("label", { for: "spectator-chat" }, _("Spectators may write in the chat")),
+    el("small", { id: "spectator-chat-help" }, _("Players always may; spectators always read it.")));
   const nameBox = el("div", { class: "option", id: "name-box" }, el("label", { for: "creator-name" }, _("Your name")), nameInput,
     el("small", {}, _("You take the seat marked “You”; choose no such seat to only watch.")));
   const accountNote = el("p", { class: "note", id: "playing-as", hidden: true });

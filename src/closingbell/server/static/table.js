@@ -13,6 +13,8 @@ import * as motion from "/static/motion.js";
 import { chime, setSound, soundOn } from "/static/sound.js";
 import { account, accountControls } from "/static/account.js";
 import { deadlineLine } from "/static/days.js";
+import { createChat } from "/static/chat.js";
+import { createRematch } from "/static/rematch.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -50,7 +52,7 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
-let panelRounds, sidePanel, tools, side, overlay, deadline;
+let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -83,7 +85,9 @@ function build() {
     el("div", { role: "tablist", class: "tabs", "aria-label": _("Log and rounds") }, tabLog, tabRounds),
     panelLog, panelRounds);
   tools = el("div", { id: "tools", class: "tools" });
-  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, sidePanel, tools);
+  chat = createChat(send);
+  rematch = createRematch(send, tableId);
+  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, sidePanel, chat.element, tools);
   overlay = el("dialog", { id: "overlay", class: "overlay", "aria-labelledby": "overlay-title" });
 }
 
@@ -470,7 +474,7 @@ function finalScreen() {
 }
 
 function endButtons(where) {
-  const out = [];
+  const out = [rematch.box(where)];
   if (me() !== null && stored()) {
     out.push(el("button", { type: "button", class: "primary play-again", id: `play-again-${where}`, onclick: playAgain }, _("Play again")));
   }
@@ -649,6 +653,7 @@ function drawState(message) {
   redraw();
   drawBanner();
   drawJoin();
+  rematch.show(names, seats);
   drawTools();
   drawRounds();
   main.classList.remove("loading");
@@ -693,6 +698,8 @@ function connect() {
       info = message.table;
       seats = info.seats;
       document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
+      chat.welcome(info, message.seat);
+      rematch.welcome(info, message.seat);
       drawJoin();
     } else if (message.type === "state") {
       document.body.dataset.version = String(message.version);
@@ -702,12 +709,20 @@ function connect() {
     } else if (message.type === "seats") {
       seats = message.seats;
       if (last) { last.seats = message.seats; redraw(); drawBanner(); }
+      chat.seats(seats);
       drawJoin();
+    } else if (message.type === "chat") {
+      chat.receive(message);
+    } else if (message.type === "rematch") {
+      rematch.update(message);
     } else if (message.type === "error") {
       if (message.code === "not_seated") {
         send({ type: "hello", token: null, lang: lang() }); // watch, quietly
         return;
       }
+      // A refused chat message or rematch vote is told where it was written or asked.
+      if (message.code.startsWith("chat_")) { chat.error(message.code); return; }
+      if (rematch.error(message.code)) return;
       if (message.code === "bad_token") {
         localStorage.removeItem(seatKey);
         send({ type: "hello", token: null, lang: lang() });

@@ -494,18 +494,21 @@ function drawTools() {
 }
 
 async function playAgain() {
-  const mine = stored();
+  const seat = me();
   const error = document.getElementById("play-again-error");
   try {
     const options = { ...info.options };
     delete options.players;
     const body = { game: info.game, seats: seats.map((s) => (s.kind === "bot" ? s.name : "open")), options };
     if (info.clock) body.clock = info.clock;
+    if (info.move_time) body.move_time = info.move_time;
+    if (info.spectator_chat) body.spectator_chat = true;
+    if (info.rated && user && !info.from_position) body.rated = true;
     // A practice table plays its position again (the game is over: its record shows it).
     if (info.from_position) body.position = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}/record`)).position;
     const { table } = await postJSON("/api/tables", body);
-    const name = localStorage.getItem(NAME_KEY) || names[mine.seat];
-    const answer = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: mine.seat });
+    const name = localStorage.getItem(NAME_KEY) || names[seat];
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(table.id)}/join`, user ? { seat } : { name, seat });
     localStorage.setItem(`closingbell.seat.${table.id}`, JSON.stringify({ seat: answer.seat, token: answer.token }));
     location.href = `/t/${encodeURIComponent(table.id)}`;
   } catch (e) {

@@ -27,9 +27,10 @@ from tests.server.test_browser import (
     _wait_until,
     browser,
     quick,
+    server,
 )
 
-__all__ = ["_no_script_errors", "browser", "quick"]  # the fixtures, used here too
+__all__ = ["_no_script_errors", "browser", "quick", "server"]  # the fixtures, used here too
 
 MARKUP = "<img src=x onerror=alert(1)><b>hi</b>"
 """What a player types to see whether the page runs it."""
@@ -57,17 +58,17 @@ def _write(page: Any, text: str) -> None:
     page.keyboard.press("Enter")
 
 
-def test_messages_are_text_spectators_read_and_mutes_stay(browser: Any, quick: str) -> None:
-    table = _api(quick, "/api/tables", {"game": "take_stock", "seats": ["open", "open"]})["table"]
+def test_messages_are_text_spectators_read_and_mutes_stay(browser: Any, server: str) -> None:
+    table = _api(server, "/api/tables", {"game": "take_stock", "seats": ["open", "open"]})["table"]
     tid = table["id"]
-    ana = _api(quick, f"/api/tables/{tid}/join", {"name": "Ana"})["token"]
-    bo = _api(quick, f"/api/tables/{tid}/join", {"name": "Bo"})["token"]
-    one = _seated_page(browser, quick, tid, 0, ana)
-    two = _seated_page(browser, quick, tid, 1, bo, size=PHONE, lang="zh-Hant")
+    ana = _api(server, f"/api/tables/{tid}/join", {"name": "Ana"})["token"]
+    bo = _api(server, f"/api/tables/{tid}/join", {"name": "Bo"})["token"]
+    one = _seated_page(browser, server, tid, 0, ana)
+    two = _seated_page(browser, server, tid, 1, bo, size=PHONE, lang="zh-Hant")
     watcher_context = _context(browser, DESKTOP)
     try:
         watcher = watcher_context.new_page()
-        watcher.goto(f"{quick}/t/{tid}")
+        watcher.goto(f"{server}/t/{tid}")
         watcher.wait_for_selector(".market .row")
         # The input is labelled; the list says new messages to screen readers.
         assert one.get_attribute("#chat-list", "aria-live") == "polite"
@@ -133,19 +134,19 @@ TAKE_SEAT = """async ([table, seat]) => {
 }"""
 
 
-def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, quick: str) -> None:
+def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, server: str) -> None:
     contexts = [_context(browser, DESKTOP), _context(browser, PHONE, lang="zh-Hant")]
     try:
         pages = [context.new_page() for context in contexts]
         for page, name in zip(pages, ("mona", "ned"), strict=True):
-            page.goto(quick + "/")
+            page.goto(server + "/")
             page.wait_for_selector("#create-table")
             assert page.evaluate(SIGN_UP, name) == 201
         body = {"game": "take_stock", "seats": ["open", "open"], "options": {"rounds": 1}}
-        old = _api(quick, "/api/tables", body)["table"]["id"]
+        old = _api(server, "/api/tables", body)["table"]["id"]
         for seat, (page, name) in enumerate(zip(pages, ("mona", "ned"), strict=True)):
             assert page.evaluate(TAKE_SEAT, [old, seat]) == name
-            page.goto(f"{quick}/t/{old}")
+            page.goto(f"{server}/t/{old}")
         for seat, page in enumerate(pages):
             _wait_until(page, f"document.body.dataset.seat === '{seat}'")
         _play(pages, lambda: all(_status(p) == "finished" for p in pages), random.Random(3))
@@ -175,15 +176,15 @@ def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, quick: st
         for seat, page in enumerate(pages):
             _wait_until(page, f"document.body.dataset.seat === '{seat}'")
             page.wait_for_selector(".market .row")
-        table = _api(quick, f"/api/tables/{new}")["table"]
+        table = _api(server, f"/api/tables/{new}")["table"]
         assert table["rematch_of"] == old and table["status"] == "playing"
         assert [(s["name"], s["account"]) for s in table["seats"]] == [
             ("mona", True),
             ("ned", True),
         ]
-        assert _api(quick, f"/api/tables/{old}")["table"]["rematch"] == new
+        assert _api(server, f"/api/tables/{old}")["table"]["rematch"] == new
         # The old table's page now leads to the rematch.
-        mona.goto(f"{quick}/t/{old}")
+        mona.goto(f"{server}/t/{old}")
         mona.wait_for_selector("#overlay[open] #rematch-go-overlay")
         assert mona.get_attribute("#rematch-go-overlay", "href") == f"/t/{new}"
     finally:

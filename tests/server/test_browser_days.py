@@ -21,7 +21,9 @@ import pytest
 from tests.server import test_browser
 from tests.server.a11y import assert_accessible
 from tests.server.test_accounts import PASSWORD
+from tests.server.conftest import STORAGE
 from tests.server.test_browser import (
+    _served,
     DESKTOP,
     PHONE,
     _act,
@@ -53,6 +55,14 @@ class Clock:
 
     def later(self, seconds: float) -> None:
         self.now += dt.timedelta(seconds=seconds)
+
+
+@pytest.fixture(params=STORAGE)
+def served_on_both(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Clock]]:
+    """A server with a clock of the test's on a fresh database of each kind in turn."""
+    clock = Clock()
+    with _served(request.param, tmp_path, clock=clock, deadline_check=0.1, allow_seed=True) as base:
+        yield base, clock
 
 
 @pytest.fixture
@@ -110,9 +120,9 @@ def _fill_days_form(page: Any, base: str, invite: str) -> None:
 
 
 def test_a_player_back_a_day_later_finds_the_move_waiting_in_my_games(
-    browser: Any, served: tuple[str, Clock]
+    browser: Any, served_on_both: tuple[str, Clock]
 ) -> None:
-    base, clock = served
+    base, clock = served_on_both
     alice = _context(browser, DESKTOP)
     bob = _context(browser, PHONE, "zh-Hant")
     rng = random.Random(22)

@@ -854,16 +854,19 @@ class LiveTable:
         """Send ``conn`` the table's latest chat messages, if there are any.
 
         Read from the database, which every server writes. The messages written meanwhile
-        are held back and sent with them, each once, in order.
+        are held back and sent after them as new messages (not history), each once, in
+        order, whether the read saw them or not.
         """
         entries: list[ChatEntry] = []
         with contextlib.suppress(WebError):  # logged; the connection goes on without them
             entries = await self.latest_chat(self.hub.settings.chat_history)
         held, conn.chat_held = conn.chat_held or [], None
-        known = {e.id for e in entries}
-        entries += [e for e in held if e.id not in known]
-        if entries:
-            conn.send(ChatMessage(messages=sorted(entries, key=lambda e: e.id), history=True))
+        fresh = {e.id for e in held}
+        past = [e for e in entries if e.id not in fresh]
+        if past:
+            conn.send(ChatMessage(messages=sorted(past, key=lambda e: e.id), history=True))
+        if held:
+            conn.send(ChatMessage(messages=sorted(held, key=lambda e: e.id), history=False))
 
     async def say(self, conn: Connection, text: str) -> None:
         """Store and send everyone a chat message of ``conn``; raise :class:`WebError`.

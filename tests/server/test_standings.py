@@ -399,6 +399,13 @@ def test_profiles_and_leaderboards_are_bounded_and_say_what_is_unknown(
         assert eve not in text and "user:" not in text and "argon2" not in text
 
 
+def test_the_pages_are_served(site: TestClient) -> None:
+    for path, script in (("/players/someone", "profile.js"), ("/leaderboard", "leaderboard.js")):
+        answer = site.get(path)
+        assert answer.status_code == 200 and f"/static/{script}" in answer.text
+    assert 'href: "/leaderboard"' in site.get("/static/lobby.js").text
+
+
 # ---------------------------------------------------------------- storage
 
 

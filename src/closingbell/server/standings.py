@@ -28,7 +28,6 @@ from closingbell.server.store import (
     rating_changes_table,
     ratings_table,
     results_table,
-    seats_table,
     tables_table,
     users_table,
 )
@@ -160,12 +159,13 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
 
 
 def _results_of(player: str) -> sa.Select[Any]:
-    """The finished games of ``player``, newest first, with their seat counts."""
+    """The finished games of ``player``, newest first, with their numbers of players."""
     rc = rating_changes_table
+    seated = results_table.alias("seated")
     players = (
         sa.select(sa.func.count())
-        .select_from(seats_table)
-        .where(seats_table.c.table_id == results_table.c.table_id)
+        .select_from(seated)
+        .where(seated.c.table_id == results_table.c.table_id)
         .scalar_subquery()
     )
     return (

@@ -165,6 +165,7 @@ export function errorText(code, values) {
     stale_version: _("The table moved on before your choice arrived; choose again."),
     not_your_turn: _("It is not your turn."),
     illegal_action: _("That move is not allowed now."),
+    unknown_player: _("There is no player by that name."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

@@ -138,7 +138,8 @@ function positionProblem(error) {
 async function main() {
   await loadMessages();
   document.title = _("closingbell: lobby");
-  document.getElementById("header-right").append(langPicker());
+  document.getElementById("header-right").append(
+    el("a", { href: "/leaderboard", class: "header-link", id: "leaderboard-link" }, _("Leaderboard")), langPicker());
   const main = document.getElementById("main");
   let answer;
   try {

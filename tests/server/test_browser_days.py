@@ -20,16 +20,16 @@ import pytest
 
 from tests.server import test_browser
 from tests.server.a11y import assert_accessible
-from tests.server.test_accounts import PASSWORD
 from tests.server.conftest import STORAGE
+from tests.server.test_accounts import PASSWORD
 from tests.server.test_browser import (
-    _served,
     DESKTOP,
     PHONE,
     _act,
     _api,
     _context,
     _no_overflow,
+    _served,
     _Server,
     _shot,
     _wait_until,

@@ -55,6 +55,7 @@ from closingbell.server.protocol import (
 )
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
+from closingbell.server.standings import router as standings_router
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
@@ -155,6 +156,7 @@ def create_app(
     _add_routes(app)
     app.include_router(players_router)
     app.include_router(my_games_router)
+    app.include_router(standings_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 

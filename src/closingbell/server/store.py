@@ -8,6 +8,8 @@ bumping the table's version happen in one transaction, guarded by the version th
 had, so a row is never lost nor written twice; on start the server rebuilds every table by
 replaying its actions through the rules engine, under the rules version the table was made
 with.
+A game's last action is stored with each seat's result and, at a rated table, its
+players' new ratings (``server.ratings``), in the same transaction.
 
 Why async drivers (aiosqlite, asyncpg) rather than a synchronous engine in a thread: the
 server is one asyncio process whose every table waits on its own writes; an async engine
@@ -44,6 +46,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -51,6 +54,15 @@ from sqlalchemy.pool import NullPool
 
 from closingbell.core.registry import game_class
 from closingbell.core.serial import load_json
+from closingbell.server.ratings import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    Change,
+    Finish,
+    Ladder,
+    Standing,
+    rated_entries,
+)
 
 try:
     import fcntl
@@ -395,6 +407,7 @@ class _Append:
     at: dt.datetime
     by: str = "player"
     turn_at: dt.datetime | None = None
+    finish: Finish | None = None
 
 
 @dataclass(frozen=True)
@@ -784,6 +797,7 @@ class Store:
         status: str,
         by: str = "player",
         turn_at: dt.datetime | None = None,
+        finish: Finish | None = None,
     ) -> None:
         """Store action ``number`` and bump the version to ``number + 1``, atomically.
 
@@ -792,12 +806,14 @@ class Store:
         tables while a commit is under way are stored together in the next transaction
         (a group commit), so that the cost of a commit is shared. ``by`` (``player``,
         ``bot`` or ``stand_in``) is told to the other servers sharing the database. ``turn_at``
-        is when the next seat's turn began, if another seat must decide next.
+        is when the next seat's turn began, if another seat must decide next. ``finish``
+        comes with a game's last action: its results, and for a rated table its ratings,
+        are stored in the same transaction (:meth:`_store_finishes`).
         """
         done = asyncio.get_running_loop().create_future()
         self._queued.append(
             (
-                _Append(table_id, number, seat, action, text, status, _now(), by, turn_at),
+                _Append(table_id, number, seat, action, text, status, _now(), by, turn_at, finish),
                 done,
             )
         )
@@ -835,6 +851,7 @@ class Store:
         refused: set[int] = set()
         rows: list[dict[str, Any]] = []
         notes: list[list[Any]] = []
+        finished: list[_Append] = []
         async with self._writing("actions") as conn:
             for i, item in enumerate(batch):
                 done = await conn.execute(
@@ -864,8 +881,13 @@ class Store:
                     }
                 )
                 notes.append([item.table_id, item.number, item.seat, item.action, item.by])
+                if item.finish is not None:
+                    finished.append(item)
             if rows:
                 await conn.execute(actions_table.insert(), rows)
+            if finished:
+                # After every table's row: ratings' locks are taken last (no deadlock).
+                await self._store_finishes(conn, finished)
             for chunk in notice_chunks(notes):
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
@@ -981,6 +1003,140 @@ class Store:
                     state = Rematch(votes=state.votes, table=row.id)
             await self._notify(conn, {"k": "rematch", "t": table_id})
         return state
+
+    async def _store_finishes(self, conn: AsyncConnection, items: list[_Append]) -> None:
+        """Write the results of the games ``items`` end, and rate the rated ones.
+
+        The ratings of their players are read and locked (:meth:`_lock_ratings`), changed
+        game by game in the batch's order through a :class:`~closingbell.server.ratings.Ladder`
+        and written back, with one ``rating_changes`` row per player and game: all in the
+        transaction of the games' last actions, so that a failed write changes nothing. A
+        rated game is dated after its players' previous rated games (``Ladder.when``), so
+        that ``closingbell ratings --rebuild`` replays them in the same order.
+        """
+        games = [(item, item.finish, item.finish.entries()) for item in items if item.finish]
+        keys = sorted({(p, finish.game) for _, finish, entries in games for p, _ in entries})
+        ladder = Ladder(await self._lock_ratings(conn, keys, items[0].at))
+        results: list[dict[str, Any]] = []
+        changes: list[Change] = []
+        for item, finish, entries in games:
+            at = ladder.when(finish.game, item.at, (p for p, _ in entries))
+            changes += ladder.play(item.table_id, finish.game, at, entries)
+            results += [
+                {
+                    "table_id": item.table_id,
+                    "seat": seat,
+                    "player": player,
+                    "score": score,
+                    "rank": rank,
+                    "finished_at": at,
+                }
+                for seat, (player, score, rank) in enumerate(
+                    zip(finish.players, finish.scores, finish.ranks, strict=True)
+                )
+            ]
+        await conn.execute(results_table.insert(), results)
+        for player, game in sorted(ladder.touched):
+            standing = ladder.standings[(player, game)]
+            await conn.execute(
+                ratings_table.update()
+                .where(ratings_table.c.player == player, ratings_table.c.game == game)
+                .values(_rating_values(standing))
+            )
+        if changes:
+            await conn.execute(rating_changes_table.insert(), [_change_row(c) for c in changes])
+
+    async def _lock_ratings(
+        self, conn: AsyncConnection, keys: list[tuple[str, str]], at: dt.datetime
+    ) -> dict[tuple[str, str], Standing]:
+        """The ratings of ``keys`` (player, game), each row made if missing and locked.
+
+        One ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` per key, in sorted order:
+        it makes a new player's row (at the defaults, no game yet) or locks the existing one
+        and reads its latest committed figures. Two servers finishing games of the same
+        players at once thus take turns, each rating on top of the other's change, and,
+        taking the locks in one order, never wait for each other in a circle.
+        """
+        insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+        found: dict[tuple[str, str], Standing] = {}
+        for player, game in keys:
+            statement = (
+                insert(ratings_table)
+                .values(
+                    player=player,
+                    game=game,
+                    mu=DEFAULT_MU,
+                    sigma=DEFAULT_SIGMA,
+                    games=0,
+                    updated_at=at,
+                )
+                .on_conflict_do_update(
+                    index_elements=[ratings_table.c.player, ratings_table.c.game],
+                    set_={"mu": ratings_table.c.mu},
+                )
+                .returning(
+                    ratings_table.c.mu,
+                    ratings_table.c.sigma,
+                    ratings_table.c.games,
+                    ratings_table.c.updated_at,
+                )
+            )
+            row = (await conn.execute(statement)).one()
+            found[(player, game)] = _standing(row)
+        return found
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Recompute every rating from the stored results of rated tables, in one transaction.
+
+        The games are replayed through the same :class:`~closingbell.server.ratings.Ladder`
+        as the live updates, in the order of their ``finished_at`` then table id, from the
+        defaults; ``ratings`` and ``rating_changes`` are then rewritten whole. On PostgreSQL
+        the ``ratings`` table is locked first (``EXCLUSIVE``): servers finishing rated games
+        meanwhile wait, then rate on top of the rebuilt figures. Returns the number of
+        games rated and of ratings written.
+        """
+        async with self._writing("ratings") as conn:
+            if self.shared:
+                await conn.execute(sa.text("LOCK TABLE ratings IN EXCLUSIVE MODE"))
+            stored = await conn.execute(
+                sa.select(
+                    results_table.c.table_id,
+                    results_table.c.player,
+                    results_table.c.rank,
+                    results_table.c.finished_at,
+                    tables_table.c.game,
+                )
+                .select_from(results_table.join(tables_table))
+                .where(tables_table.c.rated)
+                .order_by(results_table.c.table_id, results_table.c.seat)
+            )
+            games: dict[str, tuple[dt.datetime, str, list[tuple[str | None, int]]]] = {}
+            for r in stored.all():
+                at = aware(r.finished_at)
+                assert at is not None
+                games.setdefault(r.table_id, (at, r.game, []))[2].append((r.player, r.rank))
+            ladder = Ladder()
+            changes: list[Change] = []
+            played = 0
+            for table_id, (at, game, seats) in sorted(games.items(), key=lambda g: (g[1][0], g[0])):
+                entries = rated_entries(seats)
+                at = ladder.when(game, at, (p for p, _ in entries))
+                made = ladder.play(table_id, game, at, entries)
+                changes += made
+                played += bool(made)
+            await conn.execute(rating_changes_table.delete())
+            await conn.execute(ratings_table.delete())
+            if ladder.standings:
+                await conn.execute(
+                    ratings_table.insert(),
+                    [
+                        {"player": player, "game": game, **_rating_values(standing)}
+                        for (player, game), standing in sorted(ladder.standings.items())
+                    ],
+                )
+            if changes:
+                await conn.execute(rating_changes_table.insert(), [_change_row(c) for c in changes])
+        return played, len(ladder.standings)
 
     async def actions_from(self, table_id: str, first: int) -> list[tuple[int, int, int]]:
         """The stored actions of ``table_id`` numbered ``first`` on: (number, seat, action)."""
@@ -1158,6 +1314,39 @@ def notice_chunks(notes: Iterable[T]) -> Iterator[list[T]]:
         size += length
     if chunk:
         yield chunk
+
+
+def _standing(row: Any) -> Standing:
+    """A stored rating (a row that has rated no game yet has no date)."""
+    games = int(row.games)
+    return Standing(
+        mu=float(row.mu),
+        sigma=float(row.sigma),
+        games=games,
+        updated_at=aware(row.updated_at) if games else None,
+    )
+
+
+def _rating_values(standing: Standing) -> dict[str, Any]:
+    """The columns of a ``ratings`` row that a rated game changes."""
+    return {
+        "mu": standing.mu,
+        "sigma": standing.sigma,
+        "games": standing.games,
+        "updated_at": standing.updated_at,
+    }
+
+
+def _change_row(change: Change) -> dict[str, Any]:
+    """A ``rating_changes`` row."""
+    return {
+        "table_id": change.table_id,
+        "player": change.player,
+        "game": change.game,
+        "mu": change.mu,
+        "sigma": change.sigma,
+        "at": change.at,
+    }
 
 
 def _read_seat(s: Any) -> SeatRow:

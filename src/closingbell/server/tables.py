@@ -75,6 +75,7 @@ from closingbell.server.protocol import (
     check_chat,
 )
 from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
+from closingbell.server.ratings import Finish, bot_player, ranks, user_player
 from closingbell.server.store import (
     ChatRow,
     Rematch,
@@ -1059,6 +1060,7 @@ class LiveTable:
                 status=status,
                 by=by,
                 turn_at=turn_at,
+                finish=self._finish(new) if status == "finished" else None,
             )
         except StoreConflictError as exc:
             if not self.hub.cluster.shared:
@@ -1092,6 +1094,17 @@ class LiveTable:
         if after.current_player != before.current_player:
             return True
         return by == "stand_in" and self.move_time is not None
+
+    def _finish(self, final: State) -> Finish:
+        """The results of the game that ``final`` ends, stored with its last action."""
+        scores = final.scores()
+        return Finish(
+            game=self.game.info.name,
+            rated=self.rated,
+            players=tuple(_player(s) for s in self.seats),
+            scores=tuple(float(x) for x in scores),
+            ranks=tuple(ranks(scores, final.winners())),
+        )
 
     def _advance(
         self,
@@ -1225,6 +1238,13 @@ class LiveTable:
             self._driver.cancel()
         for conn in self.connections:
             conn.queue.put_nowait(CLOSE_RESTART)
+
+
+def _player(seat: LiveSeat) -> str | None:
+    """Who a seat's results belong to: its account, its bot level, or ``None`` (a guest)."""
+    if seat.kind == "bot" and seat.bot:
+        return bot_player(seat.bot)
+    return None if seat.user_id is None else user_player(seat.user_id)
 
 
 def _follow_server(server: int) -> None:

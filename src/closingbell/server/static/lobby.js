@@ -147,7 +147,9 @@ async function main() {
   await loadMessages();
   document.title = _("closingbell: lobby");
   const user = await account();
-  document.getElementById("header-right").append(langPicker(), ...(await accountControls()));
+  document.getElementById("header-right").append(
+    el("a", { href: "/leaderboard", class: "header-link", id: "leaderboard-link" }, _("Leaderboard")),
+    langPicker(), ...(await accountControls()));
   const main = document.getElementById("main");
   let answer;
   try {

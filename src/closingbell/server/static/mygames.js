@@ -8,6 +8,7 @@ import {
 import { countdown, duration, leftText } from "/static/days.js";
 import { myGames } from "/static/waiting.js";
 import { accountControls } from "/static/account.js";
+import { headerLink } from "/static/ratings.js";
 
 const POLL_EVERY = 30_000;
 const main = document.getElementById("main");
@@ -142,7 +143,7 @@ async function draw() {
 async function start() {
   await loadMessages();
   document.title = `${_("My games")} · closingbell`;
-  document.getElementById("header-right").append(langPicker(), ...(await accountControls()));
+  document.getElementById("header-right").append(headerLink("/leaderboard", _("Leaderboard")), langPicker(), ...(await accountControls()));
   status = el("p", { id: "my-games-status", class: "note", role: "status" });
   lists = el("div", { id: "my-games" });
   main.replaceChildren(el("section", { class: "panel my-games", "aria-labelledby": "my-games-title" },

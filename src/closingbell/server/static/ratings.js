@@ -1,0 +1,49 @@
+// What the profile and leaderboard pages share: how a rating, a player and a date are shown.
+// A rating is shown as the server ranks it: mu − 3 sigma (docs/web.md, "Ratings and profiles").
+import { _, botName, el, lang, money, num } from "/static/i18n.js";
+
+/** The bot levels, weakest first, as profiles compare with them. */
+export const LEVELS = ["easy", "medium", "hard", "expert"];
+
+/** The games, in the order the pages show them. */
+export const GAMES = ["take_stock", "card_stock_market"];
+
+/** A rating with one decimal (never "−0.0"). */
+export function ratingText(value) {
+  const rounded = Math.round(value * 10) / 10 || 0;
+  return new Intl.NumberFormat(lang() === "zh-Hant" ? "zh-TW" : "en", {
+    minimumFractionDigits: 1, maximumFractionDigits: 1,
+  }).format(rounded);
+}
+
+/** A player's name for people: a bot by its level ("Bot: Hard"), an account by its name. */
+export function playerName(username, bot) {
+  return bot ? _("Bot: {level}", { level: botName(bot) }) : username;
+}
+
+/** The address of a player's profile page. */
+export function profileHref(username) {
+  return `/players/${encodeURIComponent(username)}`;
+}
+
+/** A link to a player's profile. */
+export function playerLink(username, bot) {
+  return el("a", { class: "player", href: profileHref(username) }, playerName(username, bot));
+}
+
+/** A time (ISO 8601) as a date and time in the chosen language. */
+export function dateText(iso) {
+  return new Intl.DateTimeFormat(lang() === "zh-Hant" ? "zh-TW" : "en", {
+    dateStyle: "medium", timeStyle: "short",
+  }).format(new Date(iso));
+}
+
+/** The header's link to another of the site's pages. */
+export function headerLink(href, text) {
+  return el("a", { href, class: "header-link" }, text);
+}
+
+/** A final score as the table page shows it: money in Card Stock Market, points in Take Stock. */
+export function scoreText(game, score) {
+  return game === "card_stock_market" ? money(score) : num(score);
+}

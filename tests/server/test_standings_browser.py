@@ -12,12 +12,14 @@ import json
 import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.server.a11y import assert_accessible
+from tests.server.conftest import STORAGE
 from tests.server.helpers import run_sql
 from tests.server.test_accounts import stored
 from tests.server.test_browser import (
@@ -28,6 +30,7 @@ from tests.server.test_browser import (
     _context,
     _no_overflow,
     _play,
+    _served,
     _Server,
     _shot,
     _status,
@@ -96,7 +99,17 @@ def _api(page: Any, path: str) -> Any:
     return page.evaluate(f"async () => (await fetch({json.dumps(path)})).json()")
 
 
-def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(browser: Any, site: str) -> None:
+@pytest.fixture(params=STORAGE)
+def fresh_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh database of each kind in turn, whose tables may be given seeds."""
+    with _served(request.param, tmp_path, allow_seed=True) as base:
+        yield base
+
+
+def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(
+    browser: Any, fresh_site: str
+) -> None:
+    site = fresh_site
     context = _context(browser, DESKTOP)
     page = context.new_page()
     page.goto(site + "/")

@@ -86,13 +86,14 @@ def test_messages_are_text_spectators_read_and_mutes_stay(browser: Any, server: 
         _write(two, "好 gg")
         one.wait_for_selector("#chat-list .chat-msg:nth-child(2)")
         assert one.inner_text("#chat-list .chat-msg:nth-child(2) .chat-name") == "Bo"
+        _shot(one, "chat-en-desktop")
+        _shot(two, "chat-zh-phone")
         # The page refuses as the server does, in words.
         _write(one, "\u202eevil")
         one.wait_for_selector("#chat-error:not(:empty)")
         assert "invisible" in one.inner_text("#chat-error")
         assert one.input_value("#chat-input") == "\u202eevil"  # given back, to fix
-        _shot(one, "chat-en-desktop")
-        _shot(two, "chat-zh-phone")
+        _shot(one, "chat-refused-en-desktop")
         for page in (one, two):
             _no_overflow(page)
             assert_accessible(page, "a table with its chat")

@@ -62,7 +62,17 @@ def postgres_database() -> Iterator[str]:
     try:
         yield make_url(admin).set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        # An autovacuum worker visiting the database cannot be ended by a role that is not
+        # a superuser ("must be a member of the role whose process is being terminated"):
+        # it is gone within moments, so the drop is tried again.
+        for attempt in range(20):
+            try:
+                asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                break
+            except asyncpg.exceptions.InsufficientPrivilegeError:
+                if attempt == 19:
+                    raise
+                time.sleep(0.25)
 
 
 @contextmanager

@@ -24,6 +24,7 @@ import socket
 import ssl
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -536,6 +537,40 @@ def test_websockets_from_other_sites_are_refused_behind_nginx(proxy: Proxy, publ
         pass
     assert refused.value.response.status_code == 403
     assert json.loads(refused.value.response.body or b"{}")["error"]["code"] == "bad_origin"
+
+
+def test_sessions_work_through_nginx_and_are_secure_over_https(proxy: Proxy, public: str) -> None:
+    name = "n" + uuid.uuid4().hex[:8]
+    secure = public.startswith("https:")
+    with client(proxy, public) as http:
+        made = http.post(
+            "/api/account/signup",
+            json={"username": name, "password": "a long password"},
+            headers={"origin": public},
+        )
+        assert made.status_code == 201, made.text
+        cookie = made.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie
+        # Secure when the page came over HTTPS: the server reads the scheme nginx passes on.
+        assert ("secure" in cookie.replace("samesite", "")) is secure
+        assert http.get("/api/account").json() == {"user": {"username": name}}
+        forged = http.post(
+            "/api/tables", json=NEW_TABLE, headers={"origin": "https://evil.example"}
+        )
+        assert forged.status_code == 403 and forged.json()["error"]["code"] == "bad_origin"
+        table = http.post("/api/tables", json=NEW_TABLE, headers={"origin": public}).json()["table"]
+        joined = http.post(f"/api/tables/{table['id']}/join", json={}, headers={"origin": public})
+        assert joined.status_code == 200 and joined.json()["table"]["seats"][0]["name"] == name
+        session = http.cookies.get("closingbell_session")
+    assert session
+    url = re.sub(r"^http", "ws", public) + f"/ws/tables/{table['id']}"
+    context = ssl.create_default_context(cafile=str(proxy.cert)) if secure else None
+    headers = {"Cookie": f"closingbell_session={session}"}
+    with connect(
+        url, ssl=context, open_timeout=10, origin=public, additional_headers=headers
+    ) as ws:
+        ws.send(json.dumps({"type": "hello", "account": True}))
+        assert next_state(ws)["seat"] == 0
 
 
 # ---------------------------------------------------------------------- the browser

@@ -8,7 +8,6 @@ own origin, as its account menu does. Screenshots go where test_browser.py puts 
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import re
 from collections import Counter
@@ -34,27 +33,12 @@ from tests.server.test_browser import (
     _shot,
     _wait_until,
 )
+from tests.server.test_days import DAY, Clock
 
 browser = test_browser.browser
 """Debian's Chromium (the fixture of test_browser.py)."""
 _no_script_errors = test_browser._no_script_errors
 """Every test also checks that the page's scripts raised nothing (test_browser.py's)."""
-
-START = dt.datetime(2030, 3, 1, 9, 0, tzinfo=dt.UTC)
-DAY = 86400.0
-
-
-class Clock:
-    """The server's wall clock, moved by the test (read by the server's thread)."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def later(self, seconds: float) -> None:
-        self.now += dt.timedelta(seconds=seconds)
 
 
 @pytest.fixture(params=STORAGE)

@@ -16,15 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
 
+from tests.server import test_browser
 from tests.server.a11y import assert_accessible
 from tests.server.conftest import STORAGE
 from tests.server.helpers import run_sql
 from tests.server.test_accounts import stored
 from tests.server.test_browser import (
-    ARGS,
-    CHROMIUM,
     PAGE_ERRORS,
     PHONE,
     _context,
@@ -59,13 +57,8 @@ RATED_TABLE = """async (seed) => {
 """Open a rated one-round table against the easy bot and take its open seat."""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless."""
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+browser = test_browser.browser
+"""Debian's Chromium (the fixture of test_browser.py)."""
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,96 @@
+"""The decision analysis: every legal action valued from the seat's view, never its luck."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import closingbell
+from closingbell.bots.analysis import Analyst
+from tests.conformance.hidden import perturber_for
+
+GAMES = [("take_stock", 2), ("take_stock", 3), ("card_stock_market", 2), ("card_stock_market", 4)]
+
+
+def _position(name: str, players: int, seed: int, steps: int) -> closingbell.State:
+    game = closingbell.load_game(name, players=players)
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_every_legal_action_is_valued_best_first(name: str, players: int) -> None:
+    state = _position(name, players, seed=5, steps=7)
+    seat = state.current_player
+    assert seat is not None
+    found = Analyst(state.game, worlds=8, seed=2).analyze(state.view(seat))
+    assert found.seat == seat and found.worlds == 8
+    assert sorted(v.action for v in found.actions) == sorted(state.legal_actions())
+    means = [v.margin.mean for v in found.actions]
+    assert means == sorted(means, reverse=True)
+    best = found.actions[0]
+    assert found.best == best.action and best.behind.mean == 0 and best.behind.half_width == 0
+    for value in found.actions:
+        assert 0.0 <= value.win.mean <= 1.0
+        assert value.behind.mean <= 0
+        assert value.margin.low <= value.margin.mean <= value.margin.high
+        assert found.is_mistake(value.action) == (value.behind.high < 0)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_the_hidden_cards_never_change_the_analysis(name: str, players: int) -> None:
+    """The same view gives the same figures, wherever the cards it cannot see lie."""
+    rng = random.Random(11)
+    for steps in (3, 20):
+        state = _position(name, players, seed=8, steps=steps)
+        seat = state.current_player
+        assert seat is not None
+        other = perturber_for(name)(state, seat, rng)
+        assert other.view(seat) == state.view(seat) and other.to_json() != state.to_json()
+        one = Analyst(state.game, worlds=6, seed=4).analyze(state.view(seat))
+        two = Analyst(state.game, worlds=6, seed=4).analyze(other.view(seat))
+        assert one == two
+
+
+def test_an_analysis_is_the_same_for_the_same_seed_on_either_engine() -> None:
+    state = _position("take_stock", 2, seed=3, steps=5)
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    first = Analyst(state.game, worlds=6, seed=9).analyze(view)
+    assert Analyst(state.game, worlds=6, seed=9).analyze(view) == first
+    assert Analyst(state.game, worlds=6, seed=9, engine="reference").analyze(view) == first
+    assert Analyst(state.game, worlds=6, seed=10).analyze(view) != first
+
+
+def test_a_clearly_worse_action_is_marked_and_the_best_never_is() -> None:
+    # A first decision with thirteen choices, some of them much worse than others.
+    state = _position("take_stock", 2, seed=7, steps=5)
+    seat = state.current_player
+    assert seat is not None
+    found = Analyst(state.game, worlds=200, seed=1).analyze(state.view(seat))
+    assert not found.is_mistake(found.best)
+    marked = [v for v in found.actions if found.is_mistake(v.action)]
+    assert marked and all(v.behind.high < 0 for v in marked)
+    # The worst is marked, and so is every action whose interval lies below the best's.
+    assert found.is_mistake(found.actions[-1].action)
+
+
+def test_bad_requests_are_refused() -> None:
+    game = closingbell.load_game("take_stock", players=2)
+    with pytest.raises(ValueError, match="at least one world"):
+        Analyst(game, worlds=0)
+    state = game.new_game(1)
+    with pytest.raises(ValueError, match="spectator"):
+        Analyst(game, worlds=2).analyze(state.view(None))
+    waiting = 1 - (state.current_player or 0)
+    with pytest.raises(ValueError, match="no decision"):
+        Analyst(game, worlds=2).analyze(state.view(waiting))
+    with pytest.raises(KeyError):
+        Analyst(game, worlds=2).analyze(state.view(state.current_player)).value_of(-1)

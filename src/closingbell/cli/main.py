@@ -12,7 +12,17 @@ from collections.abc import Sequence
 
 import closingbell
 
-SUBCOMMANDS = ("play", "replay", "bench", "simulate", "serve", "backup", "restore", "ratings")
+SUBCOMMANDS = (
+    "play",
+    "replay",
+    "analyze",
+    "bench",
+    "simulate",
+    "serve",
+    "backup",
+    "restore",
+    "ratings",
+)
 """The modules of :mod:`closingbell.cli` that provide a subcommand."""
 
 

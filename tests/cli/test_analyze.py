@@ -1,0 +1,80 @@
+"""``closingbell analyze``: a seat's decisions reviewed from a record, as text, JSON and a chart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from closingbell.cli.main import main
+from closingbell.core.records import GameRecord
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+RECORD = GOLDEN / "take_stock_2p.cbrec"
+
+
+def test_the_review_as_json_names_every_decision_with_a_choice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["analyze", str(RECORD), "--seat", "2", "--budget", "4", "--json"]) == 0
+    out, err = capsys.readouterr()
+    found = json.loads(out)
+    record = GameRecord.read(RECORD)
+    state = record.start()
+    with_choice = []
+    for index, recorded in enumerate(record.actions):
+        if state.current_player == 1 and len(state.legal_actions()) > 1:
+            with_choice.append(index)
+        state.apply(state.game.string_to_action(recorded.text))
+    assert [d["index"] for d in found["decisions"]] == with_choice
+    assert (found["seat"], found["budget"], found["game"]) == (2, 4, "take_stock")
+    assert found["mistakes"] == sum(d["mistake"] for d in found["decisions"])
+    for d in found["decisions"]:
+        assert d["actions"][0] == d["best"]
+        assert d["taken"] in d["actions"]
+        assert d["mistake"] == (d["taken"]["behind_interval"][1] < 0)
+        assert (
+            0
+            <= d["taken"]["win_interval"][0]
+            <= d["taken"]["win"]
+            <= d["taken"]["win_interval"][1]
+            <= 1
+        )
+    assert "left" in err  # progress and the time left
+    # The same seed gives the same review.
+    assert main(["analyze", str(RECORD), "--seat", "2", "--budget", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr()[0]) == found
+
+
+def test_the_text_review_and_the_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chart = tmp_path / "review.png"
+    assert main(["analyze", str(RECORD), "--seat", "1", "--budget", "3", "--plot", str(chart)]) == 0
+    out = capsys.readouterr()[0]
+    assert out.splitlines()[0].startswith(GameRecord.read(RECORD).seats[0])
+    assert "mistakes" in out.splitlines()[0] and "margin" in out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["--seat", "3"], 2, "--seat is 1 to 2"),
+        (["--seat", "0"], 2, "--seat is 1 to 2"),
+        (["--seat", "1", "--budget", "0"], 2, "--budget is at least 1"),
+    ],
+)
+def test_bad_use_is_refused_in_one_line(
+    args: list[str], status: int, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyze", str(RECORD), *args]) == status
+    assert said in capsys.readouterr()[1]
+
+
+def test_a_bad_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.cbrec"
+    bad.write_text("not a record\n", encoding="utf-8")
+    assert main(["analyze", str(bad), "--seat", "1"]) == 1
+    assert "closingbell analyze:" in capsys.readouterr()[1]
+    assert main(["analyze", str(tmp_path / "missing.cbrec"), "--seat", "1"]) == 1
+    assert "cannot read" in capsys.readouterr()[1]

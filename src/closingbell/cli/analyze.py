@@ -162,6 +162,15 @@ def run(args: argparse.Namespace) -> int:
     def progress(done: int, total: int, left: float) -> None:
         print(f"\rdecision {done}/{total}, about {left:.0f} s left ", end="", file=sys.stderr)
 
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401, PLC0415 (the sim extra)
+        except ImportError:
+            print(
+                "closingbell analyze: --plot needs matplotlib: install closingbell[sim]",
+                file=sys.stderr,
+            )
+            return 2
     found = review(record, args.seat - 1, args.budget, args.seed, progress)
     print(file=sys.stderr)
     if args.plot:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 
 from closingbell.server.store import (
     Store,
+    aware,
     hash_token,
     seats_table,
     sessions_table,
@@ -312,8 +313,8 @@ class Accounts:
             ).first()
         if row is None:
             return None
-        seen = row.seen_at if row.seen_at.tzinfo else row.seen_at.replace(tzinfo=dt.UTC)
-        if now - seen > dt.timedelta(days=SESSION_DAYS):
+        seen = aware(row.seen_at)
+        if seen is None or now - seen > dt.timedelta(days=SESSION_DAYS):
             await self._revoke([digest])
             return None
         last = self._seen.get(digest)

@@ -33,8 +33,8 @@ from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.mygames import router as my_games_router
 from closingbell.server.origins import normalize_origin, origin_allowed
+from closingbell.server.players import hub_of, session_user
 from closingbell.server.players import router as players_router
-from closingbell.server.players import session_user
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -194,10 +194,8 @@ def _limits(settings: Settings) -> Limits:
     )
 
 
-def _hub(request: Request | WebSocket) -> Hub:
-    hub = request.app.state.hub
-    assert isinstance(hub, Hub)
-    return hub
+_hub = hub_of
+"""The server's tables (and accounts) of a request or WebSocket."""
 
 
 def _replays(request: Request) -> ReplayCache:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import Field
 
 from closingbell.server.accounts import (
@@ -56,7 +56,7 @@ class NewPassword(_Strict):
     """The new password."""
 
 
-def hub_of(request: Request) -> Hub:
+def hub_of(request: Request | WebSocket) -> Hub:
     """The server's tables (and accounts)."""
     hub = request.app.state.hub
     assert isinstance(hub, Hub)

@@ -4,6 +4,7 @@ hashes, and tables rebuilt from their actions when the server starts again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -236,3 +237,37 @@ def test_bots_resume_after_a_restart(database_url: str) -> None:
         assert shown["version"] > stopped["version"]
         record = client.get(f"/api/tables/{table['id']}/record").json()
     assert len(record["actions"]) == shown["version"]
+
+
+async def _cancel_statements_twice(url: str, rounds: int) -> list[asyncio.Task[Any]]:
+    """Cancel tasks twice in a row at many points of their statements; the tasks left over."""
+    store = Store(url)
+    await store.open()
+
+    async def read() -> None:
+        async with store.engine.connect() as conn:
+            for _ in range(1000):
+                await conn.execute(sa.select(sa.func.count()).select_from(tables_table))
+
+    for i in range(rounds):
+        task = asyncio.create_task(read())
+        await asyncio.sleep(0.0005 * (i % 7))
+        task.cancel()
+        for _ in range(i % 4):  # the second cancel lands at various points of the clean-up
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    # Every connection is given back or closed: the store closes, and nothing is left waiting.
+    await asyncio.wait_for(store.close(), 30)
+    await asyncio.sleep(0.2)
+    return [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+
+
+def test_statements_cancelled_twice_leave_no_task_waiting(database_url: str) -> None:
+    # anyio's cancel scopes cancel a task until it leaves them: a WebSocket's handler whose
+    # client goes away during a read is cancelled at any point of its connection's clean-up.
+    # A connection stopped that way once left a task waiting for ever, and the server's event
+    # loop then never closed.
+    left = asyncio.run(_cancel_statements_twice(database_url, 150))
+    assert left == []

@@ -32,15 +32,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiosqlite
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
@@ -300,6 +303,53 @@ def async_url(url: str) -> str:
     return url
 
 
+class _SQLiteConnection(aiosqlite.Connection):
+    """aiosqlite's connection, whose worker thread is told to stop only once.
+
+    SQLAlchemy ends a connection whose task is cancelled during a statement by closing it
+    in a shielded task; when the task is cancelled again meanwhile (anyio's cancel scopes
+    cancel until the task leaves them), it also stops aiosqlite's worker thread. aiosqlite's
+    ``close`` then asks the stopped thread to stop once more and waits for an answer that
+    never comes: a task that never ends, and an event loop that never closes (a server that
+    does not stop). Here a second stop is not sent, and ``close`` after a stop returns.
+    """
+
+    _stop_sent = False
+
+    def stop(self) -> asyncio.Future[Any] | None:
+        """Tell the worker thread to close the connection and end, the first time only."""
+        if self._stop_sent:
+            return None
+        self._stop_sent = True
+        return super().stop()
+
+    async def close(self) -> None:
+        """Close the connection, unless its worker thread was told to stop already."""
+        if not self._stop_sent:
+            await super().close()
+
+
+def create_engine(url: str, **options: Any) -> AsyncEngine:
+    """An async engine for ``url`` (with its asyncio driver), SQLite's connections safe to cancel.
+
+    ``options`` go to SQLAlchemy's ``create_async_engine``. On SQLite each connection is a
+    :class:`_SQLiteConnection`, opened with the arguments SQLAlchemy would give aiosqlite.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_async_engine(parsed, **options)
+    args, kwargs = parsed.get_dialect()().create_connect_args(parsed)
+    connector = functools.partial(sqlite3.connect, *args, **kwargs)
+
+    async def connect() -> aiosqlite.Connection:
+        connection = _SQLiteConnection(connector, iter_chunk_size=64)
+        # As SQLAlchemy does for aiosqlite: a connection left open never keeps the process.
+        connection._thread.daemon = True
+        return await connection
+
+    return create_async_engine(parsed, async_creator=connect, **options)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """Write-ahead logging, synced at checkpoints: a commit no longer waits for the disk.
 
@@ -465,7 +515,7 @@ class Store:
         self.url = async_url(url)
         """The SQLAlchemy URL with its asyncio driver."""
         # Statements' parameters (names, token hashes) stay out of errors and logs.
-        self.engine: AsyncEngine = create_async_engine(self.url, hide_parameters=True)
+        self.engine: AsyncEngine = create_engine(self.url, hide_parameters=True)
         """The async engine."""
         self.on_commit = on_commit
         """Told of every write committed and how long it took (the server's metrics)."""
@@ -585,7 +635,7 @@ class Store:
                 _refuse_empty_file(path)
             # Checked on a connection of its own: the server's connections switch an SQLite
             # file to write-ahead logging as they open, which would change a foreign file.
-            checking = create_async_engine(self.url, poolclass=NullPool)
+            checking = create_engine(self.url, poolclass=NullPool)
             try:
                 async with checking.connect() as connection:
                     await connection.run_sync(_check, self.where)

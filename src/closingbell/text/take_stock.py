@@ -1028,19 +1028,23 @@ class TakeStockNarrator:
             then = self._points(held, prices)
             lost = [b - a for b, a in zip(now, then, strict=True)]
             rival = max((q for q in range(v.players) if q != seat), key=lambda q: lost[q])
-            return [
-                Fact(
-                    _(
-                        "crashes every stock: your certificates lose {worth} and {name}'s "
-                        "{rival_worth}"
-                    ).format(
-                        worth=self.point_words(lost[seat]),
-                        name=self.names[rival],
-                        rival_worth=self.point_words(lost[rival]),
-                    ),
-                    20 + min(50, abs(lost[rival] - lost[seat])),
-                )
-            ]
+            weight = 20 + min(50, abs(lost[rival] - lost[seat]))
+            if not lost[seat] and not lost[rival]:
+                return [Fact(_("crashes every stock, though no certificate loses anything"), 10)]
+            if not lost[seat]:
+                text = _(
+                    "crashes every stock: {name}'s certificates lose {rival_worth}, and yours "
+                    "nothing"
+                ).format(name=self.names[rival], rival_worth=self.point_words(lost[rival]))
+                return [Fact(text, weight)]
+            text = _(
+                "crashes every stock: your certificates lose {worth} and {name}'s {rival_worth}"
+            ).format(
+                worth=self.point_words(lost[seat]),
+                name=self.names[rival],
+                rival_worth=self.point_words(lost[rival]),
+            )
+            return [Fact(text, weight)]
         if kind == C.AUDIT:
             best: tuple[int, int, int] | None = None  # (gain over the others, stock, price)
             for s, row in enumerate(v.stocks):

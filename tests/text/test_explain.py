@@ -142,7 +142,7 @@ def test_a_discard_that_gives_up_a_raise() -> None:
     )
     corn = explain(ts("en"), view, "discard Corn 9", "discard Oil 5")
     assert corn.startswith(
-        "Discarding Corn 9 gives up a certificate worth 2 points at today's price, while"
+        "Discarding Corn 9 gives up a certificate of Corn worth 2 points at today's price, while"
     )
     zh = explain(ts("zh-Hant"), view, "discard Oil 5", "discard Gem 2")
     assert "放棄讓你的油（4 股）多值 8 分的機會" in zh
@@ -242,6 +242,16 @@ def test_ending_a_turn_leaves_its_actions_unused() -> None:
     )
     zh = explain(csm("zh-Hant"), view, "done", "market 6S")
     assert "留下本回合還沒用的 1 筆交易、2 次市場變動" in zh
+
+
+def test_a_change_that_changes_nothing_where_the_rules_allow_it() -> None:
+    game = closingbell.load_game("card_stock_market", players=2, same_price_change=True)
+    state = game.state_from_position("market: 9S; hands: 9S 4D ... / ...; certs: 10S / -")
+    view = state.view(0)
+    words = CardStockMarketNarrator(game, NAMES, "en")
+    said = explain(words, view, "market 9S", "sell 10S")
+    assert said.startswith("Playing 9♠ on Spades leaves Spades at $9, only to shed a card, while")
+    assert "selling 10♠ brings in $90 for 10 shares of Spades at $9" in said
 
 
 # ---------------------------------------------------------------------- both games

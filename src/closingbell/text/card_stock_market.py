@@ -746,6 +746,13 @@ class CardStockMarketNarrator:
         """Suit ``s`` going to price ``after``, with what it does to its holders."""
         _ = self.tr.gettext
         before = v.suits[s].price
+        if after == before:
+            return Fact(
+                _("leaves {suit} at {price}, only to shed a card").format(
+                    suit=self.suit(s), price=_dollars(before)
+                ),
+                20,
+            )
         text = _("moves {suit} from {before} to {after}").format(
             suit=self.suit(s), before=_dollars(before), after=_dollars(after)
         )

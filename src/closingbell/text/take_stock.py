@@ -970,8 +970,8 @@ class TakeStockNarrator:
         worth = self._worth(v, card)
         if worth:
             return Fact(
-                _("a certificate worth {worth} at today's price").format(
-                    worth=self.point_words(worth)
+                _("a certificate of {stock} worth {worth} at today's price").format(
+                    stock=stock, worth=self.point_words(worth)
                 ),
                 20 + min(20, worth // 2),
             )

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from closingbell.bots.analysis import Analyst
 from closingbell.cli.main import main
 from closingbell.core.records import GameRecord
+from closingbell.text.games import narrator_for
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 RECORD = GOLDEN / "take_stock_2p.cbrec"
@@ -41,10 +43,47 @@ def test_the_review_as_json_names_every_decision_with_a_choice(
             <= d["taken"]["win_interval"][1]
             <= 1
         )
+    assert found["mistakes"] > 0
+    for d in found["decisions"]:
+        # A mistake says why, ending with its measured cost; other decisions say nothing.
+        assert ("reason" in d) == d["mistake"]
+        if d["mistake"]:
+            assert "The cost: about" in d["reason"] and "points of final margin" in d["reason"]
     assert "left" in err  # progress and the time left
     # The same seed gives the same review.
     assert main(["analyze", str(RECORD), "--seat", "2", "--budget", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr()[0]) == found
+
+
+@pytest.mark.parametrize(
+    ("record", "seat"), [("take_stock_2p.cbrec", 1), ("card_stock_market_2p.cbrec", 2)]
+)
+def test_a_mistakes_reason_is_the_narrators_from_the_seats_view(
+    record: str, seat: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = GOLDEN / record
+    args = ["analyze", str(path), "--seat", str(seat), "--budget", "4", "--seed", "2"]
+    assert main([*args, "--json", "--lang", "zh-Hant"]) == 0
+    found = json.loads(capsys.readouterr()[0])
+    marked = [d for d in found["decisions"] if d["mistake"]]
+    assert marked
+    read = GameRecord.read(path)
+    state = read.start()
+    narrator = narrator_for(state.game, list(read.seats), "zh-Hant")
+    assert narrator is not None
+    first = marked[0]
+    for recorded in read.actions[: first["index"]]:
+        state.apply(state.game.string_to_action(recorded.text))
+    view = state.view(seat - 1)
+    analysis = Analyst(state.game, worlds=4, seed=2).analyze(view)
+    taken = first["taken"]["action"]
+    assert first["reason"] == narrator.explain(view, taken, analysis.best, analysis)
+    assert first["reason"].startswith("選擇") and "代價" in first["reason"]
+    # The text review prints each reason under its mistake.
+    assert main(args) == 0
+    lines = capsys.readouterr()[0].splitlines()
+    at = next(i for i, line in enumerate(lines) if "MISTAKE" in line)
+    assert lines[at + 1].startswith("      ") and "The cost: about" in lines[at + 1]
 
 
 def test_the_text_review_and_the_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,7 +25,7 @@ LATIN_PLACEHOLDERS = {
     "price", "step", "number", "amount", "cost", "paid", "levy", "rise", "fall", "before",
     "after", "total", "cap", "face", "mine", "score", "draw", "discard", "supply",
     "limit", "path", "seed", "low", "high", "trades", "changes", "m", "command", "text",
-    "example", "seat", "bots", "games", "seats", "shares", "points",
+    "example", "seat", "bots", "games", "seats", "shares", "points", "margin", "cash", "faces",
 }  # fmt: skip
 """Placeholders whose value begins and ends with Latin text or a figure."""
 

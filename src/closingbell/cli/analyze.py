@@ -7,7 +7,9 @@ prints, decision by decision, the action taken, the one the analysis prefers, th
 chance of winning after each, and marks as a mistake an action whose cost is clearly
 beyond chance. ``--json`` prints the same as one JSON object (docs/records.md, "Reviews");
 ``--plot FILE`` draws the seat's chance of winning through the game, mistakes marked, as
-a PNG. Progress and the time left go to standard error.
+a PNG. A mistake comes with a sentence, from the game's narrator, that says in the game's
+terms why the preferred action is better and what the choice cost (``--lang`` chooses
+its language, as the labels'). Progress and the time left go to standard error.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from closingbell.bots.analysis import ActionValue, Analyst
 from closingbell.core.errors import RecordError
 from closingbell.core.records import GameRecord
 from closingbell.text.games import narrator_for
+from closingbell.text.i18n import LANGS
 
 
 def add_parser(subparsers: Any) -> None:
@@ -40,6 +43,9 @@ def add_parser(subparsers: Any) -> None:
         "--budget", type=int, default=64, metavar="WORLDS", help="worlds per decision (64)"
     )
     parser.add_argument("--seed", type=int, default=0, help="the analysis's seed (0)")
+    parser.add_argument(
+        "--lang", choices=list(LANGS), default="en", help="language of the labels and reasons (en)"
+    )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="PNG", help="draw the chance of winning to this file")
     parser.set_defaults(run=run)
@@ -59,13 +65,23 @@ def _value(value: ActionValue, label: str) -> dict[str, Any]:
 
 
 def review(
-    record: GameRecord, seat: int, budget: int, seed: int, progress: Any = None
+    record: GameRecord,
+    seat: int,
+    budget: int,
+    seed: int,
+    progress: Any = None,
+    *,
+    lang: str = "en",
 ) -> dict[str, Any]:
-    """The review of ``seat`` (from 0) in ``record`` as JSON-ready data."""
+    """The review of ``seat`` (from 0) in ``record`` as JSON-ready data, words in ``lang``.
+
+    Each decision marked as a mistake has a ``reason``: the narrator's sentence on why the
+    preferred action is better, from the seat's view, with the cost the analysis measured.
+    """
     state = record.start()
     game = state.game
     analyst = Analyst(game, worlds=budget, seed=seed)
-    narrator = narrator_for(game, list(record.seats), "en")
+    narrator = narrator_for(game, list(record.seats), lang)
     total = sum(1 for a in record.actions if a.seat == seat)
     decisions: list[dict[str, Any]] = []
     started = time.monotonic()
@@ -85,15 +101,16 @@ def review(
 
                 taken = found.value_of(action)
                 best = found.actions[0]
-                decisions.append(
-                    {
-                        "index": index,
-                        "taken": _value(taken, label(action)),
-                        "best": _value(best, label(best.action)),
-                        "mistake": found.is_mistake(action),
-                        "actions": [_value(v, label(v.action)) for v in found.actions],
-                    }
-                )
+                decision: dict[str, Any] = {
+                    "index": index,
+                    "taken": _value(taken, label(action)),
+                    "best": _value(best, label(best.action)),
+                    "mistake": found.is_mistake(action),
+                    "actions": [_value(v, label(v.action)) for v in found.actions],
+                }
+                if decision["mistake"] and narrator is not None:
+                    decision["reason"] = narrator.explain(view, action, best.action, found)
+                decisions.append(decision)
             if progress is not None:
                 elapsed = time.monotonic() - started
                 left = elapsed / done * (total - done)
@@ -171,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    found = review(record, args.seat - 1, args.budget, args.seed, progress)
+    found = review(record, args.seat - 1, args.budget, args.seed, progress, lang=args.lang)
     print(file=sys.stderr)
     if args.plot:
         _plot(found, args.plot)
@@ -185,4 +202,6 @@ def run(args: argparse.Namespace) -> int:
         if d["best"]["action"] != d["taken"]["action"]:
             line += f"; preferred: {d['best']['label']} ({_worth(d['best'])})"
         print(line)
+        if "reason" in d:
+            print(f"      {d['reason']}")
     return 0

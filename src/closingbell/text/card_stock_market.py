@@ -12,7 +12,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from closingbell.core.game import Game
 from closingbell.core.view import View
@@ -21,7 +21,19 @@ from closingbell.games.card_stock_market import cards as C
 from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.views import CardStockMarketView
 from closingbell.text.i18n import translations
-from closingbell.text.narrator import OptionWords
+from closingbell.text.narrator import (
+    Cost,
+    Fact,
+    OptionWords,
+    capital,
+    check_explained,
+    cost_of,
+    percent,
+    telling,
+)
+
+if TYPE_CHECKING:
+    from closingbell.bots.analysis import DecisionAnalysis
 
 DOMAIN = "card_stock_market"
 """The message catalog of Card Stock Market's words."""
@@ -33,6 +45,23 @@ FACE_LETTERS = ("J", "Q", "K")
 def _signed(delta: int) -> str:
     """A price change with its sign: ``+3``, ``-2``, ``+0``."""
     return f"{delta:+d}"
+
+
+def _dollars(amount: int) -> str:
+    """Whole dollars: ``$28``, ``-$5``."""
+    return f"${amount}" if amount >= 0 else f"-${-amount}"
+
+
+def _signed_money(amount: int) -> str:
+    """A gain or a loss in dollars: ``+$12``, ``-$6``."""
+    return f"+${amount}" if amount >= 0 else f"-${-amount}"
+
+
+def _money(amount: float) -> str:
+    """An average in dollars: whole dollars from $10, else to the dime (``$42``, ``-$3.5``)."""
+    digits = 0 if abs(amount) >= 10 else 1
+    text = f"{abs(amount):.{digits}f}"
+    return f"-${text}" if amount < 0 and float(text) else f"${text}"
 
 
 @dataclass(frozen=True)
@@ -409,6 +438,394 @@ class CardStockMarketNarrator:
         if v.changes + 1 >= C.MAX_CHANGES and (v.trades or self._rules.trade_first):
             notes.append(_("ends your turn"))
         return self._with_notes(text, notes)
+
+    # ------------------------------------------------------------------ why one action is better
+
+    def explain(self, view: View, taken: int, preferred: int, analysis: DecisionAnalysis) -> str:
+        """Why ``preferred`` beats ``taken`` in ``view``'s decision, in Card Stock Market's terms.
+
+        The first sentence says what each action does in the position (a price and whose
+        shares it moves, a purchase and the cash it leaves, a face card, a bankruptcy, the
+        bank running short, the turn's unused actions...), read from ``view`` alone; the
+        second gives what ``analysis`` measured the choice to cost. ``ValueError`` for an
+        action that is not legal in ``view`` or an analysis of another seat.
+        """
+        v = self._view(view)
+        check_explained(v, taken, preferred, analysis)
+        _ = self.tr.gettext
+        if taken == preferred:
+            return _("This is the action the analysis prefers.")
+        why = self._why(v, taken, preferred)
+        cost = self._cost(cost_of(analysis, taken, preferred))
+        return _("{why} {cost}").format(why=why, cost=cost)
+
+    def _why(self, v: CardStockMarketView, taken: int, preferred: int) -> str:
+        _ = self.tr.gettext
+        told, prefer = telling(self.facts(v, taken), self.facts(v, preferred))
+        words = {"taken": self.doing(v, taken), "preferred": self.doing(v, preferred)}
+        if told is not None and prefer is not None:
+            text = _("{taken} {taken_fact}, while {preferred} {preferred_fact}.").format(
+                taken_fact=told, preferred_fact=prefer, **words
+            )
+        elif told is not None:
+            text = _("{taken} {taken_fact}; the analysis prefers {preferred}.").format(
+                taken_fact=told, **words
+            )
+        elif prefer is not None:
+            text = _("The analysis prefers {preferred}, which {preferred_fact}.").format(
+                preferred_fact=prefer, **words
+            )
+        else:
+            text = _(
+                "The analysis prefers {preferred} to {taken}: it does better in the deals "
+                "that fit what you can see."
+            ).format(**words)
+        return capital(text)
+
+    def _cost(self, cost: Cost) -> str:
+        _ = self.tr.gettext
+        figures = {
+            "margin": _money(cost.margin),
+            "low": _money(cost.low),
+            "high": _money(cost.high),
+            "before": percent(cost.win_preferred),
+            "after": percent(cost.win_taken),
+        }
+        if round(100 * cost.win_preferred) > round(100 * cost.win_taken):
+            return _(
+                "The cost: about {margin} of final margin ({low} to {high}), and the chance "
+                "of winning falls from {before} to {after}."
+            ).format(**figures)
+        return _(
+            "The cost: about {margin} of final margin ({low} to {high}); the chance of "
+            "winning stays about {after}."
+        ).format(**figures)
+
+    def doing(self, view: View, action: int) -> str:
+        """``action`` as a short phrase that can begin a sentence ("buying 7♦")."""
+        v = self._view(view)
+        _ = self.tr.gettext
+        if action == A.DONE:
+            return _("ending your turn")
+        if A.DISCARD <= action < A.DONE:
+            return _("discarding {card}").format(card=self.card(action - A.DISCARD))
+        if action < A.SELL:
+            return _("buying {card}").format(card=self.card(action - A.BUY))
+        if action < A.MARKET:
+            return _("selling {card}").format(card=self.card(action - A.SELL))
+        if action < A.BANKRUPT:
+            card = action - A.MARKET
+            s = C.suit_of(card)
+            names = {"card": self.card(card), "suit": self.suit(s)}
+            if C.is_face(card):
+                return _("raising {suit} with {card}").format(**names)
+            if C.rank_of(v.suits[s].pile[-1]) > 10:
+                return _("covering the face card on {suit} with {card}").format(**names)
+            return _("playing {card} on {suit}").format(**names)
+        card = A.bankrupt_card(action)
+        return _("bankrupting {suit} with {card}").format(
+            suit=self.suit(C.suit_of(card)), card=self.card(card)
+        )
+
+    def _count(self, n: int) -> str:
+        return self.tr.ngettext("{count} share", "{count} shares", n).format(count=n)
+
+    def _rival(self, v: CardStockMarketView, s: int) -> int | None:
+        """The other seat holding the most shares of suit ``s`` (``None``: nobody)."""
+        best: int | None = None
+        for q in range(v.players):
+            if (
+                q != v.seat
+                and v.shares[q][s]
+                and (best is None or v.shares[q][s] > v.shares[best][s])
+            ):
+                best = q
+        return best
+
+    def unseen_faces(self, view: View, suit: int) -> int:
+        """How many of ``suit``'s six face cards the view's seat cannot see anywhere.
+
+        They are in the other hands or the draw pile; any of them can bankrupt the suit.
+        """
+        v = self._view(view)
+        faces = {C.kind(suit, rank) for rank in (11, 12, 13)}
+        seen = [*v.hand, *v.discard_pile]
+        for m in v.suits:
+            seen += m.pile
+        for certs in v.certificates:
+            seen += certs
+        return len(faces) * C.COPIES - sum(1 for c in seen if c in faces)
+
+    def _holdings(self, v: CardStockMarketView, s: int, d: int) -> tuple[str | None, int]:
+        """What a price change of ``d`` on suit ``s`` does to its holders, and how much."""
+        _ = self.tr.gettext
+        seat = v.seat if v.seat is not None else v.turn_player
+        parts = []
+        weight = 0
+        mine = v.shares[seat][s]
+        if mine:
+            parts.append(
+                _("your {lot}: {amount}").format(
+                    lot=self._count(mine), amount=_signed_money(mine * d)
+                )
+            )
+            weight += min(45, abs(mine * d))
+        rival = self._rival(v, s)
+        if rival is not None:
+            theirs = v.shares[rival][s]
+            parts.append(
+                _("{name}'s {lot}: {amount}").format(
+                    name=self.name(rival),
+                    lot=self._count(theirs),
+                    amount=_signed_money(theirs * d),
+                )
+            )
+            weight += min(30, abs(theirs * d))
+        if not parts:
+            return None, weight
+        return _("; ").join(parts), weight
+
+    def facts(self, view: View, action: int) -> list[Fact]:
+        """What ``action`` does in the position ``view`` shows, most telling first.
+
+        Each fact is a phrase that follows :meth:`doing` ("buying 7♦" "spends $28 on 7
+        shares of Diamonds at $4, leaving $172"). Every figure comes from the view.
+        """
+        v = self._view(view)
+        _ = self.tr.gettext
+        seat = v.seat if v.seat is not None else v.turn_player
+        facts: list[Fact] = []
+        if action == A.DONE:
+            return self._done_facts(v)
+        if A.DISCARD <= action < A.DONE:
+            if v.decision == "turn":
+                facts.append(Fact(_("gives up this turn's trading and market changes"), 50))
+            use = self._card_use(v, action - A.DISCARD)
+            if use is not None:
+                facts.append(Fact(_("gives up {use}").format(use=use.text), use.weight))
+            return sorted(facts, key=lambda f: -f.weight)
+        if action < A.SELL:
+            card = action - A.BUY
+            s = C.suit_of(card)
+            shares = C.SHARES[card]
+            price = v.suits[s].price
+            cost = shares * price
+            suit = self.suit(s)
+            faces = self.unseen_faces(v, s)
+            if price == 0:
+                facts.append(
+                    Fact(
+                        _(
+                            "takes {lot} of {suit} for nothing while it stands bankrupt, with "
+                            "{faces} of its face cards unseen"
+                        ).format(lot=self._count(shares), suit=suit, faces=faces),
+                        60,
+                    )
+                )
+            else:
+                facts.append(
+                    Fact(
+                        _(
+                            "spends {cost} on {lot} of {suit} at {price}, leaving {cash} in cash"
+                        ).format(
+                            cost=_dollars(cost),
+                            lot=self._count(shares),
+                            suit=suit,
+                            price=_dollars(price),
+                            cash=_dollars(v.cash[seat] - cost),
+                        ),
+                        40,
+                    )
+                )
+                if faces:
+                    facts.append(
+                        Fact(
+                            _(
+                                "puts {cost} into {suit}, which any of its {faces} unseen face "
+                                "cards can bankrupt"
+                            ).format(cost=_dollars(cost), suit=suit, faces=faces),
+                            25,
+                        )
+                    )
+            if C.is_face(card):
+                facts.append(
+                    Fact(
+                        _(
+                            "spends a face card as {lot}, not as a raise or a bankruptcy of {suit}"
+                        ).format(lot=self._count(shares), suit=suit),
+                        45,
+                    )
+                )
+            if v.shares[seat][s] + shares == C.MAX_SHARES:
+                facts.append(
+                    Fact(
+                        _("fills your limit of {cap} shares of {suit}").format(
+                            cap=C.MAX_SHARES, suit=suit
+                        ),
+                        30,
+                    )
+                )
+            return sorted(facts, key=lambda f: -f.weight)
+        if action < A.MARKET:
+            card = action - A.SELL
+            s = C.suit_of(card)
+            shares = C.SHARES[card]
+            price = v.suits[s].price
+            amount = shares * price
+            if v.bank is not None and v.bank < amount:
+                facts.append(
+                    Fact(
+                        _(
+                            "leaves the bank unable to pay {amount}, so every player pays the "
+                            "levy of {levy}"
+                        ).format(amount=_dollars(amount), levy=_dollars(self._rules.options.levy)),
+                        80,
+                    )
+                )
+            debt = v.debts[seat]
+            if debt and amount and self._rules.immediate_repay:
+                facts.append(
+                    Fact(
+                        _("brings in {amount}, of which {paid} goes to your debt").format(
+                            amount=_dollars(amount), paid=_dollars(min(debt, amount))
+                        ),
+                        45,
+                    )
+                )
+            facts.append(
+                Fact(
+                    _("brings in {amount} for {lot} of {suit} at {price}").format(
+                        amount=_dollars(amount),
+                        lot=self._count(shares),
+                        suit=self.suit(s),
+                        price=_dollars(price),
+                    ),
+                    40,
+                )
+            )
+            return sorted(facts, key=lambda f: -f.weight)
+        if action < A.BANKRUPT:
+            card = action - A.MARKET
+            s = C.suit_of(card)
+            rank = C.rank_of(card)
+            after = C.FACE_PRICE[rank - 1] if C.is_face(card) else rank
+            return [self._move(v, s, after)]
+        card = A.bankrupt_card(action)
+        s = C.suit_of(card)
+        price = v.suits[s].price
+        holdings, weight = self._holdings(v, s, -price)
+        if holdings is None or price == 0:
+            lost = sum(h[s] for h in v.shares)
+            if lost:
+                return [
+                    Fact(
+                        _("wipes out the {lot} of {suit} bought at $0").format(
+                            lot=self._count(lost), suit=self.suit(s)
+                        ),
+                        35,
+                    )
+                ]
+            return [
+                Fact(
+                    _("drops {suit}, which nobody holds, from {before} to $0").format(
+                        suit=self.suit(s), before=_dollars(price)
+                    ),
+                    20,
+                )
+            ]
+        return [
+            Fact(
+                _("wipes out every share of {suit} at {price} ({holdings})").format(
+                    suit=self.suit(s), price=_dollars(price), holdings=holdings
+                ),
+                30 + weight,
+            )
+        ]
+
+    def _move(self, v: CardStockMarketView, s: int, after: int) -> Fact:
+        """Suit ``s`` going to price ``after``, with what it does to its holders."""
+        _ = self.tr.gettext
+        before = v.suits[s].price
+        if after == before:
+            return Fact(
+                _("leaves {suit} at {price}, only to shed a card").format(
+                    suit=self.suit(s), price=_dollars(before)
+                ),
+                20,
+            )
+        text = _("moves {suit} from {before} to {after}").format(
+            suit=self.suit(s), before=_dollars(before), after=_dollars(after)
+        )
+        holdings, weight = self._holdings(v, s, after - before)
+        if holdings is None:
+            return Fact(_("{move}, a suit nobody holds").format(move=text), 10)
+        return Fact(_("{move} ({holdings})").format(move=text, holdings=holdings), 15 + weight)
+
+    def _card_use(self, v: CardStockMarketView, card: int) -> Fact | None:
+        """The best use a card in hand has now: a move of its price, or a purchase."""
+        _ = self.tr.gettext
+        seat = v.seat if v.seat is not None else v.turn_player
+        s = C.suit_of(card)
+        m = v.suits[s]
+        suit = self.suit(s)
+        if C.is_face(card):
+            return Fact(
+                _("a face card that could raise {suit} or bankrupt it").format(suit=suit), 40
+            )
+        rank = C.rank_of(card)
+        playable = any(low <= rank <= high for low, high in self.number_spans(v, s))
+        mine = v.shares[seat][s]
+        if playable and mine and rank != m.price:
+            gain = mine * (rank - m.price)
+            return Fact(
+                _("a move of {suit} to {price}, {amount} for your {lot}").format(
+                    suit=suit,
+                    price=_dollars(rank),
+                    amount=_signed_money(gain),
+                    lot=self._count(mine),
+                ),
+                30 + min(30, abs(gain)),
+            )
+        if playable:
+            return Fact(
+                _("a move of {suit} from {before} to {after}").format(
+                    suit=suit, before=_dollars(m.price), after=_dollars(rank)
+                ),
+                25,
+            )
+        shares = C.SHARES[card]
+        if mine + shares <= C.MAX_SHARES and shares * m.price <= v.cash[seat]:
+            return Fact(
+                _("a purchase of {lot} of {suit} for {cost}").format(
+                    lot=self._count(shares), suit=suit, cost=_dollars(shares * m.price)
+                ),
+                20,
+            )
+        return None
+
+    def _done_facts(self, v: CardStockMarketView) -> list[Fact]:
+        _ = self.tr.gettext
+        ngettext = self.tr.ngettext
+        trades, changes, _discards = self.left(v)
+        if v.decision == "turn":
+            return [Fact(_("passes the whole turn: no trade, no market change, no discard"), 30)]
+        unused = []
+        if trades:
+            unused.append(
+                ngettext("{count} transaction", "{count} transactions", trades).format(count=trades)
+            )
+        if changes:
+            unused.append(
+                ngettext("{count} market change", "{count} market changes", changes).format(
+                    count=changes
+                )
+            )
+        if v.decision == "discarding":
+            left = C.MAX_DISCARDS - v.discards
+            unused.append(ngettext("{count} discard", "{count} discards", left).format(count=left))
+        if not unused:
+            return []
+        return [Fact(_("leaves {unused} of this turn unused").format(unused=self.join(unused)), 25)]
 
     # ------------------------------------------------------------------ the log
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from closingbell.core.game import Game
 from closingbell.core.view import View
+
+if TYPE_CHECKING:
+    from closingbell.bots.analysis import DecisionAnalysis
 
 
 class Narrator(Protocol):
@@ -44,6 +47,15 @@ class Narrator(Protocol):
     def vocabulary(self) -> dict[str, Any]:
         """The game's names as data (cards by id, stocks or suits, events), for drawing."""
 
+    def explain(self, view: View, taken: int, preferred: int, analysis: DecisionAnalysis) -> str:
+        """Why ``preferred`` beats ``taken`` in ``view``'s decision, in the game's terms.
+
+        One sentence names what the two actions change in the game (a price, the Limit, a
+        purchase, the bank...), read from ``view`` alone, then one gives what ``analysis``
+        (of that same view) measured the choice to cost. Raises ``ValueError`` when either
+        action is not legal in ``view`` or ``analysis`` is of another seat.
+        """
+
 
 @dataclass(frozen=True)
 class OptionWords:
@@ -55,3 +67,85 @@ class OptionWords:
     """One or two sentences saying what it changes."""
     choices: Mapping[object, str] = field(default_factory=dict)
     """For an option with a fixed set of values: each value's label."""
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What choosing one action rather than another cost, as an analysis measured it."""
+
+    margin: float
+    """The final margin lost, on average over the worlds (positive: the choice was worse)."""
+    low: float
+    """The lower end of the loss's 95% interval."""
+    high: float
+    """The upper end of the loss's 95% interval."""
+    win_taken: float
+    """The chance of winning after the action taken."""
+    win_preferred: float
+    """The chance of winning after the preferred action."""
+
+
+def cost_of(analysis: DecisionAnalysis, taken: int, preferred: int) -> Cost:
+    """What ``taken`` cost against ``preferred`` in ``analysis`` (``KeyError``: not legal).
+
+    Against the analysis's best action the interval is the paired one it measured. Against
+    another action it is wider, the two actions' half-widths added (never narrower than the
+    paired interval would be).
+    """
+    took, prefer = analysis.value_of(taken), analysis.value_of(preferred)
+    margin = prefer.margin.mean - took.margin.mean
+    if preferred == analysis.best:
+        half = took.behind.half_width
+    else:
+        half = took.behind.half_width + prefer.behind.half_width
+    return Cost(
+        margin=margin,
+        low=margin - half,
+        high=margin + half,
+        win_taken=took.win.mean,
+        win_preferred=prefer.win.mean,
+    )
+
+
+def check_explained(view: View, taken: int, preferred: int, analysis: DecisionAnalysis) -> None:
+    """Refuse, with the reason, what :meth:`Narrator.explain` cannot explain."""
+    if view.seat is None or analysis.seat != view.seat:
+        raise ValueError(f"the analysis is of seat {analysis.seat}, not of this view's seat")
+    legal = set(getattr(view, "legal_actions", ()))
+    for name, action in (("taken", taken), ("preferred", preferred)):
+        if action not in legal:
+            raise ValueError(f"the {name} action {action!r} is not legal in this view")
+    known = {v.action for v in analysis.actions}
+    if not {taken, preferred} <= known:
+        raise ValueError("the analysis does not value both actions: it is of another decision")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing an action does in a position, as a phrase, with how much it tells."""
+
+    text: str
+    """The phrase, which follows the action's own short name ("adds 16 points to ...")."""
+    weight: int
+    """How telling it is: of an action's facts, the heaviest is the one said."""
+
+
+def telling(taken: Sequence[Fact], preferred: Sequence[Fact]) -> tuple[str | None, str | None]:
+    """The fact to tell of each action: its heaviest one that the other does not share."""
+    shared = {f.text for f in taken} & {f.text for f in preferred}
+
+    def pick(facts: Sequence[Fact]) -> str | None:
+        kept = sorted((f for f in facts if f.text not in shared), key=lambda f: -f.weight)
+        return kept[0].text if kept else None
+
+    return pick(taken), pick(preferred)
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter in capitals (a sentence may begin with a phrase)."""
+    return text[:1].upper() + text[1:]
+
+
+def percent(chance: float) -> str:
+    """A chance as a whole percentage: ``"46%"``."""
+    return f"{round(100 * chance)}%"

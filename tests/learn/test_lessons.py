@@ -399,3 +399,4 @@ def test_the_practice_bank_is_explained_only_when_it_is_small() -> None:
         text = lesson_words(narrator, t.seat).summary("bank_short").explanation
         assert ("practice game" in text) is said
         assert "$100" in text
+        assert ("$1,240" in text) is said

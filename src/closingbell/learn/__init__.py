@@ -43,6 +43,7 @@ from typing import Any
 from closingbell.bots import make_bot
 from closingbell.bots.base import Bot
 from closingbell.core.game import Game, State
+from closingbell.core.records import GameRecord
 from closingbell.core.registry import load_game
 from closingbell.core.view import View
 from closingbell.text.names import HUMAN
@@ -171,6 +172,19 @@ class Tutorial:
                 return lesson
         raise KeyError(lesson_id)
 
+    def deals(self, record: GameRecord) -> bool:
+        """Whether ``record`` is a game of this tutorial.
+
+        That is: its game, rules options, seed and seats, dealt (not from a position).
+        """
+        return (
+            record.game == self.game
+            and record.position is None
+            and record.seed == self.seed
+            and tuple(record.seats) == self.seats
+            and dict(record.options) == self.load().options_dict()
+        )
+
     @property
     def lesson_ids(self) -> tuple[str, ...]:
         """Every lesson's id, in order."""
@@ -258,6 +272,26 @@ class Guide:
     def missed(self) -> list[str]:
         """The ids of the lessons that have not fired, in the tutorial's order."""
         return [i for i in self.tutorial.lesson_ids if i not in self.shown]
+
+    @classmethod
+    def replayed(
+        cls, tutorial: Tutorial, actions: Sequence[int], game: Game | None = None
+    ) -> Guide:
+        """The guide of a game of ``tutorial`` after ``actions``, as if it had followed it.
+
+        The deal is replayed and every action observed, so a game saved and resumed (or a
+        server restarted) goes on with the lessons already shown marked as shown. Raises
+        the game's ``IllegalActionError`` for actions that do not replay.
+        """
+        guide = cls(tutorial, game)
+        seat = tutorial.seat
+        state = guide.game.new_game(tutorial.seed)
+        guide.observe(state.view(seat), state.visible_events(seat))
+        for action in actions:
+            shown = len(state.log)
+            state.apply(action)
+            guide.observe(state.view(seat), state.visible_events(seat, shown))
+        return guide
 
 
 @dataclass(frozen=True)

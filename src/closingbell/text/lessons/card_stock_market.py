@@ -53,7 +53,7 @@ class CardStockMarketLessons:
             practice = _(
                 "In this practice game the bank opens with only ${amount}, so that you meet "
                 "this rule; in a normal game it holds ${total}."
-            ).format(amount=bank, total=C.BANK_MONEY)
+            ).format(amount=f"{bank:,}", total=f"{C.BANK_MONEY:,}")
             short = _("{sentence} {next}").format(sentence=short, next=practice)
         self.explanations: dict[str, str] = {
             "welcome": _(

@@ -4,7 +4,7 @@ the summary of those that did not, the hint on what next, saving and resuming.""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +12,8 @@ from rich.console import Console
 from rich.text import Text
 
 from closingbell.core.records import GameRecord, replay
-from closingbell.learn import play_through, scripted, tutorial
+from closingbell.core.view import View
+from closingbell.learn import Fired, Guide, play_through, scripted, tutorial
 from closingbell.text.games import narrator_for
 from closingbell.text.i18n import LANGS
 from closingbell.text.lessons import lesson_words
@@ -156,3 +157,36 @@ def test_a_game_that_is_not_a_guided_one_is_refused(
     assert err.startswith("closingbell learn: ") and "is not a guided game" in err
     assert "play --resume" in err
     assert path.read_text() == before  # nothing changed
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_guide_is_given_only_what_the_learner_may_see(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_name: str
+) -> None:
+    t = tutorial(game_name)
+    seen: list[tuple[object, list[dict[str, object]]]] = []
+    observe = Guide.observe
+
+    def spy(self: Guide, view: View, events: Iterable[dict[str, object]]) -> list[Fired]:
+        listed = list(events)
+        seen.append((view, listed))
+        return observe(self, view, listed)
+
+    monkeypatch.setattr(Guide, "observe", spy)
+    rc, _text = _run(list(t.script), game_name=game_name, save=str(tmp_path / "g.cbrec"))
+    assert rc == 0
+    record = GameRecord.read(tmp_path / "g.cbrec")
+    assert len(seen) == len(record.actions) + 1  # the deal, then every action
+    state = t.new_game()
+    for i, (view, events) in enumerate(seen):
+        if i:
+            start = len(state.log)
+            state.apply(state.game.string_to_action(record.actions[i - 1].text))
+        else:
+            start = 0
+        assert view == state.view(t.seat)
+        assert events == state.visible_events(t.seat, start)
+        # Another seat's draw reaches the learner without its cards.
+        for event in events:
+            if event["type"] in ("draw", "deal") and event["seat"] != t.seat:
+                assert event.get("card", event.get("cards")) is None

@@ -64,6 +64,8 @@ class GuidedSession(Session):
         self.resume_with = "learn"
         self.fired: list[Fired] = []
         """The lessons fired by the action being narrated, not yet shown."""
+        self.observed = len(self.state.history) if self.resumed else -1
+        """How many actions the guide has seen (a resumed game's guide has seen them all)."""
 
     def bot_action(self, seat: int) -> int:
         """What the tutorial's bot of ``seat`` chooses from its view."""
@@ -72,9 +74,12 @@ class GuidedSession(Session):
     def narrate(self, *, quiet: bool = False) -> None:
         """Tell what happened since the last call, with the lessons it brings."""
         self.fired = []
-        if not quiet:
+        ply = len(self.state.history)
+        # Once per action: the loop also narrates when nothing has happened since.
+        if not quiet and ply != self.observed:
             events = self.state.visible_events(self.tutorial.seat, self.shown)
             self.fired = self.guide.observe(self.state.view(self.tutorial.seat), events)
+        self.observed = ply
         super().narrate(quiet=quiet)
 
     def explain(self, events: Sequence[dict[str, Any]], index: int | None) -> bool:

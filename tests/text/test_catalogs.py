@@ -46,6 +46,7 @@ def test_the_sources_have_messages_in_every_part() -> None:
     files = {m.where.split(":")[0] for m in MESSAGES}
     assert {"tui/app.py", "text/take_stock.py", "text/card_stock_market.py"} <= files
     assert {"text/names.py", "tui/take_stock.py"} <= files
+    assert {"text/lessons/take_stock.py", "text/lessons/card_stock_market.py"} <= files
     assert {m.domain for m in MESSAGES} == set(DOMAINS)
     assert len(MESSAGES) > 300
 
@@ -54,6 +55,7 @@ def test_modules_named_after_a_game_have_its_domain() -> None:
     assert domain_of(Path("text/take_stock.py")) == "take_stock"
     assert domain_of(Path("tui/card_stock_market.py")) == "card_stock_market"
     assert domain_of(Path("text/names.py")) == COMMON
+    assert domain_of(Path("text/lessons/take_stock.py")) == "take_stock"
 
 
 @pytest.mark.parametrize("lang", list(LANGS))

@@ -39,6 +39,14 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def pace(text: str) -> float:
+    """A pause after each bot move: 0 to 60 seconds."""
+    value = float(text)
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 60 seconds, not {text}")
+    return value
+
+
 def seed(text: str) -> int:
     """A seed: an integer of 0 or more."""
     value = int(text)

@@ -14,6 +14,7 @@ import closingbell
 
 SUBCOMMANDS = (
     "play",
+    "learn",
     "replay",
     "analyze",
     "bench",
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="closingbell",
-        description="Take Stock and Card Stock Market: play, replay records, measure speed.",
+        description="Take Stock and Card Stock Market: play, learn, replay records, measure speed.",
     )
     parser.add_argument("--version", action="version", version=closingbell.__version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -6,17 +6,10 @@ import argparse
 from typing import Any
 
 from closingbell.bots import available_bots
-from closingbell.cli.arguments import option_pair, seed
+from closingbell.cli.arguments import option_pair, pace, seed
 from closingbell.cli.hints import closingbell_command
 from closingbell.core.registry import available_games
 from closingbell.text.i18n import LANGS
-
-
-def _pace(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 60 seconds, not {text}")
-    return value
 
 
 def add_parser(sub: Any) -> None:
@@ -71,7 +64,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--pace",
-        type=_pace,
+        type=pace,
         default=0.4,
         metavar="SECONDS",
         help="pause after each bot move (default: 0.4)",

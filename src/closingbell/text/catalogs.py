@@ -1,10 +1,11 @@
 """Keeping the message catalogs in step with the source (a tool for maintainers and tests).
 
-Every ``_("...")`` (and ``ngettext``) call in ``closingbell/text/*.py`` (the words) and
-``closingbell/tui/*.py`` (the terminal's layout) is a message. A module named after a game
-keeps its messages in that game's domain (``text/take_stock.py`` and ``tui/take_stock.py``
-to ``take_stock.po``); every other module's go to ``common``; the browser page's
-(``_("...")`` in ``closingbell/server/static/*.js``) go to ``web``. Run
+Every ``_("...")`` (and ``ngettext``) call in ``closingbell/text/*.py`` (the words),
+``closingbell/text/lessons/*.py`` (the guided games' lessons) and ``closingbell/tui/*.py``
+(the terminal's layout) is a message. A module named after a game keeps its messages in that
+game's domain (``text/take_stock.py``, ``text/lessons/take_stock.py`` and
+``tui/take_stock.py`` to ``take_stock.po``); every other module's go to ``common``; the
+browser page's (``_("...")`` in ``closingbell/server/static/*.js``) go to ``web``. Run
 ``python -m closingbell.text.catalogs [DOMAIN ...]`` after changing messages: it adds new
 messages to every language's catalogs (English ones filled with the source text, others
 left empty for a translator) and drops messages no longer used, keeping every translation
@@ -28,8 +29,9 @@ from closingbell.text.i18n import COMMON, LANGS, WEB, catalog_path
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 """The ``closingbell`` package."""
 
-SOURCE_DIRS = (PACKAGE_DIR / "text", PACKAGE_DIR / "tui")
-"""The Python sources whose messages the catalogs hold: the words and the terminal."""
+SOURCE_DIRS = (PACKAGE_DIR / "text", PACKAGE_DIR / "text" / "lessons", PACKAGE_DIR / "tui")
+"""The Python sources whose messages the catalogs hold: the words (the lessons of the guided
+games among them) and the terminal."""
 
 WEB_DIR = PACKAGE_DIR / "server" / "static"
 """The browser page's JavaScript modules."""

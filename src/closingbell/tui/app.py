@@ -230,6 +230,8 @@ class Session:
         """How much of the log has been narrated."""
         self.recent: deque[str] = deque(maxlen=RECENT)
         self.last_human: int | None = None
+        self.resume_with = "play"
+        """The subcommand that goes on with this game, for the hint on resuming."""
 
     # ------------------------------------------------------------------ record
 
@@ -283,7 +285,8 @@ class Session:
         """Tell what happened since the last call, as the watcher may know it."""
         events = self.state.visible_events(self.watcher, self.shown)
         self.shown = len(self.state.log)
-        for event in events:
+        go_on = self._("Press Enter to go on (q to save and quit).")
+        for i, event in enumerate(events):
             text = self.narrator.describe_event(event)
             if text:
                 self.recent.append(text)
@@ -294,8 +297,21 @@ class Session:
             summary = self.screen.round_summary(self.state.view(self.watcher), event)
             if summary is not None:
                 self.console.print(summary)
-                if self.humans and not self.state.is_terminal():
-                    self.wait_enter(self._("Press Enter for the next round (q to save and quit)."))
+            explained = self.explain(events, i)
+            if (summary is not None or explained) and self.humans and not self.state.is_terminal():
+                next_round = self._("Press Enter for the next round (q to save and quit).")
+                self.wait_enter(next_round if summary is not None else go_on)
+        explained = not quiet and self.explain(events, None)
+        if explained and self.humans and not self.state.is_terminal():
+            self.wait_enter(go_on)
+
+    def explain(self, events: Sequence[dict[str, Any]], index: int | None) -> bool:
+        """Add to the narration after ``events[index]`` (``None``: after all of ``events``).
+
+        Returns whether anything was shown. A plain game adds nothing; a guided game adds
+        its lessons (:mod:`closingbell.tui.learn`).
+        """
+        return False
 
     def show_table(self, seat: int) -> None:
         """The recent events, the table as ``seat`` sees it and its decision."""
@@ -333,10 +349,13 @@ class Session:
             self.console.print(line)
         return legal
 
+    def closing(self) -> None:
+        """What follows the final scores and the record's place (nothing in a plain game)."""
+
     def saved_message(self) -> None:
         """Tell where the game is saved and how to go on with it."""
         self.say(self._("The game is saved in {path}").format(path=self.path), "bold")
-        command = f"{self.program} play --resume {shlex.quote(str(self.path))}"
+        command = f"{self.program} {self.resume_with} --resume {shlex.quote(str(self.path))}"
         self.say(self._("To go on with it: {command}").format(command=command))
 
     # ------------------------------------------------------------------ input
@@ -444,19 +463,22 @@ class Session:
         self.apply(action)
         self.narrate()
 
-    def bot_turn(self, seat: int) -> None:
-        """Let the bot of ``seat`` choose from its view, then tell what happened."""
+    def bot_action(self, seat: int) -> int:
+        """What the bot of ``seat`` chooses from its view."""
         bot = self.bots[seat]
         # Reseeded at each decision, a bot chooses the same after a resume as it would have.
         bot.rng.seed(f"play/{self.seed}/{seat}/{len(self.state.history)}")
-        view = self.state.view(seat)
-        if bot.searches:
+        return bot.choose(self.state.view(seat))
+
+    def bot_turn(self, seat: int) -> None:
+        """Let the bot of ``seat`` choose from its view, then tell what happened."""
+        if self.bots[seat].searches:
             # A search takes up to its time budget: show that the game has not stalled.
             thinking = self._("{name} is thinking…").format(name=self.names[seat])
             with self.console.status(thinking):
-                action = bot.choose(view)
+                action = self.bot_action(seat)
         else:
-            action = bot.choose(view)
+            action = self.bot_action(seat)
         self.apply(action)
         self.narrate()
         if self.pace > 0:
@@ -506,6 +528,7 @@ class Session:
             self.narrate()
             self.console.print(self.screen.final_summary(self.state.view(self.watcher)))
             self.say(_("The record of this game is in {path}").format(path=self.path))
+            self.closing()
             return 0
         except _Quit:
             self.save()

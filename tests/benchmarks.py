@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,5 +16,7 @@ def load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, FOLDER / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # Registered under its name before it runs: dataclasses look their module up there.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module

@@ -21,6 +21,7 @@ from starlette.testclient import WebSocketTestSession
 
 import closingbell
 from closingbell.cli.main import main
+from closingbell.core.records import GameRecord, replay
 from closingbell.server.ratings import Finish
 from closingbell.server.store import SeatRow, Store, TableRow
 from closingbell.text.games import narrator_for
@@ -180,6 +181,12 @@ def test_a_table_whose_hints_were_used_rates_nobody_and_the_rebuild_agrees(
         profile = site.get("/api/players/Alice").json()
         by_table = {r["table"]: r["rated"] for r in profile["results"]}
         assert by_table == {plain["id"]: True, hinted["id"]: False}
+        # Its record says so, as the terminal's records do.
+        record = GameRecord.loads(site.get(f"/api/tables/{hinted['id']}/record.cbrec").text)
+        assert record.hinted is True and replay(record).is_terminal()
+        assert site.get(f"/api/tables/{hinted['id']}/record").json()["hinted"] is True
+        unhinted = site.get(f"/api/tables/{plain['id']}/record").json()
+        assert unhinted["hinted"] is False and "hinted" not in unhinted["record"]
     capsys.readouterr()
     assert main(["ratings", "--rebuild", "--database", database_url]) == 0
     assert "2 ratings from 1 rated games" in capsys.readouterr().out

@@ -463,6 +463,7 @@ def finished_game(table: LiveTable) -> FinishedGame:
         names=tuple(None if s.kind == "bot" else s.name for s in table.seats),
         seats=tuple(s.name or s.bot or "open" for s in table.seats),
         bots=tuple(s.bot if s.kind == "bot" else None for s in table.seats),
+        hinted=table.hints_used,
     )
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_hints.py [--games 3] [--per-game 12] [--pool]
+    python benchmarks/bench_hints.py [--games 3] [--per-game 12] [--pool] [--server N]
 
 For each game and player count, plays ``--games`` random games and times a hint
 (:func:`closingbell.bots.hints.hint`, :data:`~closingbell.bots.hints.HINT_WORLDS` worlds)
@@ -11,8 +11,12 @@ at ``--per-game`` of their decisions, the decisions with the most legal actions 
 percentile and the slowest, in seconds of wall time and of CPU time. With ``--pool`` it
 also sends the slowest decisions through the web server's helper processes
 (:class:`~closingbell.server.tables.BotPool`, two of them), as a hint at a table is worked
-out: the first one starts the helpers. A benchmark: the figures are printed, never
-compared with a threshold.
+out: the first one starts the helpers. With ``--server N`` it plays N practice tables of
+each game through the web app (in-process, on a temporary SQLite file, two helper
+processes, started as the player sits down, who then looks at the table for ``--read``
+seconds), asking for a hint at every decision of the player and timing each from the
+request to the ``hint`` message: what a player waits. A benchmark: the figures are printed,
+never compared with a threshold.
 """
 
 from __future__ import annotations
@@ -96,12 +100,72 @@ async def through_pool(cases: list[tuple[State, int]]) -> list[float]:
     return out
 
 
+def through_server(name: str, tables: int, read: float) -> list[float]:
+    """Seconds from each ``hint`` request to its answer, at ``tables`` practice tables of
+    ``name`` (one person, a medium bot) played to their end through the web app; the player
+    looks at each table for ``read`` seconds before the first hint."""
+    import json  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from fastapi.testclient import TestClient  # noqa: PLC0415 (the web extra)
+
+    from closingbell.server.app import create_app  # noqa: PLC0415
+
+    out: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            f"sqlite:///{Path(folder) / 'bench.db'}",
+            bot_delay=0,
+            bot_processes=2,
+            rate=10_000.0,  # the player answers at once: no rate limit
+            burst=10_000.0,
+            address_rate=0,
+        )
+        with TestClient(app) as client:
+            for _ in range(tables):
+                body: dict[str, object] = {"game": name, "seats": ["open", "medium"]}
+                if name == "take_stock":
+                    body["options"] = {"rounds": 1}
+                table = client.post("/api/tables", json=body).json()["table"]["id"]
+                token = client.post(f"/api/tables/{table}/join", json={"name": "Ana"}).json()
+                with client.websocket_connect(f"/ws/tables/{table}") as ws:
+                    ws.send_text(json.dumps({"type": "hello", "token": token["token"]}))
+                    time.sleep(read)
+                    while True:
+                        message = json.loads(ws.receive_text())
+                        if message["type"] != "state" or (
+                            message["status"] == "playing" and not message["legal"]
+                        ):
+                            continue
+                        if message["status"] == "finished":
+                            break
+                        started = time.perf_counter()
+                        ws.send_text(json.dumps({"type": "hint", "version": message["version"]}))
+                        while (answer := json.loads(ws.receive_text()))["type"] != "hint":
+                            pass
+                        out.append(time.perf_counter() - started)
+                        choice = answer["best"]["id"]
+                        ws.send_text(
+                            json.dumps(
+                                {"type": "action", "version": message["version"], "action": choice}
+                            )
+                        )
+    return out
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--per-game", type=int, default=12)
     parser.add_argument("--pool", action="store_true", help="also through helper processes")
+    parser.add_argument(
+        "--server", type=int, default=0, metavar="N", help="also N tables through the web app"
+    )
+    parser.add_argument(
+        "--read", type=float, default=3.0, help="seconds a player looks before the first hint"
+    )
     args = parser.parse_args()
     print(f"hints of {HINT_WORLDS} worlds; seconds per hint")
     slowest: list[tuple[State, int]] = []
@@ -117,6 +181,10 @@ def main() -> None:
         print(f"through 2 helper processes, the slowest {len(times)} decisions:")
         print(f"    first (starts the helpers) {times[0]:5.3f}")
         print(f"    then  {figures(times[1:])}")
+    for name in ("take_stock", "card_stock_market") if args.server else ():
+        times = through_server(name, args.server, args.read)
+        print(f"through the web app, {name}, every decision of {args.server} tables:")
+        print(f"    n={len(times)}  first {times[0]:5.3f}  {figures(times)}")
 
 
 if __name__ == "__main__":

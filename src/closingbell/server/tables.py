@@ -1097,6 +1097,9 @@ class LiveTable:
         task = asyncio.get_running_loop().create_task(
             self._work_out_hint(view, version), context=table_context(self.id)
         )
+        # Its failure is logged by whoever awaits it; none may be left (their connection
+        # closed), so it is marked as seen here.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
         self._hint = (version, task)
         return task
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -321,6 +322,27 @@ def test_result_is_optional(text: str, finished: State) -> None:
     record = GameRecord.loads(without)
     assert record.result is None
     assert replay(record) == finished
+
+
+def test_a_hinted_game_says_so_and_reads_back(text: str, finished: State) -> None:
+    record = GameRecord.loads(text)
+    assert record.hinted is False and "hinted" not in text
+    hinted = dataclasses.replace(record, hinted=True)
+    written = hinted.dumps()
+    assert written.split("\n")[line_of(written, "actions:") - 2] == "hinted: true"
+    again = GameRecord.loads(written)
+    assert again == hinted and again.hinted is True and again != record
+    assert replay(again) == finished
+    said_no = replace_line(text, line_of(text, "actions:"), "hinted: false\nactions:")
+    assert GameRecord.loads(said_no) == record
+
+
+@pytest.mark.parametrize("value", ["1", '"yes"', "null", "[true]"])
+def test_hinted_is_true_or_false(text: str, value: str) -> None:
+    number = line_of(text, "actions:")
+    error = refused(replace_line(text, number, f"hinted: {value}\nactions:"))
+    assert error.line == number
+    assert "hinted must be true or false" in error.reason
 
 
 def test_duplicate_header_key_is_refused(text: str) -> None:

@@ -88,9 +88,11 @@ def database(kind: str, tmp_path: Any) -> Iterator[str]:
 @contextmanager
 def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
     """A TestClient on a fresh app (lifespan run): quick bots, clients that may act and
-    connect as fast as a test plays (every TestClient has the same address), and seeds that
-    may be chosen, unless told otherwise."""
+    connect as fast as a test plays (every TestClient has the same address), seeds that may
+    be chosen, and no helper process started for hints before the first hint, unless told
+    otherwise."""
     settings.setdefault("bot_delay", 0)
+    settings.setdefault("warm_for_hints", False)
     settings.setdefault("rate", 10_000.0)
     settings.setdefault("burst", 10_000.0)
     settings.setdefault("address_connections", 0)

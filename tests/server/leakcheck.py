@@ -16,6 +16,11 @@ which does not rely on the server's list of secret decisions.
 A table may start from a position (``docs/positions.md``): its text holds every hidden card,
 so no message may hold it, nor any of its fields' text; the messages are rebuilt from the
 states that follow from the position.
+
+A ``hint`` goes to the player of a practice table only, for their own decision, and is
+rebuilt whole from that seat's view: the analysis of the view on the hints' budget and seed
+(:func:`closingbell.bots.hints.hint`, which reads nothing else), each action in the
+narrator's words, the figures rounded as docs/protocol.md says.
 """
 
 from __future__ import annotations
@@ -23,9 +28,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from closingbell.bots.analysis import ActionValue
+from closingbell.bots.hints import HINT_WORLDS, hint
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
+from closingbell.core.view import View
 from closingbell.text.games import narrator_class
+from closingbell.text.hints import hint_reason
 from closingbell.text.names import bot_labels
 from closingbell.text.narrator import Narrator
 from tests.conformance.common import could_tell
@@ -71,6 +80,7 @@ TABLE_KEYS = frozenset(
         "spectator_chat",
         "rematch_of",
         "rematch",
+        "hints_used",
     }
 )
 SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
@@ -79,6 +89,20 @@ CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "text", "time"})
 REMATCH_KEYS = frozenset({"type", "votes", "table"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
 LAST_ACTION_KEYS = frozenset({"seat", "id", "text", "by", "secret"})
+HINT_KEYS = frozenset({"type", "version", "seat", "worlds", "best", "reason", "actions"})
+HINT_VALUE_KEYS = frozenset(
+    {
+        "id",
+        "text",
+        "label",
+        "margin",
+        "margin_interval",
+        "win",
+        "win_interval",
+        "behind",
+        "behind_interval",
+    }
+)
 
 
 class Leak(AssertionError):
@@ -119,8 +143,11 @@ class Game:
     """The seats that voted for a rematch, in order."""
     rematch: str | None = None
     """The rematch's table id, once every person voted."""
+    hinted: bool = False
+    """Whether a player asked for a hint at the table."""
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
+    _hints: dict[tuple[int, int, str | None], dict[str, Any]] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -203,6 +230,8 @@ def check_table_info(game: Game, table: Any) -> None:
     from_position = game.position is not None
     require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
     require(table["rated"] is False, f"rated {table['rated']!r}")
+    hints_used = table["hints_used"]
+    require(hints_used is False or (hints_used is True and game.hinted), f"hints {hints_used!r}")
     require(
         table["spectator_chat"] is game.spectator_chat,
         f"spectator_chat {table['spectator_chat']!r}",
@@ -373,6 +402,8 @@ def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int)
         check_chat(game, message)
     elif kind == "rematch":
         check_rematch(game, message)
+    elif kind == "hint":
+        check_hint(game, stream, message)
     else:
         raise Leak(f"a message of type {kind!r} in a game played without mistakes")
     return sent
@@ -408,6 +439,64 @@ def check_rematch(game: Game, message: dict[str, Any]) -> None:
     done = set(votes) == humans
     table = message["table"]
     require(table == (game.rematch if done else None), f"rematch table {table!r}")
+
+
+def expected_hint(
+    game: RulesGame, view: View, seed: int, version: int, narrator: Narrator | None
+) -> dict[str, Any]:
+    """The ``hint`` message for ``view``'s decision at ``version`` of a table dealt with
+    ``seed``, in ``narrator``'s words: rebuilt from the view alone."""
+    found = hint(game, view, seed, version)
+
+    def value(v: ActionValue) -> dict[str, Any]:
+        return {
+            "id": v.action,
+            "text": game.action_to_string(v.action),
+            "label": None if narrator is None else narrator.describe_action(view, v.action),
+            "margin": round(v.margin.mean, 3),
+            "margin_interval": [round(v.margin.low, 3), round(v.margin.high, 3)],
+            "win": round(v.win.mean, 4),
+            "win_interval": [round(max(0.0, v.win.low), 4), round(min(1.0, v.win.high), 4)],
+            "behind": round(v.behind.mean, 3),
+            "behind_interval": [round(v.behind.low, 3), round(v.behind.high, 3)],
+        }
+
+    values = [value(v) for v in found.actions]
+    return {
+        "type": "hint",
+        "version": version,
+        "seat": view.seat,
+        "worlds": HINT_WORLDS,
+        "best": values[0],
+        "reason": None if narrator is None else hint_reason(narrator, view, found),
+        "actions": values,
+    }
+
+
+def check_hint(game: Game, stream: Stream, message: dict[str, Any]) -> None:
+    """A ``hint``: to the only person of the table, for their own decision, from their view."""
+    require(set(message) == HINT_KEYS, f"hint keys: {sorted(message)}")
+    seat = stream.seat
+    require(seat is not None, "a hint sent to a spectator")
+    assert seat is not None
+    others = [kind for p, kind in enumerate(game.kinds) if p != seat]
+    require(all(kind == "bot" for kind in others), "a hint at a table with another person")
+    require(game.hinted, "a hint nobody asked for")
+    version = message["version"]
+    require(type(version) is int and 0 <= version < len(game.states), f"hint version {version!r}")
+    state = game.states[version]
+    require(
+        not state.is_terminal() and state.current_player == seat,
+        f"a hint at version {version}, where seat {seat} does not decide",
+    )
+    for value in [message["best"], *message["actions"]]:
+        require(isinstance(value, dict) and set(value) == HINT_VALUE_KEYS, f"hint value {value!r}")
+    key = (version, seat, stream.lang)
+    if key not in game._hints:
+        narrator = game.narrator(stream.lang) if stream.lang is not None else None
+        game._hints[key] = expected_hint(game.game, state.view(seat), game.seed, version, narrator)
+    expected = game._hints[key]
+    require(message == expected, f"a hint at version {version} that is not its view's analysis")
 
 
 def check_stream(game: Game, stream: Stream) -> int:

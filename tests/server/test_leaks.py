@@ -5,8 +5,9 @@ choose random legal actions, beside bots and spectators, in both languages. Ever
 each connection receives, and the answers of the HTTP routes a spectator may call during
 the game, are kept; then every field of every one of them is rebuilt from what its
 recipient may read and compared (``tests/server/leakcheck.py``). Practice tables started
-from a position (which holds every hidden card) are played the same way, and no message or
-answer holds the position. The checker itself is tested: a secret planted in any field of
+from a position (which holds every hidden card) are played the same way, their player
+asking for hints, and no message or answer holds the position; each hint is rebuilt from
+the player's view alone. The checker itself is tested: a secret planted in any field of
 any kind of message is caught.
 """
 
@@ -61,13 +62,15 @@ def play_through(
     *,
     position: str | None = None,
     move_time: float | None = None,
+    hints: int = 0,
 ) -> Played:
     """Play a whole game with random clients in the open seats and two spectators.
 
     With ``position``, the table starts from it (and ``seed`` only drives the clients);
-    with ``move_time``, it is a game over days. Everyone who may write in the chat writes
-    markup in it at the start (spectators may at the tables of an even seed), and at the end
-    every person votes for a rematch.
+    with ``move_time``, it is a game over days; with ``hints``, the player asks for a hint
+    at that many decisions (spread over the game) before choosing. Everyone who may write
+    in the chat writes markup in it at the start (spectators may at the tables of an even
+    seed), and at the end every person votes for a rematch.
     """
     spectator_chat = seed % 2 == 0
     extra: dict[str, Any] = {"spectator_chat": spectator_chat}
@@ -107,6 +110,7 @@ def play_through(
 
     said: list[tuple[int | None, str]] = []
     votes: list[int] = []
+    asked = 0
     try:
         for i, ws in enumerate(sockets):
             token = tokens.get(who[i]) if who[i] is not None else None  # type: ignore[arg-type]
@@ -136,6 +140,11 @@ def play_through(
                 refusals.append(refused.text)
             mover = reached[0]["current_player"]
             i = who.index(mover)
+            if asked < hints and version % 7 == 0:
+                asked += 1
+                sockets[i].send_text(json.dumps({"type": "hint", "version": version}))
+                while read(i)["type"] != "hint":
+                    pass
             choice = rng.choice(reached[i]["legal"])
             sockets[i].send_text(
                 json.dumps({"type": "action", "version": version, "action": choice["id"]})
@@ -181,7 +190,9 @@ def play_through(
         spectator_chat=spectator_chat,
         votes=votes,
         rematch=rematch,
+        hinted=asked > 0,
     )
+    assert asked == hints, f"{asked} hints asked of {hints}"
     return Played(known, streams, views, infos, refusals)
 
 
@@ -232,10 +243,13 @@ def test_a_table_from_a_position_never_sends_it_while_it_is_played(
 ) -> None:
     game, seats, seed, langs, steps = case
     position = midgame_position(game, len(seats), seed, steps)
-    played = play_through(client, game, seats, seed, langs, position=position)
+    played = play_through(client, game, seats, seed, langs, position=position, hints=2)
     assert played.game.position == position and played.game.seed == seed
     assert all(info["from_position"] is True for info in played.infos)
+    assert played.infos[-1]["hints_used"] is True
     check_played(played)
+    hints = [m for s in played.streams for m in s.messages if m["type"] == "hint"]
+    assert len(hints) == 2
 
 
 def test_a_game_over_days_sends_its_deadlines_and_nothing_more(client: TestClient) -> None:
@@ -606,3 +620,74 @@ def test_a_spectators_message_where_spectators_only_read_is_caught(played: Playe
     closed = dataclasses.replace(played.game, spectator_chat=False)
     with pytest.raises(Leak, match="spectator"):
         check_message(closed, stream, stream.raw[i], stream.messages[i], 0)
+
+
+# ---------------------------------------------------------------- hints
+
+
+@pytest.fixture(scope="module")
+def hinted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """A whole Take Stock game at a practice table, its player asking for three hints."""
+    path = Path(tmp_path_factory.mktemp("hints")) / "web.db"
+    with client_for(f"sqlite:///{path}") as client:
+        yield play_through(
+            client, "take_stock", ["random", "open", "easy"], 4_407_113_902, ["zh-Hant"], hints=3
+        )
+
+
+def a_hint(stream: Stream, message: dict[str, Any]) -> bool:
+    return message["type"] == "hint"
+
+
+def _swap_best(played: Played, stream: Stream, message: dict[str, Any]) -> None:
+    message["best"], message["actions"][1] = message["actions"][1], message["best"]
+
+
+HINT_PLANTS = {
+    "a hint's label names another seat's card": lambda p, s, m: m["best"].update(
+        label=f"{m['best']['label']} {other_hand(p, s, m)[0]}"
+    ),
+    "a hint's reason names another seat's hand": lambda p, s, m: m.update(
+        reason=f"they hold {other_hand(p, s, m)}"
+    ),
+    "a hint with every hand": lambda p, s, m: m.update(hands=state_of(p, m).hands),
+    "a hint of another action than the analysis's": _swap_best,
+    "a hint's chance of winning from elsewhere": lambda p, s, m: m["best"].update(win=1.0),
+    "a hint for a later decision": lambda p, s, m: m.update(version=m["version"] + 1),
+    "a hint of fewer worlds": lambda p, s, m: m.update(worlds=m["worlds"] - 1),
+}
+
+
+@pytest.mark.parametrize("plant", list(HINT_PLANTS))
+def test_a_leak_planted_in_a_hint_is_caught(hinted: Played, plant: str) -> None:
+    stream, i = first(hinted, a_hint)
+    message = copy.deepcopy(stream.messages[i])
+    HINT_PLANTS[plant](hinted, stream, message)
+    must_be_caught(hinted, stream, i, message)
+
+
+def test_a_hint_checked_at_a_table_with_another_person_is_caught(hinted: Played) -> None:
+    stream, i = first(hinted, a_hint)
+    kinds = ["human" if p != stream.seat else k for p, k in enumerate(hinted.game.kinds)]
+    crowded = dataclasses.replace(hinted.game, kinds=kinds)
+    with pytest.raises(Leak, match="another person"):
+        check_message(crowded, stream, stream.raw[i], stream.messages[i], 0)
+
+
+def test_a_secret_planted_in_any_field_of_a_hint_is_caught(hinted: Played) -> None:
+    check_played(hinted)
+    stream, i = first(hinted, a_hint)
+    original = stream.messages[i]
+    secret = other_hand(hinted, stream, original)
+    planted = 0
+    for path in paths(original):
+        if path == ("type",):
+            continue
+        message = copy.deepcopy(original)
+        holder = message
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = {"leak": secret}
+        must_be_caught(hinted, stream, i, message)
+        planted += 1
+    assert planted > 25

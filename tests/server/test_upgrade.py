@@ -83,7 +83,7 @@ def old_database(database_url: str, tmp_path: Path) -> str:
 def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> None:
     assert schema(old_database)[0] == "0004"
     with client_for(old_database) as client:
-        assert schema(old_database)[0] == "0005"
+        assert schema(old_database)[0] == "0006"
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert {i: (t["status"], t["version"]) for i, t in listed.items()} == {
             FINISHED: ("finished", 283),
@@ -92,6 +92,7 @@ def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> No
         }
         for table in listed.values():
             assert (table["rated"], table["move_time"], table["rematch"]) == (False, None, None)
+            assert table["hints_used"] is False
             assert not any(s["account"] or s["invited"] for s in table["seats"])
         # The finished game replays to its end from its record.
         record = GameRecord.loads(client.get(f"/api/tables/{FINISHED}/record.cbrec").text)

@@ -302,3 +302,45 @@ def test_the_resume_hint_names_the_program_as_given_and_quotes_the_file(tmp_path
     )
     assert rc == 0
     assert f".venv/bin/closingbell play --resume '{path}'" in text
+
+
+# ---------------------------------------------------------------------- hints
+
+
+def test_h_shows_the_hint_of_the_web_server_and_the_record_keeps_it(tmp_path: Path) -> None:
+    from closingbell.bots.hints import hint
+    from closingbell.text.take_stock import TakeStockNarrator
+
+    path = tmp_path / "g.cbrec"
+    rc, text = _run(["h", "q"], seats="you,medium", seed=1, save=str(path))
+    assert rc == 0
+    record = GameRecord.read(path)
+    assert record.hinted is True and "hinted: true" in path.read_text()
+    # The analysis a hint at a table of the same deal gives, from seat 0's view.
+    state = replay(record)
+    found = hint(state.game, state.view(0), 1, len(state.history))
+    legal = state.legal_actions()
+    narrator = TakeStockNarrator(state.game, ["Player 1 (you)", "Medium 2"], "en")
+    label = narrator.describe_action(state.view(0), found.best)
+    assert f"Hint: {legal.index(found.best) + 1}. {label}" in text
+    assert f"[{state.action_to_string(found.best)}]" in text
+    assert "Chance of winning: " in text and "32 deals of the cards you cannot see" in text
+    # Resumed, the game stays hinted whether or not another hint is asked for.
+    rc, _ = _run(["1", "q"], resume=str(path))
+    assert rc == 0 and GameRecord.read(path).hinted is True
+
+
+def test_a_game_without_hints_has_no_hinted_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.cbrec"
+    rc, text = _run(["1", "q"], seats="you,medium", seed=1, save=str(path))
+    assert rc == 0 and "h hints" in text
+    assert GameRecord.read(path).hinted is False and "hinted" not in path.read_text()
+
+
+def test_no_hint_in_a_game_of_several_people(tmp_path: Path) -> None:
+    path = tmp_path / "g.cbrec"
+    rc, text = _run(["", "h", "q"], seats="you,you", seed=1, save=str(path))
+    assert rc == 0
+    assert "Hints are for games with one person at the terminal" in text
+    assert "h hints" not in text and "Hint:" not in text
+    assert GameRecord.read(path).hinted is False

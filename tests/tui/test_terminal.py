@@ -143,6 +143,35 @@ def test_quit_then_resume_goes_on_to_the_end(tmp_path: Path, lang: str) -> None:
     assert done.result is not None
 
 
+HINT = {"en": r"Hint: (\d+)\. ", "zh-Hant": r"提示：(\d+)\. "}
+WINNING = {"en": "Chance of winning: ", "zh-Hant": "獲勝機率："}
+HINT_HELP = {"en": "h gives a hint", "zh-Hant": "h 給提示"}
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_h_shows_a_hint_and_the_record_says_so(tmp_path: Path, lang: str) -> None:
+    path = tmp_path / "game.cbrec"
+    child = spawn(
+        tmp_path, "--seed", "1", "--seats", "you,medium", "--lang", lang, "--save", str(path)
+    )
+    child.expect(CHOICE[lang])
+    assert HINT_HELP[lang] in child.before
+    child.sendline("h")
+    child.expect(HINT[lang])
+    number = int(child.match.group(1))
+    child.expect(WINNING[lang])
+    child.expect(CHOICE[lang])  # asked again, after the hint
+    assert GameRecord.read(path).hinted is True  # saved at once: quitting now keeps it
+    child.sendline(str(number))  # the hinted choice is taken like any other
+    child.expect(CHOICE[lang])
+    child.sendline("q")
+    child.expect(SAVED[lang])
+    assert finish(child) == 0
+    record = GameRecord.read(path)
+    assert record.hinted is True and len(record.actions) >= 1
+    replay(record)
+
+
 def test_ctrl_c_and_end_of_input_keep_the_game(tmp_path: Path) -> None:
     path = tmp_path / "game.cbrec"
     child = spawn(tmp_path, "--seed", "3", "--seats", "you,random", "--save", str(path))

@@ -2,9 +2,9 @@
 
 The database is the server's: ``--database URL``, else ``CLOSINGBELL_DATABASE``, else the
 SQLite file ``closingbell serve`` uses by default. ``--rebuild`` recomputes every rating
-from the stored results of rated tables, in the order the games ended, and rewrites the
-ratings and their history in one transaction (docs/web.md, "Ratings and profiles"). Needs
-the ``web`` extra.
+from the stored results of rated tables (but those where a hint was taken, which never
+count), in the order the games ended, and rewrites the ratings and their history in one
+transaction (docs/web.md, "Ratings and profiles"). Needs the ``web`` extra.
 """
 
 from __future__ import annotations

@@ -59,13 +59,13 @@ FORMAT_LINE = f"closingbell record {FORMAT_VERSION}"
 EXTENSION = ".cbrec"
 """The customary file name extension of a record."""
 
-HEADER_KEYS = ("game", "version", "options", "seed", "position", "seats", "result")
+HEADER_KEYS = ("game", "version", "options", "seed", "position", "seats", "result", "hinted")
 """The header keys, in the order they are written; all but those of :data:`OPTIONAL_KEYS`
 are required."""
 
-OPTIONAL_KEYS = ("position", "result")
+OPTIONAL_KEYS = ("position", "result", "hinted")
 """The header keys a record may leave out: a game dealt from its seed has no ``position``,
-an unfinished game no ``result``."""
+an unfinished game no ``result``, a game played without hints no ``hinted``."""
 
 ACTIONS_LINE = "actions:"
 """The line that ends the header; action lines follow it."""
@@ -159,6 +159,8 @@ class GameRecord:
     position: str | None = None
     """The position the game started from (``docs/positions.md``), on one line; ``None`` for
     a game dealt by ``new_game(seed)``."""
+    hinted: bool = False
+    """Whether a player was shown a hint (the analysis's preferred action) during the game."""
     lines: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """Where each header key and the ``actions:`` line were read (empty if made in code)."""
 
@@ -244,6 +246,8 @@ class GameRecord:
         out.append(f"seats: {_json(list(self.seats))}")
         if self.result is not None:
             out.append(f"result: {_json(self.result.to_dict())}")
+        if self.hinted:
+            out.append("hinted: true")
         out.append(ACTIONS_LINE)
         out += [f"{a.seat}: {a.text}" for a in self.actions]
         return "\n".join(out) + "\n"
@@ -510,6 +514,10 @@ def _parse_header_value(key: str, value: str, line: int) -> Any:
             )
         return value
     data = _parse_json(key, value, line)
+    if key == "hinted":
+        if not isinstance(data, bool):
+            raise RecordError(f"hinted must be true or false, not {value}", line)
+        return data
     if key in ("version", "seed"):
         if not _is_int(data):
             raise RecordError(f"{key} must be an integer, not {value}", line)
@@ -621,6 +629,7 @@ def _parse(lines: Iterable[tuple[int, str]]) -> GameRecord:
         actions=tuple(actions),
         result=header.get("result"),
         position=header.get("position"),
+        hinted=header.get("hinted", False),
         lines=where,
     )
 

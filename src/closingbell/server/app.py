@@ -39,6 +39,7 @@ from closingbell.server.protocol import (
     CLIENT_MESSAGE,
     Act,
     AnyClientMessage,
+    AskHint,
     ChatEntry,
     CreateTable,
     ErrorCode,
@@ -462,6 +463,7 @@ def finished_game(table: LiveTable) -> FinishedGame:
         names=tuple(None if s.kind == "bot" else s.name for s in table.seats),
         seats=tuple(s.name or s.bot or "open" for s in table.seats),
         bots=tuple(s.bot if s.kind == "bot" else None for s in table.seats),
+        hinted=table.hints_used,
     )
 
 
@@ -469,7 +471,7 @@ def finished_game(table: LiveTable) -> FinishedGame:
 
 
 async def _play(websocket: WebSocket, table_id: str) -> None:
-    """One client of a table: ``hello`` first, then actions and pings (docs/protocol.md).
+    """One client of a table: ``hello`` first, then its other messages (docs/protocol.md).
 
     Two tasks serve it: one reads (:func:`_read`), one writes (:func:`_write`). It ends
     when either does: the client left, or must be closed (flooding, no ``hello`` in time:
@@ -611,13 +613,22 @@ async def _read(
 
 
 async def _handle(
-    table: LiveTable, conn: Connection, message: Act | Say | RematchVote, received: float
+    table: LiveTable,
+    conn: Connection,
+    message: Act | Say | RematchVote | AskHint,
+    received: float,
 ) -> None:
-    """Play an action, write in the chat or vote for a rematch; raise :class:`WebError`."""
+    """Play an action, chat, vote for a rematch or give a hint; raise :class:`WebError`.
+
+    A hint is worked out while this connection waits (its next messages wait too), so
+    that one connection never has more than one hint under way.
+    """
     if isinstance(message, Say):
         await table.say(conn, message.text)
     elif isinstance(message, RematchVote):
         await table.vote_rematch(conn)
+    elif isinstance(message, AskHint):
+        await table.hint(conn, message)
     else:
         await table.act(conn, message, received)
 

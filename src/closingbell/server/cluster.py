@@ -27,6 +27,9 @@ follows the same list of actions, the database's:
 - **Chat and rematches.** A chat message's notice carries the whole message, which every
   other server holding the table sends its clients; a rematch vote's notice names the
   table, whose votes (and rematch, once open) the others read again from the database.
+- **Hints.** A hint taken at a practice table is stored (``tables.hints_used``) with a
+  notice naming the table, so that every server shows the table as hinted; its ratings do
+  not hang on the notice, since the last action's transaction reads the stored flag.
 
 Every notice carries its sender's id; a server that misses notices (its listening
 connection broke) finds out by comparing its tables' versions with the database's every
@@ -514,6 +517,8 @@ class Cluster(Solo):
             table.heard_chat(ChatRow.from_notice(notice["m"]))
         elif kind == "rematch":
             table.heard_rematch()
+        elif kind == "hints":
+            table.heard_hints()
 
     async def _take(self, table_id: str) -> None:
         """Take a handed-over table held in memory here."""

@@ -154,6 +154,15 @@ class Metrics:
             registry=self.registry,
         )
         """Bots' thinking."""
+        self.hint_time = Histogram(
+            "closingbell_hint_seconds",
+            "Seconds from a player's hint request to its answer, worked out anew (a hint "
+            "already worked out for the same decision is not counted), by game.",
+            ["game"],
+            buckets=THINK_BUCKETS,
+            registry=self.registry,
+        )
+        """Hints worked out."""
         self.errors = Counter(
             "closingbell_errors",
             "Errors sent to clients (HTTP error bodies and WebSocket error messages), by code.",
@@ -179,6 +188,7 @@ class Metrics:
             self.errors.labels(code=code.value)
         for game in self.games:
             self.followed.labels(game=game)
+            self.hint_time.labels(game=game)
             for by in BY:
                 self.actions.labels(game=game, by=by)
         for write in WRITES:
@@ -195,6 +205,10 @@ class Metrics:
     def thought(self, bot: str, seconds: float) -> None:
         """Note that bot ``bot`` (its name or level) took ``seconds`` to choose."""
         self.bot_think.labels(bot=_label(bot, self.bots)).observe(seconds)
+
+    def hinted(self, game: str, seconds: float) -> None:
+        """Note that a hint at a table of ``game`` took ``seconds`` to work out."""
+        self.hint_time.labels(game=_label(game, self.games)).observe(seconds)
 
     def error(self, code: ErrorCode) -> None:
         """Count one error sent to a client."""

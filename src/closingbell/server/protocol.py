@@ -150,6 +150,9 @@ class ErrorCode(StrEnum):
     """Too many chat messages from one connection in a short time; the message was dropped."""
     CHAT_NOT_ALLOWED = "chat_not_allowed"
     """A chat message from a spectator at a table whose spectators may only read its chat."""
+    NOT_PRACTICE = "not_practice"
+    """A hint asked for at a table where another person is seated: hints are given only at
+    practice tables, where every other seat is a bot's."""
 
 
 class BadChat(ValueError):
@@ -293,7 +296,9 @@ class TableInfo(BaseModel):
     """Whether the game started from a position (a practice table) rather than a deal. The
     position itself is never sent while the game goes on: it holds every hidden card."""
     rated: bool = False
-    """Whether the game counts for ratings."""
+    """Whether the table was made to count for ratings (one whose hints were used never does)."""
+    hints_used: bool = False
+    """Whether a player took a hint at this table: its result then changes no rating."""
     move_time: float | None = None
     """Seconds per decision of a game played over days, or ``None`` (real time)."""
     deadline: float | None = None
@@ -383,7 +388,15 @@ class RematchVote(_Strict):
     type: Literal["rematch"]
 
 
-AnyClientMessage = Hello | Act | Ping | Say | RematchVote
+class AskHint(_Strict):
+    """A seated player at a practice table asks what the analysis would do now."""
+
+    type: Literal["hint"]
+    version: int = Field(ge=0)
+    """The ``version`` of the ``state`` message whose decision the hint is for."""
+
+
+AnyClientMessage = Hello | Act | Ping | Say | RematchVote | AskHint
 """The union of the client messages."""
 
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
@@ -551,3 +564,45 @@ class RematchMessage(BaseModel):
     agree without voting and are not listed."""
     table: str | None
     """The id of the new table once every seated person agreed, else ``None``."""
+
+
+class HintValue(BaseModel):
+    """What one legal action is worth to the seat asking for a hint."""
+
+    id: int
+    """The action id (one of ``legal``)."""
+    text: str
+    """The text form (the notation, in English)."""
+    label: str | None
+    """The action in words, in the connection's language (as ``legal[].label``)."""
+    margin: float
+    """The mean final margin after it: the seat's score minus the best other score."""
+    margin_interval: list[float]
+    """The 95% interval of ``margin``: ``[low, high]``."""
+    win: float
+    """The chance of winning after it, from 0 to 1 (a shared first place counts its share)."""
+    win_interval: list[float]
+    """The 95% interval of ``win``, within 0 and 1."""
+    behind: float
+    """How much less final margin it gives than the preferred action (0 for that one)."""
+    behind_interval: list[float]
+    """The 95% interval of ``behind``, paired world by world."""
+
+
+class HintMessage(BaseModel):
+    """The answer to ``hint``, for the asking connection only: the analysis of its decision."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    """The state version whose decision was analysed."""
+    seat: int
+    """The seat that decides."""
+    worlds: int
+    """How many worlds consistent with the seat's view the analysis dealt."""
+    best: HintValue
+    """The action the analysis prefers, with what it is worth."""
+    reason: str | None = None
+    """Why it is preferred, in a sentence in the connection's language (``None``: no
+    sentence yet)."""
+    actions: list[HintValue]
+    """Every legal action, the preferred one first, by mean final margin."""

@@ -12,6 +12,7 @@ being worked out wait for that work instead of starting it again.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -49,6 +50,8 @@ class FinishedGame:
     """Each bot's level (``None`` for a person's seat), for its name in each language."""
     position: str | None = None
     """The position the game started from (its canonical text), or ``None``: the deal."""
+    hinted: bool = False
+    """Whether its player took a hint (the table's ``hints_used``)."""
 
     def start(self, played: Game) -> State:
         """The game's first state under ``played`` (its rules): the deal or the position."""
@@ -136,6 +139,7 @@ def record_json(game: FinishedGame) -> bytes:
             "seats": list(game.seats),
             "actions": actions,
             "result": {"scores": state.scores(), "winners": state.winners()},
+            "hinted": game.hinted,
             "record": _record(game, state).dumps(),
         }
     )
@@ -149,7 +153,8 @@ def record_text(game: FinishedGame) -> bytes:
 
 def _record(game: FinishedGame, state: State) -> GameRecord:
     """The record of ``game``, whose final state is ``state``."""
-    return GameRecord.from_state(state, seats=list(game.seats), position=game.position)
+    record = GameRecord.from_state(state, seats=list(game.seats), position=game.position)
+    return dataclasses.replace(record, hinted=game.hinted)
 
 
 Runner = Callable[..., Any]

@@ -97,13 +97,15 @@ tables_table = sa.Table(
     sa.Column("spectator_chat", sa.Boolean(), nullable=False, server_default=sa.false()),
     sa.Column("rematch_of", sa.String(32), nullable=True),
     sa.Column("rematch", sa.String(32), nullable=True),
+    sa.Column("hints_used", sa.Boolean(), nullable=False, server_default=sa.false()),
 )
 """One row per table: the game, its options (JSON), seed, clock, status and version (the
 number of actions stored), the position it started from (``NULL``: a deal; migration 0002)
 and its rules version (the game's ``GameInfo.version`` when the table was made; migration
 0003); whether it is rated, its time per move for a game over days and when the current
 turn began, whether spectators may chat, and the tables it is a rematch of and that are its
-rematch (migration 0005)."""
+rematch (migration 0005); whether a player took a hint there (migration 0006), which keeps
+its result out of the ratings."""
 
 seats_table = sa.Table(
     "seats",
@@ -442,6 +444,8 @@ class TableRow:
     """The rematch opened from this table, or ``None``."""
     rematch_votes: list[int] = field(default_factory=list)
     """The seats that voted for a rematch, first voter first (filled by :meth:`Store.load`)."""
+    hints_used: bool = False
+    """Whether a player took a hint at this table (its result then rates nobody)."""
 
 
 @dataclass(frozen=True)
@@ -749,6 +753,7 @@ class Store:
                 turn_at=row.turn_at,
                 spectator_chat=row.spectator_chat,
                 rematch_of=row.rematch_of,
+                hints_used=row.hints_used,
             )
         )
         if not row.seats:
@@ -942,6 +947,20 @@ class Store:
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
 
+    async def use_hints(self, table_id: str) -> None:
+        """Record that a player took a hint at ``table_id``, and tell the other servers.
+
+        From then on the table's result changes no rating (:meth:`_store_finishes` reads
+        the flag in the transaction that stores the last action, whichever server stores it).
+        """
+        async with self._writing("table") as conn:
+            await conn.execute(
+                tables_table.update()
+                .where(tables_table.c.id == table_id)
+                .values(hints_used=True, updated_at=_now())
+            )
+            await self._notify(conn, {"k": "hints", "t": table_id})
+
     async def append_chat(
         self, table_id: str, seat: int | None, name: str | None, text: str, at: dt.datetime
     ) -> ChatRow:
@@ -1062,9 +1081,25 @@ class Store:
         and written back, with one ``rating_changes`` row per player and game: all in the
         transaction of the games' last actions, so that a failed write changes nothing. A
         rated game is dated after its players' previous rated games (``Ladder.when``), so
-        that ``closingbell ratings --rebuild`` replays them in the same order.
+        that ``closingbell ratings --rebuild`` replays them in the same order. A table where
+        a hint was taken (``hints_used``, read here, in the same transaction) rates nobody,
+        whatever its ``finish`` says.
         """
-        games = [(item, item.finish, item.finish.entries()) for item in items if item.finish]
+        hinted = set(
+            (
+                await conn.execute(
+                    sa.select(tables_table.c.id).where(
+                        tables_table.c.id.in_([item.table_id for item in items]),
+                        tables_table.c.hints_used,
+                    )
+                )
+            ).scalars()
+        )
+        games = [
+            (item, item.finish, [] if item.table_id in hinted else item.finish.entries())
+            for item in items
+            if item.finish
+        ]
         keys = sorted({(p, finish.game) for _, finish, entries in games for p, _ in entries})
         ladder = Ladder(await self._lock_ratings(conn, keys, items[0].at))
         results: list[dict[str, Any]] = []
@@ -1140,10 +1175,11 @@ class Store:
 
         The games are replayed through the same :class:`~closingbell.server.ratings.Ladder`
         as the live updates, in the order of their ``finished_at`` then table id, from the
-        defaults; ``ratings`` and ``rating_changes`` are then rewritten whole. On PostgreSQL
-        the ``ratings`` table is locked first (``EXCLUSIVE``): servers finishing rated games
-        meanwhile wait, then rate on top of the rebuilt figures. Returns the number of
-        games rated and of ratings written.
+        defaults; ``ratings`` and ``rating_changes`` are then rewritten whole. A table where
+        a hint was taken (``hints_used``) is left out, as the live update leaves it. On
+        PostgreSQL the ``ratings`` table is locked first (``EXCLUSIVE``): servers finishing
+        rated games meanwhile wait, then rate on top of the rebuilt figures. Returns the
+        number of games rated and of ratings written.
         """
         async with self._writing("ratings") as conn:
             if self.shared:
@@ -1157,7 +1193,7 @@ class Store:
                     tables_table.c.game,
                 )
                 .select_from(results_table.join(tables_table))
-                .where(tables_table.c.rated)
+                .where(tables_table.c.rated, sa.not_(tables_table.c.hints_used))
                 .order_by(results_table.c.table_id, results_table.c.seat)
             )
             games: dict[str, tuple[dt.datetime, str, list[tuple[str | None, int]]]] = {}
@@ -1451,6 +1487,7 @@ def _read_table(r: Any) -> TableRow:
     row.spectator_chat = bool(r.spectator_chat)
     row.rematch_of = r.rematch_of
     row.rematch = r.rematch
+    row.hints_used = bool(r.hints_used)
     return row
 
 

@@ -39,6 +39,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
 from closingbell.bots import Bot, make_bot
+from closingbell.bots.analysis import ActionValue, DecisionAnalysis
+from closingbell.bots.hints import hint
 from closingbell.core.errors import (
     IllegalActionError,
     NotationError,
@@ -58,11 +60,14 @@ from closingbell.server.memory import TableMemory
 from closingbell.server.metrics import Metrics
 from closingbell.server.protocol import (
     Act,
+    AskHint,
     BadChat,
     ChatEntry,
     ChatMessage,
     CreateTable,
     ErrorCode,
+    HintMessage,
+    HintValue,
     LastAction,
     LegalAction,
     RematchMessage,
@@ -86,6 +91,7 @@ from closingbell.server.store import (
     hash_token,
 )
 from closingbell.text.games import narrator_for
+from closingbell.text.hints import hint_reason
 from closingbell.text.names import seat_name
 from closingbell.text.narrator import Narrator
 
@@ -205,6 +211,9 @@ class Settings:
     """Seconds over which a connection's chat messages are counted."""
     chat_history: int = 100
     """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
+    warm_for_hints: bool = True
+    """Whether a player sitting down at a practice table starts a bots' helper process at
+    once, if none runs yet, so that their first hint does not wait for one to start."""
 
 
 @dataclass(eq=False)
@@ -350,6 +359,8 @@ class LiveTable:
         """The table this one is a rematch of, or ``None``."""
         self.rematch = row.rematch
         """The rematch opened from this table, or ``None``."""
+        self.hints_used = row.hints_used
+        """Whether a player took a hint here: the result then changes no rating."""
         self.rematch_votes = list(row.rematch_votes)
         """The seats that voted for a rematch, first voter (who offered it) first."""
         self.status: Status = row.status  # type: ignore[assignment]
@@ -383,6 +394,8 @@ class LiveTable:
         """Whether this table has left memory (``Hub.get`` makes a new one)."""
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._hint: tuple[int, asyncio.Task[DecisionAnalysis]] | None = None
+        """The hint being worked out or last worked out, with the version it is for."""
 
     @property
     def version(self) -> int:
@@ -447,6 +460,7 @@ class LiveTable:
             spectator_chat=self.spectator_chat,
             rematch_of=self.rematch_of,
             rematch=self.rematch,
+            hints_used=self.hints_used,
         )
 
     def deadline(self) -> float | None:
@@ -662,6 +676,13 @@ class LiveTable:
             conn.send(self.message_for(conn))
             if self.rematch_votes or self.rematch is not None:
                 conn.send(self.rematch_message())
+            if (
+                self.hub.settings.warm_for_hints
+                and conn.seat is not None
+                and self.status == "playing"
+                and self.practice(conn.seat)
+            ):
+                self.hub.bots.warm()  # a hint may be asked for: its helper starts now
             self.kick()
         await self.send_chat_history(conn)
 
@@ -998,6 +1019,133 @@ class LiveTable:
                 return
             self._show_rematch(found)
 
+    # ------------------------------------------------------------ hints
+
+    def practice(self, seat: int) -> bool:
+        """Whether ``seat``'s player is the only person here: every other seat is a bot's."""
+        return all(s.kind == "bot" for p, s in enumerate(self.seats) if p != seat)
+
+    async def hint(self, conn: Connection, message: AskHint) -> None:
+        """Send ``conn`` the analysis of its seat's decision; raise :class:`WebError` if refused.
+
+        Only at a practice table (:meth:`practice`), for the seat to decide, at the version
+        the message names. The analysis (:func:`closingbell.bots.hints.hint`) reads that
+        seat's view only, in the bots' helper processes, seeded by the table's seed and the
+        version: asked again for the same decision, the same hint is sent without being
+        worked out again. Before it is sent, the table records for good that hints were used
+        (``hints_used``, stored first): its result changes no rating.
+        """
+        async with self.lock:
+            seat = conn.seat
+            if seat is None:
+                raise WebError(ErrorCode.SPECTATOR, "spectators are given no hints")
+            if not self.practice(seat):
+                raise WebError(
+                    ErrorCode.NOT_PRACTICE,
+                    "hints are given only at practice tables, where every other seat is a bot's",
+                )
+            if self.status == "waiting":
+                raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
+            if self.status == "finished":
+                raise WebError(ErrorCode.GAME_OVER, "the game is over")
+            if message.version > self.version and self.hub.cluster.shared:
+                await self._catch_up()  # the client saw a newer state on another server
+            if message.version != self.version:
+                raise WebError(
+                    ErrorCode.STALE_VERSION,
+                    f"the state is at version {self.version}, not {message.version}",
+                )
+            if self.state.current_player != seat:
+                raise WebError(
+                    ErrorCode.NOT_YOUR_TURN,
+                    f"seat {self.state.current_player} must decide, not seat {seat}",
+                )
+            version = self.version
+            view = self.state.view(seat)
+            working = self._hint_work(version, view)
+        try:
+            # Shielded: a connection that leaves does not stop the work others may share.
+            found = await asyncio.shield(working)
+        except Exception:
+            log.exception("table %s: a hint could not be worked out", self.id)
+            raise WebError(
+                ErrorCode.SERVER_ERROR, "the hint could not be worked out (the log says why)"
+            ) from None
+        async with self.lock:
+            if self.version != version:
+                raise WebError(
+                    ErrorCode.STALE_VERSION,
+                    f"the game moved on to version {self.version} while the hint was worked out",
+                )
+            if not self.hints_used:
+                try:
+                    await self.hub.store.use_hints(self.id)
+                except SQLAlchemyError as exc:
+                    log.exception("table %s: the use of hints was not stored", self.id)
+                    raise WebError(
+                        ErrorCode.SERVER_ERROR, f"no hint: its use could not be stored: {exc}"
+                    ) from None
+                self.hints_used = True
+            conn.send(self.hint_message(conn, view, found, version))
+
+    def _hint_work(self, version: int, view: View) -> asyncio.Task[DecisionAnalysis]:
+        """The analysis of ``version``'s decision: the one under way or done, else a new one."""
+        if self._hint is not None and self._hint[0] == version:
+            task = self._hint[1]
+            if not task.done() or (not task.cancelled() and task.exception() is None):
+                return task
+        task = asyncio.get_running_loop().create_task(
+            self._work_out_hint(view, version), context=table_context(self.id)
+        )
+        # Its failure is logged by whoever awaits it; none may be left (their connection
+        # closed), so it is marked as seen here.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._hint = (version, task)
+        return task
+
+    async def _work_out_hint(self, view: View, version: int) -> DecisionAnalysis:
+        started = time.perf_counter()
+        found = await self.hub.bots.run(hint, self.game, view, self.seed, version)
+        self.hub.metrics.hinted(self.game.info.name, time.perf_counter() - started)
+        return found
+
+    def hint_message(
+        self, conn: Connection, view: View, found: DecisionAnalysis, version: int
+    ) -> HintMessage:
+        """The ``hint`` message of ``found`` (the analysis of ``view``) in ``conn``'s words.
+
+        Figures are rounded as ``closingbell analyze --json`` rounds them: margins to 3
+        decimals, chances of winning to 4, their intervals kept within 0 and 1.
+        """
+        narrator = self._narrator(conn)
+
+        def value(v: ActionValue) -> HintValue:
+            return HintValue(
+                id=v.action,
+                text=self.game.action_to_string(v.action),
+                label=None if narrator is None else narrator.describe_action(view, v.action),
+                margin=round(v.margin.mean, 3),
+                margin_interval=[round(v.margin.low, 3), round(v.margin.high, 3)],
+                win=round(v.win.mean, 4),
+                win_interval=[round(max(0.0, v.win.low), 4), round(min(1.0, v.win.high), 4)],
+                behind=round(v.behind.mean, 3),
+                behind_interval=[round(v.behind.low, 3), round(v.behind.high, 3)],
+            )
+
+        values = [value(v) for v in found.actions]
+        return HintMessage(
+            version=version,
+            seat=found.seat,
+            worlds=found.worlds,
+            best=values[0],
+            reason=None if narrator is None else hint_reason(narrator, view, found),
+            actions=values,
+        )
+
+    def heard_hints(self) -> None:
+        """Another server recorded that a hint was taken here."""
+        self.hints_used = True
+
     # ------------------------------------------------------------ actions
 
     async def act(self, conn: Connection, message: Act, received: float | None = None) -> None:
@@ -1100,7 +1248,7 @@ class LiveTable:
         scores = final.scores()
         return Finish(
             game=self.game.info.name,
-            rated=self.rated,
+            rated=self.rated and not self.hints_used,
             players=tuple(_player(s) for s in self.seats),
             scores=tuple(float(x) for x in scores),
             ranks=tuple(ranks(scores, final.winners())),
@@ -1261,6 +1409,11 @@ def _follow_server(server: int) -> None:
     threading.Thread(target=watch, name="closingbell-follow-server", daemon=True).start()
 
 
+def _ready() -> bool:
+    """In a helper process: nothing, once the modules of its work are loaded (see ``warm``)."""
+    return True
+
+
 def _choose(bot: Bot, view: View) -> tuple[int, Bot]:
     """A bot's action from a view, and the bot itself with its generator moved on."""
     return bot.choose(view), bot
@@ -1282,6 +1435,7 @@ class BotPool:
         self.processes = (os.cpu_count() or 1) if processes is None else processes
         """How many helper processes at most (0: search bots think in a thread)."""
         self._executor: ProcessPoolExecutor | None = None
+        self._warming: asyncio.Future[bool] | None = None
 
     @property
     def started(self) -> bool:
@@ -1328,6 +1482,23 @@ class BotPool:
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
             return await asyncio.to_thread(work, *args)
+
+    def warm(self) -> None:
+        """Start a helper process now, in the background, unless they run already.
+
+        Spawning one takes a second or more: a table that may soon ask for a hint (a
+        practice table) starts it as its player sits down, rather than on the first hint.
+        """
+        if self.processes == 0 or self._executor is not None or self._warming is not None:
+            return
+        task = asyncio.ensure_future(self.run(_ready))
+        self._warming = task
+        task.add_done_callback(self._warmed)
+
+    def _warmed(self, task: asyncio.Future[bool]) -> None:
+        self._warming = None
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a bots' helper process did not start: %s", task.exception())
 
     async def stop(self) -> None:
         """Stop the helper processes, after the moves being worked out (which are dropped)."""
@@ -1737,6 +1908,7 @@ def _stored_info(row: TableRow) -> TableInfo:
         spectator_chat=row.spectator_chat,
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        hints_used=row.hints_used,
     )
 
 

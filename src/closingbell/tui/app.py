@@ -29,7 +29,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from closingbell.bots import available_bots, make_bot
+from closingbell.bots.analysis import DecisionAnalysis
 from closingbell.bots.base import Bot
+from closingbell.bots.hints import hint
 from closingbell.core.errors import NotationError, OptionError, PositionError, RecordError
 from closingbell.core.game import Game, State
 from closingbell.core.position import MAX_POSITION_CHARS
@@ -42,6 +44,8 @@ from closingbell.core.records import (
     start_from_position,
 )
 from closingbell.core.registry import available_games, game_class, load_game
+from closingbell.core.view import View
+from closingbell.text.hints import hint_reason
 from closingbell.text.i18n import translations
 from closingbell.text.names import HUMAN, game_title, player_names
 from closingbell.tui.screen import GameScreen
@@ -54,6 +58,9 @@ QUIT_WORDS = frozenset({"q", "quit", "exit"})
 
 BOARD_WORDS = frozenset({"b", "board"})
 """What a player types to see the table and the choices again."""
+
+HINT_WORDS = frozenset({"h", "hint"})
+"""What a player types for a hint: the analysis's preferred choice and what it is worth."""
 
 RECENT = 6
 """How many of the last things that happened the table shows."""
@@ -186,6 +193,7 @@ class Session:
         resumed: bool = False,
         program: str = "closingbell",
         position: str | None = None,
+        hinted: bool = False,
     ) -> None:
         self.game = game
         """The game being played."""
@@ -216,6 +224,8 @@ class Session:
         """Whether the game was read back from a record."""
         self.program = program
         """How to run closingbell from this shell, for the hint on resuming."""
+        self.hinted = hinted
+        """Whether a hint was shown in this game (its record says so)."""
         self.names = list(self.narrator.names)
         self.humans = [q for q, k in enumerate(self.seats) if k == HUMAN]
         self.watcher: int | None = self.humans[0] if len(self.humans) == 1 else None
@@ -254,6 +264,7 @@ class Session:
             actions=tuple(self.recorded[: len(state.history)]),
             result=RecordResult.of(state),
             position=self.position,
+            hinted=self.hinted,
         )
 
     def save(self) -> None:
@@ -374,12 +385,96 @@ class Session:
                 return
             self.say(self._("Just press Enter to go on, or type q to save and quit."), "red")
 
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether hints may be shown: one person at the terminal, bots in every other seat.
+
+        In a game of several people, a hint would help one of them against the others.
+        """
+        return len(self.humans) == 1
+
+    def show_hint(self, seat: int, legal: Sequence[int]) -> None:
+        """Work out and show the hint for ``seat``'s decision, and mark the game as hinted.
+
+        The same analysis, budget and seed as a hint on the web server
+        (:func:`closingbell.bots.hints.hint`), from ``seat``'s view only.
+        """
+        _ = self._
+        view = self.state.view(seat)
+        with self.console.status(_("Working out a hint…")):
+            found = hint(self.game, view, self.seed, len(self.state.history))
+        self.hinted = True
+        self.save()
+        self.console.print(self.hint_panel(view, found, legal))
+
+    def hint_panel(self, view: View, found: DecisionAnalysis, legal: Sequence[int]) -> Panel:
+        """A hint as the terminal shows it: the preferred choice, its number and its worth."""
+        _ = self._
+        best = found.actions[0]
+        money = self.game.info.name == "card_stock_market"
+
+        def margin(x: float) -> str:
+            if money:
+                dollars = round(x)
+                return f"+${dollars}" if dollars > 0 else f"-${-dollars}" if dollars else "$0"
+            return f"{x:+.1f}" if round(x, 1) else "0"
+
+        def chance(x: float) -> str:
+            return f"{round(100 * x)}%"
+
+        action = self.narrator.describe_action(view, best.action)
+        head = Text(
+            _("Hint: {number}. {action}").format(
+                number=legal.index(best.action) + 1, action=action
+            ),
+            style="bold",
+        )
+        head.append(f"   [{self.game.action_to_string(best.action)}]", style="dim")
+        lines: list[RenderableType] = [head]
+        reason = hint_reason(self.narrator, view, found)
+        if reason:  # the narrator's explanation, once it gives one
+            lines.append(Text(reason))
+        lines.append(
+            Text(
+                _("Expected lead at the end: {margin} (95%: {low} to {high})").format(
+                    margin=margin(best.margin.mean),
+                    low=margin(best.margin.low),
+                    high=margin(best.margin.high),
+                )
+            )
+        )
+        lines.append(
+            Text(
+                _("Chance of winning: {win} (95%: {low} to {high})").format(
+                    win=chance(best.win.mean),
+                    low=chance(max(0.0, best.win.low)),
+                    high=chance(min(1.0, best.win.high)),
+                )
+            )
+        )
+        lines.append(
+            Text(
+                _(
+                    "Worked out from {n} deals of the cards you cannot see: it knows what "
+                    "you know, no more. The game's record says that hints were used."
+                ).format(n=found.worlds),
+                style="dim",
+            )
+        )
+        return Panel(Group(*lines), title=_("Hint"), title_align="left", border_style="blue")
+
     def choose(self, seat: int) -> int:
         """Ask ``seat``'s person for a decision until the answer is a legal choice."""
         _ = self._
         legal = self.show_menu(seat)
         n = len(legal)
-        prompt = _("Your choice (1-{n}, or an action; ? explains, b shows the table, q quits):")
+        if self.hints_allowed:
+            prompt = _(
+                "Your choice (1-{n}, or an action; ? explains, h hints, b shows the table, "
+                "q quits):"
+            )
+        else:
+            prompt = _("Your choice (1-{n}, or an action; ? explains, b shows the table, q quits):")
         while True:
             text = self.ask(prompt.format(n=n)).strip()
             if not text:
@@ -396,6 +491,18 @@ class Session:
             if text.lower() in BOARD_WORDS:
                 self.show_table(seat)
                 legal = self.show_menu(seat)
+                continue
+            if text.lower() in HINT_WORDS:
+                if self.hints_allowed:
+                    self.show_hint(seat, legal)
+                else:
+                    self.say(
+                        _(
+                            "Hints are for games with one person at the terminal: here a hint "
+                            "would help one of you against the others."
+                        ),
+                        "red",
+                    )
                 continue
             number = text.rstrip(".")
             if number.isdigit():
@@ -511,13 +618,17 @@ class Session:
             else:
                 self.say(_("The game is saved after every move in {path}").format(path=self.path))
                 self.narrate()
-            self.say(
-                _(
+            if self.hints_allowed:
+                intro = _(
+                    "Answer with a number or an action; ? explains the rule, h gives a hint "
+                    "(the game's record then says so), b shows the table, q saves and quits."
+                )
+            else:
+                intro = _(
                     "Answer with a number or an action; ? explains the rule, b shows the "
                     "table, q saves and quits."
-                ),
-                "dim",
-            )
+                )
+            self.say(intro, "dim")
             while not self.state.is_terminal():
                 seat = self.state.current_player
                 assert seat is not None
@@ -708,8 +819,12 @@ def new_session(
 
 def resumed_session(
     *, resume: str, tr: gettext.NullTranslations, save: str | None
-) -> tuple[Game, State, list[str], int, Path, str | None]:
-    """Read the game of a record file back (raises ``SetupError`` naming what is wrong)."""
+) -> tuple[Game, State, list[str], int, Path, str | None, bool]:
+    """Read the game of a record file back (raises ``SetupError`` naming what is wrong).
+
+    Returns the game, its state, the seat kinds, the seed, the record's path, the position's
+    canonical text (or ``None``) and whether a hint was shown.
+    """
     _ = tr.gettext
     try:
         record = GameRecord.read(resume)
@@ -739,6 +854,7 @@ def resumed_session(
         record.seed,
         Path(save or resume),
         record.position,
+        record.hinted,
     )
 
 
@@ -777,10 +893,11 @@ def play(
                         "--seed, --option and --position"
                     )
                 )
-            game, state, seat_kinds, seed, path, start = resumed_session(
+            game, state, seat_kinds, seed, path, start, hinted = resumed_session(
                 resume=resume, tr=tr, save=save
             )
         else:
+            hinted = False
             game, state, seat_kinds, seed, path, start = new_session(
                 game_name=game_name,
                 seats_text=seats if seats is not None else "you,medium,medium",
@@ -813,6 +930,7 @@ def play(
             resumed=resume is not None,
             program=program,
             position=start,
+            hinted=hinted,
         )
         try:
             session.save()

@@ -411,6 +411,7 @@ async function main() {
       return el("li", { class: `table-${t.status}` }, head,
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
         t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
+        t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
         t.move_time ? el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) })) : null,
         who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
     }));

@@ -53,7 +53,9 @@ function item(game, state, actions) {
   const t = game.table;
   return el("li", { class: "my-game", "data-table": t.id },
     el("a", { class: "t-title", href: link(t.id) }, gameTitle(t.game, t.title)),
-    state, pace(game), actions || null,
+    state, pace(game),
+    t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
+    actions || null,
     el("span", { class: "t-seats" }, players(game)));
 }
 

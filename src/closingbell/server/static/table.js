@@ -15,6 +15,7 @@ import { account, accountControls } from "/static/account.js";
 import { deadlineLine } from "/static/days.js";
 import { createChat } from "/static/chat.js";
 import { createRematch } from "/static/rematch.js";
+import { createHints } from "/static/hints.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -52,7 +53,7 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
-let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch;
+let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -61,9 +62,11 @@ function build() {
   watching = el("span", { id: "watching", class: "chip watching", hidden: true });
   previewLine = el("p", { id: "preview", class: "preview" });
   deadline = deadlineLine();
+  hints = createHints(send, () => (info ? info.game : null));
   banner = el("div", { id: "banner", class: "banner" },
     el("div", { role: "status", "aria-live": "polite" },
-      el("p", { class: "status-main" }, statusLine, " ", watching), statusDetail), deadline.node, previewLine);
+      el("p", { class: "status-main" }, statusLine, " ", watching, " ", hints.chip), statusDetail),
+    hints.element, deadline.node, previewLine);
   joinBox = el("div", { id: "join", hidden: true });
   othersBox = el("div", { id: "others" });
   centerBox = el("div", { id: "center" });
@@ -286,6 +289,27 @@ function choiceButton(use, cls) {
   }, use.action.label || use.action.text);
 }
 
+/** Highlight the control of the action a hint prefers: its card, row or pile, its button. */
+function markHint(id) {
+  if (id === null) return;
+  for (const [key, uses] of targets) {
+    if (uses.some((u) => u.action.id === id)) {
+      tableCol.querySelectorAll(`[data-target="${CSS.escape(key)}"]`).forEach((n) => n.classList.add("hinted"));
+    }
+  }
+  decision.querySelectorAll(`[data-action="${id}"]`).forEach((n) => n.classList.add("hinted"));
+}
+
+/** Scroll a hand sideways (a phone's) until the hinted card shows; the page stays put. */
+function bringHintedIntoView() {
+  const card = tableCol.querySelector(".hand .hinted");
+  const hand = card && card.closest(".hand");
+  if (!hand || hand.scrollWidth <= hand.clientWidth) return;
+  const box = hand.getBoundingClientRect();
+  const at = card.getBoundingClientRect();
+  hand.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+}
+
 function drawDecision(view, ctx) {
   const mine = view && view.seat !== null && view.seat !== undefined;
   if (!mine || !last.legal.length || replaying || last.status !== "playing") {
@@ -357,6 +381,7 @@ function redraw() {
   centerBox.replaceChildren(parts.center);
   mineBox.replaceChildren(...(parts.mine ? [parts.mine] : []));
   drawDecision(last.view, ctx);
+  markHint(hints.best(last.version));
   const now = document.activeElement;
   if (hadFocus && usingKeyboard && (now === tableCol || !tableCol.contains(now))) {
     const again = focusedTarget && tableCol.querySelector(`[data-target="${CSS.escape(focusedTarget)}"]`);
@@ -534,6 +559,7 @@ async function startReplay() {
     return;
   }
   replaying = { steps, at: 0, timer: null };
+  hints.show(last, seats, replaying);
   document.body.classList.add("replaying");
   decision.hidden = true;
   logList.hidden = true;
@@ -618,6 +644,7 @@ async function startReplay() {
 function stopReplay() {
   if (replaying && replaying.timer) clearInterval(replaying.timer);
   replaying = null;
+  hints.show(last, seats, replaying);
   document.body.classList.remove("replaying");
   replayBar.hidden = true;
   replayBar.replaceChildren();
@@ -651,6 +678,7 @@ function drawState(message) {
   busy = false;
   document.body.classList.remove("busy");
   if (versionChanged) selected = null;
+  hints.show(message, seats, replaying);
   appendLog(message, start);
   preview(null);
   redraw();
@@ -703,6 +731,7 @@ function connect() {
       document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
       chat.welcome(info, message.seat);
       rematch.welcome(info, message.seat);
+      hints.welcome(info, message.seat);
       drawJoin();
     } else if (message.type === "state") {
       document.body.dataset.version = String(message.version);
@@ -711,13 +740,18 @@ function connect() {
       drawState(message);
     } else if (message.type === "seats") {
       seats = message.seats;
-      if (last) { last.seats = message.seats; redraw(); drawBanner(); }
+      if (last) { last.seats = message.seats; hints.show(last, seats, replaying); redraw(); drawBanner(); }
       chat.seats(seats);
       drawJoin();
     } else if (message.type === "chat") {
       chat.receive(message);
     } else if (message.type === "rematch") {
       rematch.update(message);
+    } else if (message.type === "hint") {
+      info.hints_used = true;
+      hints.receive(message);
+      redraw();
+      bringHintedIntoView();
     } else if (message.type === "error") {
       if (message.code === "not_seated") {
         send({ type: "hello", token: null, lang: lang() }); // watch, quietly
@@ -726,6 +760,7 @@ function connect() {
       // A refused chat message or rematch vote is told where it was written or asked.
       if (message.code.startsWith("chat_")) { chat.error(message.code); return; }
       if (rematch.error(message.code)) return;
+      if (hints.error(message.code)) return;
       if (message.code === "bad_token") {
         localStorage.removeItem(seatKey);
         send({ type: "hello", token: null, lang: lang() });

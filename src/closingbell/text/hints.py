@@ -17,11 +17,12 @@ if TYPE_CHECKING:  # the analysis is the bots'; the words only read its result
 
 
 def hint_reason(narrator: Narrator, view: View, analysis: DecisionAnalysis) -> str | None:
-    """Why ``analysis`` prefers its first action at ``view``'s decision, in one sentence.
+    """Why ``analysis`` prefers its first action at ``view``'s decision to the next best.
 
-    ``None`` for now: the narrators do not explain yet why one action beats another. When
-    they do, this is the one place to ask them (with the preferred action and the next
-    best, ``analysis.actions[0]`` and ``[1]``); the terminal and the page then show the
-    sentence under the preferred action, and the ``hint`` message carries it as ``reason``.
+    The narrator's :meth:`~closingbell.text.narrator.Narrator.explain` of the preferred action
+    against the second (what each changes in the game, then what taking the second instead
+    would cost); ``None`` when the decision has one action only.
     """
-    return None
+    if len(analysis.actions) < 2:
+        return None
+    return narrator.explain(view, analysis.actions[1].action, analysis.best, analysis)

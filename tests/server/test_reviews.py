@@ -119,7 +119,13 @@ def test_a_finished_games_review_is_worked_out_in_the_helpers_and_kept(
     assert calls == ["review_plan"] + ["review_decision"] * body["total"] + ["review_texts"]
 
 
-def test_reviews_refuse_bad_input_and_change_nothing(client: TestClient) -> None:
+def test_reviews_refuse_bad_input_and_change_nothing(database_url: str) -> None:
+    with client_for(database_url, review_budget=BUDGET) as client:
+        refusals(client)
+
+
+def refusals(client: TestClient) -> None:
+    """Every bad request of a review is refused with its code, and starts nothing."""
     finished = create(client, "take_stock", ["random", "random"], seed=3)
     waiting = create(client, "take_stock", ["open", "random"])
     wait_finished(client, finished["id"])

@@ -13,6 +13,11 @@ have told it apart, from what it sees, from every other legal choice of the mome
 (:func:`could_tell`): an independent reading of "others see what the log shows them",
 which does not rely on the server's list of secret decisions.
 
+A finished game's record is public, so what is derived from it may be sent: a seat's review
+is rebuilt here from the record's states alone, each decision analysed from the seat's view
+(``check_review``), and a seat's replay from its views (``check_seat_replay``); neither may
+hold anything else.
+
 A table may start from a position (``docs/positions.md``): its text holds every hidden card,
 so no message may hold it, nor any of its fields' text; the messages are rebuilt from the
 states that follow from the position.
@@ -25,11 +30,13 @@ narrator's words, the figures rounded as docs/protocol.md says.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from closingbell.bots.analysis import ActionValue
+from closingbell.bots.analysis import ActionValue, Analyst
 from closingbell.bots.hints import HINT_WORLDS, hint
+from closingbell.bots.review import review_data
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
 from closingbell.core.view import View
@@ -88,6 +95,27 @@ CHAT_KEYS = frozenset({"type", "messages", "history"})
 CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "text", "time"})
 REMATCH_KEYS = frozenset({"type", "votes", "table"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
+REVIEW_ANSWER_KEYS = frozenset(
+    {"table_id", "seat", "status", "done", "total", "seconds_left", "review"}
+)
+REVIEW_KEYS = frozenset(
+    {"game", "seat", "name", "budget", "seed", "scores", "decisions", "mistakes"}
+)
+DECISION_KEYS = frozenset({"index", "taken", "best", "mistake", "actions"})
+VALUE_KEYS = frozenset(
+    {
+        "action",
+        "label",
+        "margin",
+        "margin_interval",
+        "win",
+        "win_interval",
+        "behind",
+        "behind_interval",
+    }
+)
+STEP_KEYS = frozenset({"index", "action", "view", "events", "lines"})
+STEP_ACTION_KEYS = frozenset({"seat", "id", "text", "label"})
 LAST_ACTION_KEYS = frozenset({"seat", "id", "text", "by", "secret"})
 HINT_KEYS = frozenset({"type", "version", "seat", "worlds", "best", "reason", "actions"})
 HINT_VALUE_KEYS = frozenset(
@@ -154,21 +182,24 @@ class Game:
         """The number of seats."""
         return len(self.kinds)
 
-    def narrator(self, lang: str) -> Narrator:
-        """The game's narrator in ``lang``, with the names the server gives the seats.
+    def names_in(self, lang: str) -> list[str]:
+        """What the server calls each seat in ``lang``.
 
         A bot is its level in ``lang`` and its seat from 1 (docs/protocol.md: "Medium 2",
         普通電腦 2), as the page names it too.
         """
+        labels = bot_labels(lang)
+        return [
+            f"{labels[name]} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
+            for p, (kind, name) in enumerate(zip(self.kinds, self.names, strict=True))
+        ]
+
+    def narrator(self, lang: str) -> Narrator:
+        """The game's narrator in ``lang``, with the names the server gives the seats."""
         if lang not in self._narrators:
             factory = narrator_class(self.game.info.name)
             assert factory is not None
-            labels = bot_labels(lang)
-            names = [
-                f"{labels[name]} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
-                for p, (kind, name) in enumerate(zip(self.kinds, self.names, strict=True))
-            ]
-            self._narrators[lang] = factory(self.game, names, lang)
+            self._narrators[lang] = factory(self.game, self.names_in(lang), lang)
         return self._narrators[lang]
 
     def may_tell(self, version: int, seat: int | None) -> bool:
@@ -514,3 +545,76 @@ def check_stream(game: Game, stream: Stream) -> int:
 def check_spectator_answer(game: Game, body: dict[str, Any]) -> None:
     """``GET /api/tables/{id}/view``: a spectator's ``state`` message from a fresh start."""
     check_state(game, Stream(None, None, [], []), body, 0)
+
+
+def check_review(
+    game: Game, seat: int, lang: str, raw: str, answer: Any, *, budget: int, seed: int
+) -> None:
+    """A finished ``GET /api/tables/{id}/review`` answer: what the record gives, no more.
+
+    The review is worked out again from the record's states: each of the seat's decisions
+    analysed from that seat's view (never the full state), in the server's words.
+    """
+    check_raw(game, raw)
+    for token in game.tokens.values():
+        require(token not in raw, "a seat's token was sent")
+    require(isinstance(answer, dict) and set(answer) == REVIEW_ANSWER_KEYS, f"keys {answer!r}")
+    require(answer["table_id"] == game.table_id, f"table_id {answer['table_id']!r}")
+    require(answer["seat"] == seat and answer["status"] == "done", f"answer {answer!r}")
+    review = answer["review"]
+    require(isinstance(review, dict) and set(review) == REVIEW_KEYS, "review keys")
+    history = game.states[-1].history
+    analyses = {}
+    for index, state in enumerate(game.states[:-1]):
+        if state.current_player == seat and len(state.legal_actions()) > 1:
+            analyst = Analyst(game.game, worlds=budget, seed=seed)
+            analyses[index] = analyst.analyze(state.view(seat))
+    require(answer["done"] == answer["total"] == len(analyses), "done and total")
+    for decision in review["decisions"]:
+        keys = DECISION_KEYS | ({"reason"} if decision["mistake"] else set())
+        require(set(decision) == keys, f"decision keys {sorted(decision)}")
+        for value in [decision["taken"], decision["best"], *decision["actions"]]:
+            require(set(value) == VALUE_KEYS, f"value keys {sorted(value)}")
+    expected = review_data(
+        game.states[0],
+        history,
+        seat,
+        analyses,
+        names=game.names_in(lang),
+        budget=budget,
+        seed=seed,
+        lang=lang,
+    )
+    require(review == json.loads(json.dumps(expected)), f"the review of seat {seat}")
+
+
+def check_seat_replay(game: Game, seat: int, lang: str, raw: str, steps: Any) -> None:
+    """A finished game's replay as ``seat`` saw it: its views and log, in the server's words."""
+    check_raw(game, raw)
+    require(isinstance(steps, list) and len(steps) == len(game.states), "every step")
+    narrator = game.narrator(lang)
+    seen = 0
+    for index, (step, state) in enumerate(zip(steps, game.states, strict=True)):
+        require(set(step) == STEP_KEYS, f"step keys {sorted(step)}")
+        require(step["index"] == index, f"step {step['index']!r}")
+        require(step["view"] == state.view(seat).to_dict(), f"the view at step {index}")
+        visible = state.visible_events(seat)
+        require(step["events"] == visible[seen:], f"the events of step {index}")
+        lines = [narrator.describe_event(e) for e in visible[seen:]]
+        require(step["lines"] == lines, f"the lines of step {index}")
+        seen = len(visible)
+        if index == 0:
+            require(step["action"] is None, "an action before the first step")
+            continue
+        before = game.states[index - 1]
+        actor = before.current_player
+        assert actor is not None
+        action = state.history[-1]
+        told = {
+            "seat": actor,
+            "id": action,
+            "text": game.game.action_to_string(action),
+            "label": game.narrator(lang).describe_action(before.view(actor), action),
+        }
+        require(set(step["action"]) == STEP_ACTION_KEYS, "step action keys")
+        require(step["action"] == told, f"the action of step {index}")

@@ -134,10 +134,13 @@ def play_through(
             infos += [t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id]
             if reached[0]["status"] == "finished":
                 break
-            for route in ("record", "record.cbrec", "replay"):
+            for route in ("record", "record.cbrec", "replay", "replay?seat=0", "review?seat=0"):
                 refused = client.get(f"/api/tables/{table_id}/{route}")
                 assert refused.status_code == 409
                 refusals.append(refused.text)
+            refused = client.post(f"/api/tables/{table_id}/review?seat=0")
+            assert refused.status_code == 409
+            refusals.append(refused.text)
             mover = reached[0]["current_player"]
             i = who.index(mover)
             if asked < hints and version % 7 == 0:

@@ -9,7 +9,8 @@ beyond chance. ``--json`` prints the same as one JSON object (docs/records.md, "
 ``--plot FILE`` draws the seat's chance of winning through the game, mistakes marked, as
 a PNG. A mistake comes with a sentence, from the game's narrator, that says in the game's
 terms why the preferred action is better and what the choice cost (``--lang`` chooses
-its language, as the labels'). Progress and the time left go to standard error.
+its language, as the labels'). Progress and the time left go to standard error. The review
+itself is :func:`closingbell.bots.review.review`, which the web server's reviews share.
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any
 
-from closingbell.bots.analysis import ActionValue, Analyst
+from closingbell.bots.review import review
 from closingbell.core.errors import RecordError
 from closingbell.core.records import GameRecord
-from closingbell.text.games import narrator_for
 from closingbell.text.i18n import LANGS
+
+__all__ = ["add_parser", "review", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -49,83 +50,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="PNG", help="draw the chance of winning to this file")
     parser.set_defaults(run=run)
-
-
-def _value(value: ActionValue, label: str) -> dict[str, Any]:
-    return {
-        "action": value.action,
-        "label": label,
-        "margin": round(value.margin.mean, 3),
-        "margin_interval": [round(value.margin.low, 3), round(value.margin.high, 3)],
-        "win": round(value.win.mean, 4),
-        "win_interval": [round(max(0.0, value.win.low), 4), round(min(1.0, value.win.high), 4)],
-        "behind": round(value.behind.mean, 3),
-        "behind_interval": [round(value.behind.low, 3), round(value.behind.high, 3)],
-    }
-
-
-def review(
-    record: GameRecord,
-    seat: int,
-    budget: int,
-    seed: int,
-    progress: Any = None,
-    *,
-    lang: str = "en",
-) -> dict[str, Any]:
-    """The review of ``seat`` (from 0) in ``record`` as JSON-ready data, words in ``lang``.
-
-    Each decision marked as a mistake has a ``reason``: the narrator's sentence on why the
-    preferred action is better, from the seat's view, with the cost the analysis measured.
-    """
-    state = record.start()
-    game = state.game
-    analyst = Analyst(game, worlds=budget, seed=seed)
-    narrator = narrator_for(game, list(record.seats), lang)
-    total = sum(1 for a in record.actions if a.seat == seat)
-    decisions: list[dict[str, Any]] = []
-    started = time.monotonic()
-    done = 0
-    for index, recorded in enumerate(record.actions):
-        action = game.string_to_action(recorded.text)
-        if state.current_player == seat:
-            done += 1
-            view = state.view(seat)
-            if len(state.legal_actions()) > 1:
-                found = analyst.analyze(view)
-
-                def label(a: int, view: Any = view) -> str:
-                    if narrator is not None:
-                        return narrator.describe_action(view, a)
-                    return game.action_to_string(a)
-
-                taken = found.value_of(action)
-                best = found.actions[0]
-                decision: dict[str, Any] = {
-                    "index": index,
-                    "taken": _value(taken, label(action)),
-                    "best": _value(best, label(best.action)),
-                    "mistake": found.is_mistake(action),
-                    "actions": [_value(v, label(v.action)) for v in found.actions],
-                }
-                if decision["mistake"] and narrator is not None:
-                    decision["reason"] = narrator.explain(view, action, best.action, found)
-                decisions.append(decision)
-            if progress is not None:
-                elapsed = time.monotonic() - started
-                left = elapsed / done * (total - done)
-                progress(done, total, left)
-        state.apply(action)
-    return {
-        "game": game.info.name,
-        "seat": seat + 1,
-        "name": record.seats[seat],
-        "budget": budget,
-        "seed": seed,
-        "scores": list(state.scores()) if state.is_terminal() else None,
-        "decisions": decisions,
-        "mistakes": sum(d["mistake"] for d in decisions),
-    }
 
 
 def _plot(found: dict[str, Any], path: str) -> None:

@@ -56,6 +56,7 @@ from closingbell.server.protocol import (
 )
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
+from closingbell.server.reviews import REVIEW_SEED, Review, ReviewCache, TooManyReviews
 from closingbell.server.standings import router as standings_router
 from closingbell.server.store import Store, default_database_path
 from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
@@ -131,11 +132,19 @@ def create_app(
         await start(app)
         hub = app.state.hub
         app.state.replays = ReplayCache(hub.bots.run, chosen.replay_cache)
+        app.state.reviews = reviews = ReviewCache(
+            hub.bots.run,
+            budget=chosen.review_budget,
+            seed=REVIEW_SEED,
+            limit=chosen.review_cache,
+            at_once=chosen.reviews_at_once,
+        )
         hub.memory.start()
         try:
             yield
         finally:
             hub.stopping = True  # not ready from now on (GET /readyz)
+            await reviews.stop()
             await hub.memory.stop()
             await hub.stop()
             app.state.hub = None
@@ -203,6 +212,12 @@ def _replays(request: Request) -> ReplayCache:
     replays = request.app.state.replays
     assert isinstance(replays, ReplayCache)
     return replays
+
+
+def _reviews(request: Request) -> ReviewCache:
+    reviews = request.app.state.reviews
+    assert isinstance(reviews, ReviewCache)
+    return reviews
 
 
 def _metrics(request: Request | WebSocket) -> Metrics:
@@ -384,17 +399,63 @@ def _add_routes(app: FastAPI) -> None:
         start: int = Query(0, ge=0),
         limit: int = Query(100, ge=1, le=1000),
         lang: str | None = None,
+        *,
+        seat: int | None = Query(None, ge=0),
     ) -> Response:
         """A finished game step by step as the public saw it: ``steps[i]`` follows action i-1.
 
         With ``lang``, each step also has ``lines`` (its events in words) and its action a
-        ``label``, in that language.
+        ``label``, in that language; with ``seat``, the steps are as that seat saw them.
         """
         table = await _finished(request, table_id)
+        if seat is not None:
+            _check_seat(table, seat)
         steps = await _replays(request).steps(
-            finished_game(table), None if lang is None else _lang(lang)
+            finished_game(table), None if lang is None else _lang(lang), seat
         )
         return Response(replay_page(table.id, steps, start, limit), media_type="application/json")
+
+    @app.post("/api/tables/{table_id}/review")
+    async def start_review(
+        request: Request,
+        table_id: str,
+        seat: int = Query(ge=0),
+        lang: str = "en",
+    ) -> Response:
+        """Start, or find, the review of a finished game's seat: its progress, then itself.
+
+        202 while it is worked out, 200 once done (with the review in ``lang``).
+        """
+        lang = _lang(lang)
+        table = await _finished(request, table_id)
+        _check_seat(table, seat)
+        try:
+            review = _reviews(request).start(finished_game(table), seat)
+        except TooManyReviews as exc:
+            answer = _error(request, ErrorCode.TOO_MANY_REVIEWS, str(exc), 503)
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
+        return _review_answer(review, lang)
+
+    @app.get("/api/tables/{table_id}/review")
+    async def read_review(
+        request: Request,
+        table_id: str,
+        seat: int = Query(ge=0),
+        lang: str = "en",
+    ) -> Response:
+        """A seat's review asked for with ``POST``: its progress, then the review in ``lang``."""
+        lang = _lang(lang)
+        table = await _finished(request, table_id)
+        _check_seat(table, seat)
+        review = _reviews(request).find(table.id, seat)
+        if review is None:
+            raise WebError(
+                ErrorCode.REVIEW_NOT_STARTED,
+                "this seat's review has not been asked for here: POST to start it",
+                404,
+            )
+        return _review_answer(review, lang)
 
     @app.get("/api/messages/{lang}")
     async def messages(lang: str) -> dict[str, Any]:
@@ -446,9 +507,25 @@ async def _finished(request: Request, table_id: str) -> LiveTable:
     table = await _hub(request).get(table_id)
     if table.status != "finished":
         raise WebError(
-            ErrorCode.NOT_FINISHED, "records and replays are shown once the game is over", 409
+            ErrorCode.NOT_FINISHED,
+            "records, replays and reviews are shown once the game is over",
+            409,
         )
     return table
+
+
+def _check_seat(table: LiveTable, seat: int) -> None:
+    if seat >= len(table.seats):
+        raise WebError(
+            ErrorCode.BAD_SEAT,
+            f"seat: this table's seats are 0 to {len(table.seats) - 1}, not {seat}",
+            422,
+        )
+
+
+def _review_answer(review: Review, lang: str) -> Response:
+    status = 202 if review.status == "working" else 200
+    return Response(review.answer(lang), status_code=status, media_type="application/json")
 
 
 def finished_game(table: LiveTable) -> FinishedGame:

@@ -77,8 +77,13 @@ class ErrorCode(StrEnum):
     BAD_SEAT = "bad_seat"
     """The chosen seat number is not a seat of the table."""
     NOT_FINISHED = "not_finished"
-    """A record or replay asked of a game that is not over, or a rematch offered before the
-    end."""
+    """A record, replay or review asked of a game that is not over, or a rematch offered
+    before the end."""
+    REVIEW_NOT_STARTED = "review_not_started"
+    """A review read before it was asked for (``POST`` it first), or one this server no
+    longer keeps."""
+    TOO_MANY_REVIEWS = "too_many_reviews"
+    """As many reviews as the server works out at once are under way; try again later."""
     BAD_JSON = "bad_json"
     """A WebSocket message that is not JSON text."""
     BAD_MESSAGE = "bad_message"

@@ -73,11 +73,13 @@ def dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
-def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
-    """Every step of the game as the public saw it, each as JSON.
+def replay_steps(game: FinishedGame, lang: str | None, seat: int | None = None) -> list[bytes]:
+    """Every step of the game as the public saw it (or ``seat``), each as JSON.
 
     Step 0 is the deal, or the position the game started from. With ``lang``, each step
     also has ``lines`` (its events in words) and its action a ``label``, in that language.
+    With ``seat``, each step has that seat's view and the log entries it could read: the
+    game is over, and its record, which holds every card, is public.
     """
     played = load_game(game.game, **game.options)
     narrator = None if lang is None else narrator_for(played, game.names_in(lang), lang)
@@ -87,18 +89,18 @@ def replay_steps(game: FinishedGame, lang: str | None) -> list[bytes]:
     for index in range(len(game.history) + 1):
         action: dict[str, Any] | None = None
         if index > 0:
-            seat = state.current_player
+            actor = state.current_player
             chosen = game.history[index - 1]
-            action = {"seat": seat, "id": chosen, "text": state.action_to_string(chosen)}
-            if narrator is not None and seat is not None:
-                action["label"] = narrator.describe_action(state.view(seat), chosen)
+            action = {"seat": actor, "id": chosen, "text": state.action_to_string(chosen)}
+            if narrator is not None and actor is not None:
+                action["label"] = narrator.describe_action(state.view(actor), chosen)
             state.apply(chosen)
-        events = state.visible_events(None, log_pos)
+        events = state.visible_events(seat, log_pos)
         log_pos = len(state.log)
         step: dict[str, Any] = {
             "index": index,
             "action": action,
-            "view": state.view(None).to_dict(),
+            "view": state.view(seat).to_dict(),
             "events": events,
         }
         if narrator is not None:
@@ -176,10 +178,12 @@ class ReplayCache:
         self._kept: OrderedDict[tuple[str, ...], tuple[Any, int]] = OrderedDict()
         self._working: dict[tuple[str, ...], asyncio.Future[Any]] = {}
 
-    async def steps(self, game: FinishedGame, lang: str | None) -> list[bytes]:
+    async def steps(
+        self, game: FinishedGame, lang: str | None, seat: int | None = None
+    ) -> list[bytes]:
         """Every step of ``game``'s replay as JSON text (:func:`replay_steps`)."""
-        key = (game.table_id, "replay", lang or "")
-        steps: list[bytes] = await self._get(key, replay_steps, game, lang)
+        key = (game.table_id, "replay", lang or "", "" if seat is None else str(seat))
+        steps: list[bytes] = await self._get(key, replay_steps, game, lang, seat)
         return steps
 
     async def record(self, game: FinishedGame) -> bytes:

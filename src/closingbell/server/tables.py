@@ -192,6 +192,13 @@ class Settings:
     """Tables kept in memory beyond which the longest unused ones go first, however recent."""
     replay_cache: int = 64 * 2**20
     """Bytes of finished games' replays and records kept ready to send."""
+    review_budget: int = 128
+    """Worlds dealt for each decision of a seat's review (``server.reviews``): fixed, so that
+    a review is the same every time; tests choose fewer."""
+    reviews_at_once: int = 2
+    """Reviews worked out at a time; asking for one more is refused (``too_many_reviews``)."""
+    review_cache: int = 32 * 2**20
+    """Bytes of finished reviews kept ready to send."""
     lease_seconds: float = 5.0
     """On a PostgreSQL database shared by several servers: seconds without a heartbeat
     after which a server is taken for dead and its tables are taken over by the others

@@ -149,6 +149,8 @@ export function errorText(code, values) {
     seat_taken: _("Seat {seat} was just taken: choose another seat."),
     table_full: _("Every seat of this table is taken."),
     not_finished: _("The game is not over yet."),
+    too_many_reviews: _("The server is working out other reviews just now; this one starts as soon as there is room."),
+    review_not_started: _("This review has not been started yet."),
     rate_limited: _("Too many requests from here: wait a moment and try again."),
     too_many_connections: _("Too many connections from here: close a few tabs and try again."),
     too_large: _("That request was too large."),

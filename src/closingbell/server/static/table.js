@@ -16,6 +16,7 @@ import { deadlineLine } from "/static/days.js";
 import { createChat } from "/static/chat.js";
 import { createRematch } from "/static/rematch.js";
 import { createHints } from "/static/hints.js";
+import { createReview } from "/static/review.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -53,7 +54,7 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
-let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints;
+let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -73,8 +74,12 @@ function build() {
   decision = el("section", { id: "decision", class: "decision", hidden: true, "aria-label": _("Your choices") });
   mineBox = el("div", { id: "mine" });
   replayBar = el("div", { id: "replay-controls", class: "replay-controls", hidden: true });
+  review = createReview(tableId, {
+    names: () => names, seats: () => seats, money: () => info.game === "card_stock_market",
+    stepTo: reviewStep, onClose: () => { if (replaying && replaying.seat !== null) stopReplay(); },
+  });
   tableCol = el("div", { id: "table-col", class: "table-col", tabindex: "-1" },
-    replayBar, othersBox, centerBox, mineBox, decision);
+    replayBar, review.detail, othersBox, centerBox, mineBox, decision);
   // The scrolling parts take the keyboard's focus, so that they can be scrolled with it.
   logList = el("ol", { id: "log", class: "log", tabindex: "0", "aria-label": _("Log") });
   replayLog = el("ol", { id: "replay-log", class: "log", hidden: true, tabindex: "0", "aria-label": _("Log") });
@@ -90,7 +95,7 @@ function build() {
   tools = el("div", { id: "tools", class: "tools" });
   chat = createChat(send);
   rematch = createRematch(send, tableId);
-  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, sidePanel, chat.element, tools);
+  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, review.panel, sidePanel, chat.element, tools);
   overlay = el("dialog", { id: "overlay", class: "overlay", "aria-labelledby": "overlay-title" });
 }
 
@@ -504,7 +509,8 @@ function endButtons(where) {
     out.push(el("button", { type: "button", class: "primary play-again", id: `play-again-${where}`, onclick: playAgain }, _("Play again")));
   }
   out.push(el("a", { class: "button record-link", id: `record-${where}`, href: `/api/tables/${encodeURIComponent(tableId)}/record.cbrec`, download: true }, _("Download record")));
-  out.push(el("button", { type: "button", class: "replay-button", id: `replay-${where}`, onclick: startReplay }, _("Step through the replay")));
+  out.push(el("button", { type: "button", class: "replay-button", id: `replay-${where}`, onclick: () => startReplay(null) }, _("Step through the replay")));
+  out.push(el("button", { type: "button", class: "review-button", id: `review-${where}`, onclick: openReview }, _("Review a seat's decisions")));
   return out;
 }
 
@@ -542,23 +548,47 @@ async function playAgain() {
   }
 }
 
+// ------------------------------------------------------------------ the review
+
+function openReview() {
+  if (overlay.open) overlay.close();
+  const mine = me();
+  review.open(mine === null || mine === undefined ? 0 : mine);
+}
+
+/** The replay's board at the state before action ``index``, as ``seat`` saw it. */
+async function reviewStep(seat, index) {
+  if (!replaying || replaying.seat !== seat) {
+    if (replaying) stopReplay(false);
+    if (!(await startReplay(seat, false))) return;
+  }
+  replaying.show(index);
+}
+
 // ------------------------------------------------------------------ the replay
 
-async function startReplay() {
+/**
+ * Step through the finished game: as the public saw it (``seat`` null), or as one seat saw
+ * it (its hand too: the game is over). Whether it started; ``focus`` moves to the slider.
+ */
+async function startReplay(seat, focus = true) {
   if (overlay.open) overlay.close();
   const steps = [];
   let total = 1;
+  const asSeat = seat === null || seat === undefined ? "" : `&seat=${seat}`;
   try {
     while (steps.length < total) {
-      const page = await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}/replay?start=${steps.length}&limit=1000&lang=${lang()}`);
+      const page = await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}/replay?start=${steps.length}&limit=1000&lang=${lang()}${asSeat}`);
       total = page.total;
       steps.push(...page.steps);
     }
   } catch (e) {
     statusDetail.textContent = failure(e);
-    return;
+    return false;
   }
-  replaying = { steps, at: 0, timer: null };
+  if (replaying) stopReplay(false);
+  const viewer = asSeat ? seat : null;
+  replaying = { steps, at: 0, timer: null, seat: viewer, show: null };
   hints.show(last, seats, replaying);
   document.body.classList.add("replaying");
   decision.hidden = true;
@@ -615,14 +645,16 @@ async function startReplay() {
     const step = steps[i];
     counter.textContent = _("Step {n} of {total}", { n: i, total: steps.length - 1 });
     const ctx = {
-      words, shares, names, seats: last.seats, me: null, current: step.view.current_player,
+      // A seat's replay shows its hand; "You" marks it only for that seat's own player.
+      words, shares, names, seats: last.seats, me: viewer !== null && viewer === me() ? viewer : null,
+      current: step.view.current_player,
       waiting: step.view.waiting || [], options: info.options,
       events: steps.slice(0, i + 1).flatMap((s) => s.events), pick: () => null,
     };
     const parts = board.render(step.view, ctx);
     othersBox.replaceChildren(parts.others);
     centerBox.replaceChildren(parts.center);
-    mineBox.replaceChildren();
+    mineBox.replaceChildren(...(parts.mine ? [parts.mine] : []));
     const items = [];
     for (const s of steps.slice(0, i + 1)) {
       if (s.action) {
@@ -632,16 +664,21 @@ async function startReplay() {
     }
     replayLog.replaceChildren(...items);
     replayLog.scrollTop = replayLog.scrollHeight;
-    statusLine.textContent = _("Replay");
+    statusLine.textContent = viewer === null ? _("Replay") : _("Replay as {name} saw it", { name: names[viewer] });
+    review.stepped(viewer, i);
     statusDetail.textContent = step.action
       ? _("{name}: {action}", { name: names[step.action.seat], action: step.action.label || step.action.text })
       : (info && info.from_position ? _("The starting position") : _("The deal"));
   }
+  replaying.show = show;
+  document.body.dataset.replaySeat = viewer === null ? "public" : String(viewer);
   show(0);
-  slider.focus();
+  if (focus) slider.focus();
+  return true;
 }
 
-function stopReplay() {
+/** Back to the table (``redraw``: draw it; false when another replay follows at once). */
+function stopReplay(redrawn = true) {
   if (replaying && replaying.timer) clearInterval(replaying.timer);
   replaying = null;
   hints.show(last, seats, replaying);
@@ -651,6 +688,9 @@ function stopReplay() {
   logList.hidden = false;
   replayLog.hidden = true;
   replayLog.replaceChildren();
+  delete document.body.dataset.replaySeat;
+  review.stepped(null, -1);
+  if (!redrawn) return;
   redraw();
   drawBanner();
   const back = document.getElementById("replay-side");

@@ -42,6 +42,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Any]
 
 CREATE_TABLE = ("POST", "/api/tables")
 """The request that creates a table."""
+CREATES = frozenset({CREATE_TABLE, ("POST", "/api/learn")})
+"""The requests that create a table, counted together per address (a guided first game's
+``POST /api/learn`` among them)."""
 
 ADDRESSES_KEPT = 10_000
 """Addresses whose table-creation buckets are kept before full (idle) ones are forgotten."""
@@ -130,7 +133,7 @@ class RequestLimits:
             return
         limit = self.settings.max_body
         limited = self.settings.tables_per_minute > 0
-        if limited and (scope["method"], scope["path"].rstrip("/")) == CREATE_TABLE:
+        if limited and (scope["method"], scope["path"].rstrip("/")) in CREATES:
             client = scope.get("client")
             wait = self.creations.take(client[0] if client else "")
             if wait > 0:

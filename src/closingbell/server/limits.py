@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.server.guided import LEARN_PATH
 from closingbell.server.metrics import Metrics
 from closingbell.server.origins import origin_allowed
 from closingbell.server.protocol import ErrorCode, error_body
@@ -42,7 +43,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Any]
 
 CREATE_TABLE = ("POST", "/api/tables")
 """The request that creates a table."""
-CREATES = frozenset({CREATE_TABLE, ("POST", "/api/learn")})
+CREATES = frozenset({CREATE_TABLE, ("POST", LEARN_PATH)})
 """The requests that create a table, counted together per address (a guided first game's
 ``POST /api/learn`` among them)."""
 

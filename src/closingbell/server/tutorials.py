@@ -46,6 +46,7 @@ class Recipient(Protocol):
     """A connection as the tutor sees it: its seat, and where its messages go."""
 
     seat: int | None
+    """Its seat, or ``None`` for a spectator."""
 
     def send(self, message: LessonsMessage) -> None:
         """Queue ``message`` for sending."""

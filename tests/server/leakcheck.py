@@ -26,6 +26,11 @@ A ``hint`` goes to the player of a practice table only, for their own decision, 
 rebuilt whole from that seat's view: the analysis of the view on the hints' budget and seed
 (:func:`closingbell.bots.hints.hint`, which reads nothing else), each action in the
 narrator's words, the figures rounded as docs/protocol.md says.
+
+A guided first game (``POST /api/learn``) sends its learner ``lessons`` messages: they are
+rebuilt from the learner's views and the events the learner may read, by a guide of the
+test's own, in the connection's language, and any other connection that gets one fails.
+Its deal is public (closingbell's source holds it), so its seed may appear in messages.
 """
 
 from __future__ import annotations
@@ -40,8 +45,10 @@ from closingbell.bots.review import review_data
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
 from closingbell.core.view import View
+from closingbell.learn import Fired, Guide, Tutorial
 from closingbell.text.games import narrator_class
 from closingbell.text.hints import hint_reason
+from closingbell.text.lessons import LessonWords, lesson_words
 from closingbell.text.names import bot_labels
 from closingbell.text.narrator import Narrator
 from tests.conformance.common import could_tell
@@ -88,6 +95,7 @@ TABLE_KEYS = frozenset(
         "rematch_of",
         "rematch",
         "hints_used",
+        "tutorial",
     }
 )
 SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
@@ -131,6 +139,9 @@ HINT_VALUE_KEYS = frozenset(
         "behind_interval",
     }
 )
+LESSONS_KEYS = frozenset({"type", "lessons", "history", "missed"})
+LESSON_KEYS = frozenset({"lesson", "title", "happened", "explanation", "version", "event"})
+MISSED_KEYS = frozenset({"lesson", "title", "explanation"})
 
 
 class Leak(AssertionError):
@@ -176,6 +187,9 @@ class Game:
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
     _hints: dict[tuple[int, int, str | None], dict[str, Any]] = field(default_factory=dict)
+    tutorial: Tutorial | None = None
+    """The guided first game the table deals, or ``None``: an ordinary table."""
+    _lessons: list[tuple[int, Fired, int | None]] | None = None
 
     @property
     def players(self) -> int:
@@ -201,6 +215,35 @@ class Game:
             assert factory is not None
             self._narrators[lang] = factory(self.game, self.names_in(lang), lang)
         return self._narrators[lang]
+
+    def lessons(self) -> list[tuple[int, Fired, int | None]]:
+        """Every lesson of the guided game: the version that brought it, the lesson and its
+        fields, and the event's index in the learner's whole list (``None``: the view's).
+
+        A guide of the test's own, given the learner's views and the events the learner
+        may read after the deal and after each action, and nothing else.
+        """
+        if self._lessons is None:
+            assert self.tutorial is not None
+            seat = self.tutorial.seat
+            guide = Guide(self.tutorial, self.game)
+            found: list[tuple[int, Fired, int | None]] = []
+            seen = 0
+            for version, state in enumerate(self.states):
+                start = 0 if version == 0 else len(self.states[version - 1].log)
+                events = state.visible_events(seat, start)
+                for fired in guide.observe(state.view(seat), events):
+                    found.append(
+                        (version, fired, None if fired.event is None else seen + fired.event)
+                    )
+                seen += len(events)
+            self._lessons = found
+        return self._lessons
+
+    def lesson_words(self, lang: str) -> LessonWords:
+        """The lessons' words in ``lang``, for the learner."""
+        assert self.tutorial is not None
+        return lesson_words(self.narrator(lang), self.tutorial.seat)
 
     def may_tell(self, version: int, seat: int | None) -> bool:
         """Whether the action that made ``version`` may be told to ``seat``."""
@@ -269,6 +312,8 @@ def check_table_info(game: Game, table: Any) -> None:
     )
     for name in ("rematch_of", "rematch"):
         require(table[name] is None, f"{name} {table[name]!r}")
+    tutorial = game.tutorial is not None
+    require(table["tutorial"] is tutorial, f"tutorial {table['tutorial']!r}")
     require(table["move_time"] == game.move_time, f"move_time {table['move_time']!r}")
     deadline = table["deadline"]
     if game.move_time is None or table["status"] != "playing":
@@ -402,15 +447,23 @@ def check_deadline(game: Game, message: dict[str, Any]) -> None:
 
 def check_raw(game: Game, raw: str) -> None:
     """Neither the seed nor the position (nor a hidden field of it) is in ``raw``."""
-    # The seed would reveal every shuffle, the position every hidden card.
-    require(str(game.seed) not in raw, "the seed was sent")
+    # The seed would reveal every shuffle, the position every hidden card. (A guided first
+    # game's deal is public: its seed is in closingbell's source.)
+    if game.tutorial is None:
+        require(str(game.seed) not in raw, "the seed was sent")
     if game.position is not None:
         for part in position_parts(game.position):
             require(part not in raw, f"the position's text {part[:40]!r} was sent")
 
 
-def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int) -> int:
-    """Check one message (``raw`` as received); return how many events have been sent."""
+def check_message(
+    game: Game, stream: Stream, raw: str, message: Any, sent: int, *, version: int | None = None
+) -> int:
+    """Check one message (``raw`` as received); return how many events have been sent.
+
+    ``version`` is that of the last ``state`` the connection received before it (``None``:
+    the game's last).
+    """
     # Another seat's token would let one act for it.
     check_raw(game, raw)
     for other, token in game.tokens.items():
@@ -435,6 +488,8 @@ def check_message(game: Game, stream: Stream, raw: str, message: Any, sent: int)
         check_rematch(game, message)
     elif kind == "hint":
         check_hint(game, stream, message)
+    elif kind == "lessons":
+        check_lessons(game, stream, message, len(game.states) - 1 if version is None else version)
     else:
         raise Leak(f"a message of type {kind!r} in a game played without mistakes")
     return sent
@@ -530,11 +585,68 @@ def check_hint(game: Game, stream: Stream, message: dict[str, Any]) -> None:
     require(message == expected, f"a hint at version {version} that is not its view's analysis")
 
 
+def check_lessons(game: Game, stream: Stream, message: dict[str, Any], version: int) -> None:
+    """A ``lessons`` message: to the learner only, each lesson the learner's own views and
+    events brought by ``version``, in the connection's words, and the lessons missed once
+    the game is over."""
+    tutorial = game.tutorial
+    require(tutorial is not None, "lessons at a table that is not a guided game")
+    assert tutorial is not None
+    require(stream.seat == tutorial.seat, f"lessons sent to seat {stream.seat}")
+    require(stream.lang is not None, "lessons to a connection without words")
+    assert stream.lang is not None
+    require(set(message) == LESSONS_KEYS, f"lessons keys: {sorted(message)}")
+    require(type(message["history"]) is bool, f"lessons history {message['history']!r}")
+    words = game.lesson_words(stream.lang)
+    fired = game.lessons()
+    known = {(v, f.lesson): (f, at) for v, f, at in fired}
+    entries = message["lessons"]
+    require(isinstance(entries, list), f"lessons: {entries!r}")
+    for entry in entries:
+        require(isinstance(entry, dict) and set(entry) == LESSON_KEYS, f"lesson: {entry!r}")
+        require(type(entry["version"]) is int, f"lesson version {entry['version']!r}")
+        require(isinstance(entry["lesson"], str), f"lesson id {entry['lesson']!r}")
+        key = (entry["version"], entry["lesson"])
+        require(key in known, f"a lesson that did not fire then: {key!r}")
+        require(entry["version"] <= version, f"lesson {key!r} before version {entry['version']}")
+        f, at = known[key]
+        told = words.tell(f.lesson, f.fields)
+        expected = {
+            "lesson": f.lesson,
+            "title": told.title,
+            "happened": told.happened,
+            "explanation": told.explanation,
+            "version": entry["version"],
+            "event": at,
+        }
+        require(entry == expected, f"lesson {key!r}: {entry!r}, not {expected!r}")
+    if message["history"]:
+        so_far = [(v, f.lesson) for v, f, _at in fired if v <= version]
+        got = [(e["version"], e["lesson"]) for e in entries]
+        require(got == so_far, f"lessons history {got!r}, not {so_far!r}")
+    missed = message["missed"]
+    if not game.states[version].is_terminal():
+        require(missed is None, f"lessons missed {missed!r} before the end")
+        return
+    shown = {f.lesson for _v, f, _at in fired}
+    expected_missed = []
+    for lesson in tutorial.lesson_ids:
+        if lesson not in shown:
+            said = words.summary(lesson)
+            expected_missed.append(
+                {"lesson": lesson, "title": said.title, "explanation": said.explanation}
+            )
+    require(missed == expected_missed, f"lessons missed {missed!r}, not {expected_missed!r}")
+
+
 def check_stream(game: Game, stream: Stream) -> int:
     """Check every message of one connection; return the number of ``state`` messages."""
     sent = 0
+    version = 0
     for raw, message in zip(stream.raw, stream.messages, strict=True):
-        sent = check_message(game, stream, raw, message, sent)
+        sent = check_message(game, stream, raw, message, sent, version=version)
+        if isinstance(message, dict) and message.get("type") == "state":
+            version = message["version"]
     require(
         sent == len(game.states[-1].visible_events(stream.seat)),
         f"seat {stream.seat} was sent {sent} events of its whole log",

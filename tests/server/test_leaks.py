@@ -7,8 +7,9 @@ the game, are kept; then every field of every one of them is rebuilt from what i
 recipient may read and compared (``tests/server/leakcheck.py``). Practice tables started
 from a position (which holds every hidden card) are played the same way, their player
 asking for hints, and no message or answer holds the position; each hint is rebuilt from
-the player's view alone. The checker itself is tested: a secret planted in any field of
-any kind of message is caught.
+the player's view alone. Guided first games are played too: their lessons go to the
+learner alone and hold only what the learner's views and events show. The checker itself
+is tested: a secret planted in any field of any kind of message is caught.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import closingbell
+from closingbell.learn import HUMAN, tutorial
 from tests.server.helpers import act, client_for, create, expect, hello, join, receive, wait_state
 from tests.server.leakcheck import (
     Game,
@@ -63,26 +65,39 @@ def play_through(
     position: str | None = None,
     move_time: float | None = None,
     hints: int = 0,
+    guided: bool = False,
 ) -> Played:
     """Play a whole game with random clients in the open seats and two spectators.
 
     With ``position``, the table starts from it (and ``seed`` only drives the clients);
     with ``move_time``, it is a game over days; with ``hints``, the player asks for a hint
-    at that many decisions (spread over the game) before choosing. Everyone who may write
-    in the chat writes markup in it at the start (spectators may at the tables of an even
-    seed), and at the end every person votes for a rematch.
+    at that many decisions (spread over the game) before choosing; ``guided``, the game's
+    guided first game (``POST /api/learn``; ``seats`` and ``seed`` are then the tutorial's,
+    and ``seed`` also drives the learner). Everyone who may write in the chat writes markup
+    in it at the start (spectators may at the tables of an even seed), and at the end every
+    person votes for a rematch.
     """
-    spectator_chat = seed % 2 == 0
+    spectator_chat = seed % 2 == 0 and not guided
     extra: dict[str, Any] = {"spectator_chat": spectator_chat}
     if move_time is not None:
         extra["move_time"] = move_time
-    if position is None:
+    tokens: dict[int, str] = {}
+    if guided:
+        answer = client.post(
+            "/api/learn", json={"game": game_name, "name": f"player {seats.index('open')}"}
+        )
+        assert answer.status_code == 201, answer.text
+        table = answer.json()["table"]
+        tokens[answer.json()["seat"]] = answer.json()["token"]
+    elif position is None:
         table = create(client, game_name, seats, seed=seed, **extra)
     else:
         table = create(client, game_name, seats, position=position, **extra)
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
-    tokens = {p: join(client, table_id, f"player {p}", seat=p)["token"] for p in humans}
+    for p in humans:
+        if p not in tokens:
+            tokens[p] = join(client, table_id, f"player {p}", seat=p)["token"]
     rng = random.Random(seed)
     path = f"/ws/tables/{table_id}"
     who: list[int | None] = [None, None, *humans]
@@ -194,6 +209,7 @@ def play_through(
         votes=votes,
         rematch=rematch,
         hinted=asked > 0,
+        tutorial=tutorial(game_name) if guided else None,
     )
     assert asked == hints, f"{asked} hints asked of {hints}"
     return Played(known, streams, views, infos, refusals)
@@ -324,9 +340,12 @@ def must_be_caught(played: Played, stream: Stream, index: int, message: dict[str
     """Checking ``message`` in place of ``stream.messages[index]`` raises :class:`Leak`."""
     original = stream.messages[index]
     sent = original.get("first_event", 0)
-    check_message(played.game, stream, stream.raw[index], original, sent)  # the real one passes
+    states = [m["version"] for m in stream.messages[:index] if m["type"] == "state"]
+    version = states[-1] if states else 0
+    # The real one passes.
+    check_message(played.game, stream, stream.raw[index], original, sent, version=version)
     with pytest.raises(Leak):
-        check_message(played.game, stream, json.dumps(message), message, sent)
+        check_message(played.game, stream, json.dumps(message), message, sent, version=version)
 
 
 def tell_the_secret_choice(played: Played) -> tuple[Stream, int, dict[str, Any]]:
@@ -694,3 +713,113 @@ def test_a_secret_planted_in_any_field_of_a_hint_is_caught(hinted: Played) -> No
         must_be_caught(hinted, stream, i, message)
         planted += 1
     assert planted > 25
+
+
+# ---------------------------------------------------------------- guided first games
+
+
+def guided_seats(game: str) -> list[str]:
+    """The seats of ``game``'s guided first game, as ``play_through`` takes them."""
+    return ["open" if kind == HUMAN else kind for kind in tutorial(game).seats]
+
+
+GUIDED = [("take_stock", ["en", "zh-Hant"]), ("card_stock_market", ["zh-Hant", "en"])]
+"""Guided first games and their connections' languages (the learner's first)."""
+
+
+@pytest.mark.parametrize(("game", "langs"), GUIDED, ids=[g[0] for g in GUIDED])
+def test_a_guided_games_lessons_go_to_its_learner_alone_and_hold_what_it_may_know(
+    client: TestClient, game: str, langs: list[str]
+) -> None:
+    t = tutorial(game)
+    played = play_through(client, game, guided_seats(game), t.seed, langs, guided=True)
+    check_played(played)
+    assert all(info["tutorial"] is True for info in played.infos)
+    for stream in played.streams:
+        lessons = [m for m in stream.messages if m["type"] == "lessons"]
+        if stream.seat != t.seat:
+            assert lessons == []
+            continue
+        assert stream.lang == langs[0]
+        assert lessons[0]["history"] is True
+        assert lessons[-1]["missed"] is not None
+        fired = [e["lesson"] for m in lessons[1:] for e in m["lessons"]]
+        assert len(fired) >= 3, fired
+
+
+@pytest.fixture(scope="module")
+def guided(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """One guided first game of Take Stock, its learner choosing at random."""
+    path = Path(tmp_path_factory.mktemp("guided")) / "web.db"
+    t = tutorial("take_stock")
+    with client_for(f"sqlite:///{path}") as client:
+        yield play_through(
+            client, "take_stock", guided_seats("take_stock"), t.seed, ["en"], guided=True
+        )
+
+
+def learner_lessons(played: Played) -> tuple[Stream, int]:
+    """The first ``lessons`` message of the game's learner with a lesson an action brought."""
+
+    def brought(stream: Stream, message: dict[str, Any]) -> bool:
+        return (
+            message["type"] == "lessons"
+            and not message["history"]
+            and any(e["happened"] and e["version"] > 0 for e in message["lessons"])
+        )
+
+    return first(played, brought)
+
+
+def test_a_secret_planted_in_any_field_of_a_lessons_message_is_caught(guided: Played) -> None:
+    stream, i = learner_lessons(guided)
+    state = next(m for m in stream.messages[i::-1] if m["type"] == "state")
+    secret = other_hand(guided, stream, state)
+    original = stream.messages[i]
+    planted = 0
+    for path in paths(original):
+        if path == ("type",):
+            continue
+        message = copy.deepcopy(original)
+        holder = message
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = {"leak": secret}
+        must_be_caught(guided, stream, i, message)
+        planted += 1
+    for path in [(), ("lessons", 0)]:
+        message = copy.deepcopy(original)
+        holder = message
+        for key in path:
+            holder = holder[key]
+        holder["leak"] = secret
+        must_be_caught(guided, stream, i, message)
+        planted += 1
+    assert planted >= 10
+
+
+def test_a_lesson_that_says_more_or_goes_elsewhere_is_caught(guided: Played) -> None:
+    stream, i = learner_lessons(guided)
+    original = stream.messages[i]
+    state = next(m for m in stream.messages[i::-1] if m["type"] == "state")
+    card = other_hand(guided, stream, state)[0]
+    words = guided.game.narrator("en").card_name(card)  # type: ignore[attr-defined]
+    for change in (
+        lambda m: m["lessons"][0].update(happened=f"{m['lessons'][0]['happened']} ({words})"),
+        lambda m: m["lessons"][0].update(version=m["lessons"][0]["version"] + 1),
+        lambda m: m["lessons"][0].update(event=(m["lessons"][0]["event"] or 0) + 1),
+        lambda m: m["lessons"][0].update(lesson="welcome"),  # the deal's, not this action's
+        lambda m: m.update(missed=[]),
+        lambda m: m.update(history=True),
+    ):
+        message = copy.deepcopy(original)
+        change(message)
+        must_be_caught(guided, stream, i, message)
+    # To a spectator, or at an ordinary table, any lessons message is a leak.
+    spectator = next(s for s in guided.streams if s.seat is None)
+    check_message(guided.game, spectator, spectator.raw[0], spectator.messages[0], 0)
+    with pytest.raises(Leak, match="lessons sent to seat None"):
+        check_message(guided.game, spectator, json.dumps(original), original, 0, version=5)
+    ordinary = dataclasses.replace(guided.game, tutorial=None)
+    with pytest.raises(Leak, match="not a guided game"):
+        check_message(ordinary, stream, stream.raw[i], original, 0, version=5)

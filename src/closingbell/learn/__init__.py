@@ -212,10 +212,20 @@ class TutorialBots:
         chooses, so that a choice never depends on what the bot chose before (nor on the
         front end, nor on a game saved and resumed).
         """
+        return self.ready(seat, ply).choose(view)
+
+    def ready(self, seat: int, ply: int) -> Bot:
+        """``seat``'s bot with its generator seeded for the decision after ``ply`` actions.
+
+        For a front end that lets the bot choose elsewhere (a helper process or thread):
+        its ``choose(view)`` then gives what :meth:`choose` gives. A front end that puts
+        another bot object in :attr:`bots` (the one a helper process sent back) keeps
+        choosing the same.
+        """
         bot = self.bots[seat]
         t = self.tutorial
         bot.rng.seed(f"learn/{t.game}/{t.seed}/{seat}/{ply}")
-        return bot.choose(view)
+        return bot
 
 
 class Guide:

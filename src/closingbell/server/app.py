@@ -28,6 +28,8 @@ import closingbell
 from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
+from closingbell.server.guided import has_tutorial
+from closingbell.server.guided import router as guided_router
 from closingbell.server.limits import CrossSiteGuard, RequestLimits, SecurityHeaders
 from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
@@ -167,6 +169,7 @@ def create_app(
     app.include_router(players_router)
     app.include_router(my_games_router)
     app.include_router(standings_router)
+    app.include_router(guided_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 
@@ -326,6 +329,7 @@ def _add_routes(app: FastAPI) -> None:
                     "max_players": info.max_players,
                     "version": info.version,
                     "options": words["options"],
+                    "learn": has_tutorial(name),
                 }
             )
         return {"games": out, "bots": closingbell.available_bots(), "bot_labels": bot_words(lang)}

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.server.guided import LEARN_PATH
 from closingbell.server.metrics import Metrics
 from closingbell.server.origins import origin_allowed
 from closingbell.server.protocol import ErrorCode, error_body
@@ -42,6 +43,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Any]
 
 CREATE_TABLE = ("POST", "/api/tables")
 """The request that creates a table."""
+CREATES = frozenset({CREATE_TABLE, ("POST", LEARN_PATH)})
+"""The requests that create a table, counted together per address (a guided first game's
+``POST /api/learn`` among them)."""
 
 ADDRESSES_KEPT = 10_000
 """Addresses whose table-creation buckets are kept before full (idle) ones are forgotten."""
@@ -130,7 +134,7 @@ class RequestLimits:
             return
         limit = self.settings.max_body
         limited = self.settings.tables_per_minute > 0
-        if limited and (scope["method"], scope["path"].rstrip("/")) == CREATE_TABLE:
+        if limited and (scope["method"], scope["path"].rstrip("/")) in CREATES:
             client = scope.get("client")
             wait = self.creations.take(client[0] if client else "")
             if wait > 0:

@@ -253,6 +253,21 @@ class JoinTable(_Strict):
         return None if value is None else check_name(value)
 
 
+class StartTutorial(_Strict):
+    """``POST /api/learn``: a guided first game of a game, with its learner seated."""
+
+    game: str = Field(max_length=64)
+    """The registered name of the game (one with a guided first game)."""
+    name: str | None = Field(default=None, max_length=200)
+    """The learner's display name (checked by :func:`check_name`); a signed-in player's is
+    their username, and a guest must give one."""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
+
+
 # ---------------------------------------------------------------- HTTP responses
 
 
@@ -314,6 +329,9 @@ class TableInfo(BaseModel):
     """The table this one is a rematch of."""
     rematch: str | None = None
     """The rematch opened from this table, once every seated player agreed."""
+    tutorial: bool = False
+    """Whether it is a guided first game (``POST /api/learn``): the game's fixed deal, the
+    learner's seat and bots, with lessons sent to the learner (never rated)."""
 
 
 class Joined(BaseModel):
@@ -611,3 +629,46 @@ class HintMessage(BaseModel):
     sentence yet)."""
     actions: list[HintValue]
     """Every legal action, the preferred one first, by mean final margin."""
+
+
+class LessonEntry(BaseModel):
+    """One lesson of a guided game, fired by what the learner saw happen."""
+
+    lesson: str
+    """The lesson's id (``first_raise``): the same in every language."""
+    title: str
+    """A few words naming it, in the connection's language."""
+    happened: str | None
+    """What just happened, in one sentence."""
+    explanation: str
+    """The rule or the idea behind it, in a few sentences."""
+    version: int
+    """The version whose action brought it (0: the deal)."""
+    event: int | None
+    """The index, in the learner's whole event list, of the event that brought it (show
+    the lesson after it); ``None`` when the learner's view did (after the action's events)."""
+
+
+class LessonSummary(BaseModel):
+    """A lesson whose moment never came in the game: its title and explanation only."""
+
+    lesson: str
+    """The lesson's id."""
+    title: str
+    """A few words naming it, in the connection's language."""
+    explanation: str
+    """The rule or the idea, in a few sentences."""
+
+
+class LessonsMessage(BaseModel):
+    """A guided game's lessons, sent to the learner's connections only."""
+
+    type: Literal["lessons"] = "lessons"
+    lessons: list[LessonEntry]
+    """The lessons, in the order to show them."""
+    history: bool = False
+    """Whether these are every lesson of the game so far, sent after ``hello`` (else: the
+    ones the last actions just brought)."""
+    missed: list[LessonSummary] | None = None
+    """Once the game is over, the lessons whose moment never came (maybe none); ``None``
+    while it goes on."""

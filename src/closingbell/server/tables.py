@@ -90,6 +90,7 @@ from closingbell.server.store import (
     TableRow,
     hash_token,
 )
+from closingbell.server.tutorials import Tutor, tutorial_of
 from closingbell.text.games import narrator_for
 from closingbell.text.hints import hint_reason
 from closingbell.text.names import seat_name
@@ -387,11 +388,18 @@ class LiveTable:
         """Held for every change."""
         self.connections: set[Connection] = set()
         """Live connections, seats and spectators."""
-        self.bots: dict[int, Bot] = {
-            p: make_bot(s.bot or "", game, seed=secrets.randbits(63))
-            for p, s in enumerate(self.seats)
-            if s.kind == "bot"
-        }
+        found = tutorial_of(row, game.options_dict())
+        self.tutor = None if found is None else Tutor(found, game, state)
+        """A guided first game's teacher (``server.tutorials``): its lessons and its bots."""
+        self.bots: dict[int, Bot] = (
+            self.tutor.bots
+            if self.tutor is not None
+            else {
+                p: make_bot(s.bot or "", game, seed=secrets.randbits(63))
+                for p, s in enumerate(self.seats)
+                if s.kind == "bot"
+            }
+        )
         self.stand_ins: dict[int, Bot] = {}
         self.last_action: LastAction | None = None
         self.turn_since = loop.time()
@@ -468,6 +476,7 @@ class LiveTable:
             rematch_of=self.rematch_of,
             rematch=self.rematch,
             hints_used=self.hints_used,
+            tutorial=self.tutor is not None,
         )
 
     def deadline(self) -> float | None:
@@ -557,6 +566,8 @@ class LiveTable:
         """Send every connection its ``state`` message."""
         for conn in self.connections:
             conn.send(self.message_for(conn))
+        if self.tutor is not None:
+            self.tutor.flush(self.connections, self._narrator)  # the lessons, after the state
 
     def broadcast_seats(self, skip: Connection | None = None) -> None:
         """Send every connection (but ``skip``) the seats."""
@@ -681,6 +692,8 @@ class LiveTable:
                 self.hub.cluster.presence(self)
             conn.send(Welcome(table=self.info(), seat=conn.seat))
             conn.send(self.message_for(conn))
+            if self.tutor is not None:
+                self.tutor.greet(conn, self._narrator(conn))
             if self.rematch_votes or self.rematch is not None:
                 conn.send(self.rematch_message())
             if (
@@ -1273,6 +1286,8 @@ class LiveTable:
     ) -> None:
         """Make ``new`` (``action`` of ``seat``, written ``text``, stored) the table's state."""
         before = self.state.current_player
+        if self.tutor is not None:
+            self.tutor.observe(self.state, new)
         self.state = new
         self.status = "finished" if new.is_terminal() else "playing"
         self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
@@ -1329,6 +1344,8 @@ class LiveTable:
                 if found is None or seat is None:
                     return
                 bot, by = found
+                if by == "bot" and self.tutor is not None:
+                    bot = self.tutor.ready(seat, self.version)  # as the tutorial's bots choose
                 view = self.state.view(seat)
                 version = self.version
                 # A decision long overdue is made at once: the player coming back finds it.
@@ -1817,6 +1834,13 @@ class Hub:
             turn_at=self.clock() if full else None,
             spectator_chat=request.spectator_chat,
         )
+        return await self.open(row, game, start)
+
+    async def open(self, row: TableRow, game: Game, start: State | None = None) -> LiveTable:
+        """Store the new table ``row`` of ``game`` and open it; raise :class:`WebError`.
+
+        ``start`` is its first state (a position's), or ``None``: the deal of its seed.
+        """
         try:
             await self.store.create(row)
         except SQLAlchemyError as exc:
@@ -1825,7 +1849,7 @@ class Hub:
             raise WebError(
                 ErrorCode.SERVER_ERROR, f"the table was not stored: {exc}", 500
             ) from None
-        table = LiveTable(self, row, game, game.new_game(seed) if start is None else start)
+        table = LiveTable(self, row, game, game.new_game(row.seed) if start is None else start)
         self.tables[row.id] = table
         await self.cluster.loaded(table)
         table.kick()
@@ -1888,12 +1912,13 @@ def _stored_info(row: TableRow) -> TableInfo:
     if row.problem is not None:
         raise ValueError(row.problem)
     cls = game_class(row.game)
+    options = cls.options_for_version(row.rules_version, row.options)
     return TableInfo(
         id=row.id,
         game=row.game,
         title=cls.info.title,
         players=len(row.seats),
-        options=cls.options_for_version(row.rules_version, row.options),
+        options=options,
         clock=row.clock,
         status=row.status,  # type: ignore[arg-type]
         version=row.version,
@@ -1916,6 +1941,7 @@ def _stored_info(row: TableRow) -> TableInfo:
         rematch_of=row.rematch_of,
         rematch=row.rematch,
         hints_used=row.hints_used,
+        tutorial=tutorial_of(row, options) is not None,
     )
 
 

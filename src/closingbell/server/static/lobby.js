@@ -10,6 +10,7 @@ import {
 } from "/static/i18n.js";
 import { account, accountControls } from "/static/account.js";
 import { duration } from "/static/days.js";
+import { learnPanel } from "/static/lessons.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const NAME_KEY = "closingbell.name";
@@ -412,11 +413,13 @@ async function main() {
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
         t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
         t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
+        t.tutorial ? el("span", { class: "t-status t-tutorial" }, _("guided first game")) : null,
         t.move_time ? el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) })) : null,
         who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
     }));
   }
-  main.replaceChildren(el("div", { class: "lobby" }, form, list));
+  const learn = learnPanel(ordered, user);
+  main.replaceChildren(...(learn ? [learn] : []), el("div", { class: "lobby" }, form, list));
   await Promise.all([drawTables(), drawOnline()]);
   setInterval(() => { if (!document.hidden) { drawTables(); drawOnline(); } }, 10_000);
 }

@@ -17,6 +17,7 @@ import { createChat } from "/static/chat.js";
 import { createRematch } from "/static/rematch.js";
 import { createHints } from "/static/hints.js";
 import { createReview } from "/static/review.js";
+import { createLessons } from "/static/lessons.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -54,7 +55,7 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
-let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review;
+let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review, lessons;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -95,7 +96,8 @@ function build() {
   tools = el("div", { id: "tools", class: "tools" });
   chat = createChat(send);
   rematch = createRematch(send, tableId);
-  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, review.panel, sidePanel, chat.element, tools);
+  lessons = createLessons(tableId);
+  side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, review.panel, sidePanel, lessons.element, chat.element, tools);
   overlay = el("dialog", { id: "overlay", class: "overlay", "aria-labelledby": "overlay-title" });
 }
 
@@ -499,13 +501,14 @@ function finalScreen() {
   const ctx = { words, names, events };
   const body = el("div", { class: "overlay-body", id: "final" },
     el("p", { class: "winners" }, winnersSentence(last.result)),
-    board.finalBreakdown(ctx, last.result));
+    board.finalBreakdown(ctx, last.result), lessons.summary());
   openOverlay(_("Game over"), body, endButtons("overlay"));
 }
 
 function endButtons(where) {
-  const out = [rematch.box(where)];
-  if (me() !== null && stored()) {
+  // A guided game goes on to a real one, not to the same lesson again.
+  const out = [lessons.active() ? lessons.endButtons(where) : rematch.box(where)];
+  if (me() !== null && stored() && !lessons.active()) {
     out.push(el("button", { type: "button", class: "primary play-again", id: `play-again-${where}`, onclick: playAgain }, _("Play again")));
   }
   out.push(el("a", { class: "button record-link", id: `record-${where}`, href: `/api/tables/${encodeURIComponent(tableId)}/record.cbrec`, download: true }, _("Download record")));
@@ -772,6 +775,7 @@ function connect() {
       chat.welcome(info, message.seat);
       rematch.welcome(info, message.seat);
       hints.welcome(info, message.seat);
+      lessons.welcome(info, message.seat);
       drawJoin();
     } else if (message.type === "state") {
       document.body.dataset.version = String(message.version);
@@ -792,6 +796,8 @@ function connect() {
       hints.receive(message);
       redraw();
       bringHintedIntoView();
+    } else if (message.type === "lessons") {
+      lessons.receive(message);
     } else if (message.type === "error") {
       if (message.code === "not_seated") {
         send({ type: "hello", token: null, lang: lang() }); // watch, quietly

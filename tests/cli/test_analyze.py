@@ -100,7 +100,8 @@ def test_the_text_review_and_the_chart(tmp_path: Path, capsys: pytest.CaptureFix
     [
         (["--seat", "3"], 2, "--seat is 1 to 2"),
         (["--seat", "0"], 2, "--seat is 1 to 2"),
-        (["--seat", "1", "--budget", "0"], 2, "--budget is at least 1"),
+        (["--seat", "1", "--budget", "0"], 2, "--budget is at least 2"),
+        (["--seat", "1", "--budget", "1"], 2, "--budget is at least 2"),
     ],
 )
 def test_bad_use_is_refused_in_one_line(

@@ -96,8 +96,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.seat <= players:
         print(f"closingbell analyze: --seat is 1 to {players} for this game", file=sys.stderr)
         return 2
-    if args.budget < 1:
-        print("closingbell analyze: --budget is at least 1 world", file=sys.stderr)
+    if args.budget < 2:
+        print(
+            "closingbell analyze: --budget is at least 2 worlds (one world gives no interval)",
+            file=sys.stderr,
+        )
         return 2
 
     def progress(done: int, total: int, left: float) -> None:

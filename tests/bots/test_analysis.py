@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import closingbell
 from closingbell.bots.analysis import Analyst
+from closingbell.core.records import GameRecord
 from tests.conformance.hidden import perturber_for
 
 GAMES = [("take_stock", 2), ("take_stock", 3), ("card_stock_market", 2), ("card_stock_market", 4)]
@@ -56,6 +58,11 @@ def test_the_hidden_cards_never_change_the_analysis(name: str, players: int) -> 
         one = Analyst(state.game, worlds=6, seed=4).analyze(state.view(seat))
         two = Analyst(state.game, worlds=6, seed=4).analyze(other.view(seat))
         assert one == two
+        # The lead of an action taken, measured again over fresh worlds, as well.
+        taken = one.actions[-1].action
+        again = Analyst(state.game, worlds=6, seed=4).analyze(state.view(seat), taken)
+        assert again.checked is not None and again.checked[0] == taken
+        assert again == Analyst(state.game, worlds=6, seed=4).analyze(other.view(seat), taken)
 
 
 def test_an_analysis_is_the_same_for_the_same_seed_on_either_engine() -> None:
@@ -67,6 +74,20 @@ def test_an_analysis_is_the_same_for_the_same_seed_on_either_engine() -> None:
     assert Analyst(state.game, worlds=6, seed=9).analyze(view) == first
     assert Analyst(state.game, worlds=6, seed=9, engine="reference").analyze(view) == first
     assert Analyst(state.game, worlds=6, seed=10).analyze(view) != first
+
+
+def test_a_mistake_the_fresh_worlds_confirm_is_marked_in_a_real_game() -> None:
+    record = GameRecord.read(Path(__file__).parents[1] / "golden" / "take_stock_2p.cbrec")
+    state = record.start()
+    analyst = Analyst(state.game, worlds=16, seed=3)
+    confirmed = 0
+    for recorded in record.actions:
+        action = state.string_to_action(recorded.text)
+        if state.current_player == 0 and len(state.legal_actions()) > 1:
+            found = analyst.analyze(state.view(0), action)
+            confirmed += found.is_mistake(action)
+        state.apply(action)
+    assert confirmed > 0
 
 
 def test_a_clearly_worse_action_is_marked_and_the_best_never_is() -> None:
@@ -94,3 +115,26 @@ def test_bad_requests_are_refused() -> None:
         Analyst(game, worlds=2).analyze(state.view(waiting))
     with pytest.raises(KeyError):
         Analyst(game, worlds=2).analyze(state.view(state.current_player)).value_of(-1)
+
+
+def test_an_action_taken_is_a_mistake_only_when_fresh_worlds_confirm_it() -> None:
+    # A first decision whose thirteen actions look far apart over the first worlds; over
+    # fresh ones even the worst comes out level with the best (only luck set them apart).
+    state = _position("take_stock", 2, seed=7, steps=5)
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    plain = Analyst(state.game, worlds=60, seed=1).analyze(view)
+    assert plain.checked is None
+    # The best action taken is measured no further, and is never a mistake.
+    best = Analyst(state.game, worlds=60, seed=1).analyze(view, plain.best)
+    assert best.checked is None and not best.is_mistake(best.best)
+    for value in (*plain.actions[1:3], plain.actions[-1]):
+        found = Analyst(state.game, worlds=60, seed=1).analyze(view, value.action)
+        # The first worlds are the same: only the second measure is added.
+        assert found.actions == plain.actions and found.checked is not None
+        action, lead = found.checked
+        assert action == value.action and lead.half_width > 0
+        assert found.is_mistake(action) == (value.behind.high < 0 and lead.high < 0)
+    with pytest.raises(ValueError, match="not legal"):
+        Analyst(state.game, worlds=4, seed=1).analyze(view, -1)

@@ -35,7 +35,13 @@ def test_the_review_as_json_names_every_decision_with_a_choice(
     for d in found["decisions"]:
         assert d["actions"][0] == d["best"]
         assert d["taken"] in d["actions"]
-        assert d["mistake"] == (d["taken"]["behind_interval"][1] < 0)
+        checked = d["checked"]
+        assert (checked is None) == (d["taken"]["action"] == d["best"]["action"])
+        assert d["mistake"] == (
+            d["taken"]["behind_interval"][1] < 0
+            and checked is not None
+            and checked["behind_interval"][1] < 0
+        )
         assert (
             0
             <= d["taken"]["win_interval"][0]
@@ -75,8 +81,8 @@ def test_a_mistakes_reason_is_the_narrators_from_the_seats_view(
     for recorded in read.actions[: first["index"]]:
         state.apply(state.game.string_to_action(recorded.text))
     view = state.view(seat - 1)
-    analysis = Analyst(state.game, worlds=4, seed=2).analyze(view)
     taken = first["taken"]["action"]
+    analysis = Analyst(state.game, worlds=4, seed=2).analyze(view, taken)
     assert first["reason"] == narrator.explain(view, taken, analysis.best, analysis)
     assert first["reason"].startswith("選擇") and "代價" in first["reason"]
     # The text review prints each reason under its mistake.

@@ -109,7 +109,7 @@ REVIEW_ANSWER_KEYS = frozenset(
 REVIEW_KEYS = frozenset(
     {"game", "seat", "name", "budget", "seed", "scores", "decisions", "mistakes"}
 )
-DECISION_KEYS = frozenset({"index", "taken", "best", "mistake", "actions"})
+DECISION_KEYS = frozenset({"index", "taken", "best", "mistake", "checked", "actions"})
 VALUE_KEYS = frozenset(
     {
         "action",
@@ -680,7 +680,7 @@ def check_review(
     for index, state in enumerate(game.states[:-1]):
         if state.current_player == seat and len(state.legal_actions()) > 1:
             analyst = Analyst(game.game, worlds=budget, seed=seed)
-            analyses[index] = analyst.analyze(state.view(seat))
+            analyses[index] = analyst.analyze(state.view(seat), history[index])
     require(answer["done"] == answer["total"] == len(analyses), "done and total")
     for decision in review["decisions"]:
         keys = DECISION_KEYS | ({"reason"} if decision["mistake"] else set())

@@ -53,7 +53,7 @@ def reviewing(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def _finished_game(base: str) -> str:
     """A Take Stock game the bots played to its end; its table id."""
-    table = _api(base, "/api/tables", {"game": "take_stock", "seats": ["heuristic", "random"]})
+    table = _api(base, "/api/tables", {"game": "take_stock", "seats": ["random", "random"]})
     table_id: str = table["table"]["id"]
     deadline = time.monotonic() + 60
     while _api(base, f"/api/tables/{table_id}")["table"]["status"] != "finished":
@@ -90,12 +90,12 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
     table_id = _finished_game(base)
     shots = _on_sqlite(base)
 
-    # A desktop in English: the seat of the rule-based bot (the first seat).
+    # A desktop in English: the first seat (random bots make mistakes the review confirms).
     context = _context(browser, DESKTOP, "en")
     try:
         page = context.new_page()
         _open_review(page, base, table_id)
-        assert "only what Rule-based 1 knew" in page.inner_text("#review-views")
+        assert "only what Random 1 knew" in page.inner_text("#review-views")
         assert "not the luck" in page.inner_text("#review-views")
         # Progress while it is worked out, then the review (a few seconds at this budget).
         page.wait_for_selector("#review-list", timeout=120_000)

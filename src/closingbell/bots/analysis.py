@@ -9,7 +9,10 @@ between actions far surer than their values.
 
 Each action gets its mean final margin (the seat's score minus the best other score) and
 its chance of winning (a tie for first shares the win), each with a 95% interval, and its
-lead over the best action with that lead's own paired interval. It reads only the view:
+lead over the best action with that lead's own paired interval. Told the action taken (a
+review), it measures that action's lead again over fresh worlds: the best action is the
+best of the first worlds, so part of its lead over the others there is their luck, and a
+mistake is marked only when both intervals lie below zero. It reads only the view:
 the cards hidden from the seat cannot change the analysis (``tests/bots`` checks it), so it
 judges the decision, not the luck. A budget is a number of worlds, not seconds, so that an
 analysis is the same on every machine for the same seed.
@@ -79,6 +82,9 @@ class DecisionAnalysis:
     """How many worlds were dealt."""
     actions: tuple[ActionValue, ...]
     """Every legal action, best first (by mean final margin)."""
+    checked: tuple[int, Estimate] | None = None
+    """The action taken and its lead over the best action, measured again over fresh worlds,
+    when :meth:`Analyst.analyze` was told the action taken and it was not the best."""
 
     @property
     def best(self) -> int:
@@ -96,9 +102,15 @@ class DecisionAnalysis:
         """Whether ``action`` costs clearly more than chance explains.
 
         It does when the interval of its paired lead over the best action lies wholly
-        below zero.
+        below zero and, for the action taken that was measured again over fresh worlds
+        (:attr:`checked`), when that second interval lies below zero too: the best action is
+        the best of the first worlds, so part of its lead there is their luck.
         """
-        return self.value_of(action).behind.high < 0
+        if self.value_of(action).behind.high >= 0:
+            return False
+        if self.checked is not None and self.checked[0] == action:
+            return self.checked[1].high < 0
+        return True
 
 
 def _estimate(values: list[float]) -> Estimate:
@@ -152,8 +164,13 @@ class Analyst:
             steps += 1
         return world
 
-    def analyze(self, view: View) -> DecisionAnalysis:
-        """Every legal action of ``view``'s decision, valued over the same worlds."""
+    def analyze(self, view: View, taken: int | None = None) -> DecisionAnalysis:
+        """Every legal action of ``view``'s decision, valued over the same worlds.
+
+        Given the action ``taken`` (a review), when it is not the best its lead over the
+        best is measured again over as many fresh worlds (:attr:`DecisionAnalysis.checked`),
+        which :meth:`~DecisionAnalysis.is_mistake` reads too.
+        """
         seat = view.seat
         if seat is None:
             raise ValueError("a spectator's view has no decision to analyse")
@@ -183,7 +200,23 @@ class Analyst:
             for i, action in enumerate(legal)
         ]
         values.sort(key=lambda v: (-v.margin.mean, legal.index(v.action)))
-        return DecisionAnalysis(seat=seat, worlds=self.worlds, actions=tuple(values))
+        checked = None
+        if taken is not None and taken != legal[top]:
+            if taken not in legal:
+                raise ValueError(f"action {taken} is not legal in this view")
+            leads = []
+            for _ in range(self.worlds):
+                dealt = self._worlds.sample(view, random.Random(rng.getrandbits(63)))
+                margin_of = []
+                for action in (taken, legal[top]):
+                    world = dealt.clone()
+                    world.apply(action)
+                    margin_of.append(_outcome(self._play_out(world), seat)[0])
+                leads.append(margin_of[0] - margin_of[1])
+            checked = (taken, _estimate(leads))
+        return DecisionAnalysis(
+            seat=seat, worlds=self.worlds, actions=tuple(values), checked=checked
+        )
 
     def describe(self) -> dict[str, Any]:
         """The analysis's settings, for a review's header."""

@@ -49,7 +49,18 @@ def analyze_decision(
     seat = state.current_player
     if seat is None:
         raise ValueError(f"nobody decides before action {index}")
-    return analyst.analyze(state.view(seat))
+    return analyst.analyze(state.view(seat), history[index])
+
+
+def _checked(found: DecisionAnalysis) -> dict[str, Any] | None:
+    """The taken action's lead over the best, measured again over fresh worlds, or ``None``."""
+    if found.checked is None:
+        return None
+    lead = found.checked[1]
+    return {
+        "behind": round(lead.mean, 3),
+        "behind_interval": [round(lead.low, 3), round(lead.high, 3)],
+    }
 
 
 def _value(value: ActionValue, label: str) -> dict[str, Any]:
@@ -105,6 +116,7 @@ def review_data(
                 "taken": _value(found.value_of(action), label(action)),
                 "best": _value(best, label(best.action)),
                 "mistake": found.is_mistake(action),
+                "checked": _checked(found),
                 "actions": [_value(v, label(v.action)) for v in found.actions],
             }
             if decision["mistake"] and narrator is not None:
@@ -151,7 +163,7 @@ def review(
     state = start.clone()
     for index, action in enumerate(history):
         if index in wanted:
-            analyses[index] = analyst.analyze(state.view(seat))
+            analyses[index] = analyst.analyze(state.view(seat), action)
             if progress is not None:
                 done = len(analyses)
                 elapsed = time.monotonic() - started

@@ -88,13 +88,17 @@ class Cost:
 def cost_of(analysis: DecisionAnalysis, taken: int, preferred: int) -> Cost:
     """What ``taken`` cost against ``preferred`` in ``analysis`` (``KeyError``: not legal).
 
-    Against the analysis's best action the interval is the paired one it measured. Against
+    Against the analysis's best action the interval is the paired one it measured (over the
+    fresh worlds when the analysis measured ``taken`` again, ``analysis.checked``). Against
     another action it is wider, the two actions' half-widths added (never narrower than the
     paired interval would be).
     """
     took, prefer = analysis.value_of(taken), analysis.value_of(preferred)
     margin = prefer.margin.mean - took.margin.mean
-    if preferred == analysis.best:
+    checked = analysis.checked
+    if preferred == analysis.best and checked is not None and checked[0] == taken:
+        margin, half = -checked[1].mean, checked[1].half_width  # over the fresh worlds
+    elif preferred == analysis.best:
         half = took.behind.half_width
     else:
         half = took.behind.half_width + prefer.behind.half_width

@@ -228,7 +228,7 @@ export function createReview(tableId, hooks) {
       el("div", { class: "check review-filter" }, filter, el("label", { for: "review-only-mistakes" }, _("Show only the mistakes"))),
       list());
     panel.dataset.state = "done";
-    requestAnimationFrame(() => chart(box));
+    requestAnimationFrame(() => { if (found === review) chart(box); }); // not if another seat was asked for meanwhile
     let width = 0;
     if (resizing) resizing.disconnect();
     resizing = new ResizeObserver(() => {
@@ -324,6 +324,7 @@ export function createReview(tableId, hooks) {
     asked += 1;
     seat = which;
     found = null;
+    if (resizing) { resizing.disconnect(); resizing = null; }
     chosen = null;
     detail.hidden = true;
     panel.hidden = false;

@@ -1064,22 +1064,7 @@ class LiveTable:
                     ErrorCode.NOT_PRACTICE,
                     "hints are given only at practice tables, where every other seat is a bot's",
                 )
-            if self.status == "waiting":
-                raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
-            if self.status == "finished":
-                raise WebError(ErrorCode.GAME_OVER, "the game is over")
-            if message.version > self.version and self.hub.cluster.shared:
-                await self._catch_up()  # the client saw a newer state on another server
-            if message.version != self.version:
-                raise WebError(
-                    ErrorCode.STALE_VERSION,
-                    f"the state is at version {self.version}, not {message.version}",
-                )
-            if self.state.current_player != seat:
-                raise WebError(
-                    ErrorCode.NOT_YOUR_TURN,
-                    f"seat {self.state.current_player} must decide, not seat {seat}",
-                )
+            await self._check_turn(seat, message.version)
             version = self.version
             view = self.state.view(seat)
             working = self._hint_work(version, view)
@@ -1168,6 +1153,28 @@ class LiveTable:
 
     # ------------------------------------------------------------ actions
 
+    async def _check_turn(self, seat: int, version: int) -> None:
+        """Raise :class:`WebError` unless ``seat`` decides now at state ``version``.
+
+        Called under the lock. A version newer than this server's, on a shared database,
+        is caught up with first.
+        """
+        if self.status == "waiting":
+            raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
+        if self.status == "finished":
+            raise WebError(ErrorCode.GAME_OVER, "the game is over")
+        if version > self.version and self.hub.cluster.shared:
+            await self._catch_up()  # the client saw a newer state on another server
+        if version != self.version:
+            raise WebError(
+                ErrorCode.STALE_VERSION, f"the state is at version {self.version}, not {version}"
+            )
+        if self.state.current_player != seat:
+            raise WebError(
+                ErrorCode.NOT_YOUR_TURN,
+                f"seat {self.state.current_player} must decide, not seat {seat}",
+            )
+
     async def act(self, conn: Connection, message: Act, received: float | None = None) -> None:
         """Play a client's action after every check; raise :class:`WebError` if refused.
 
@@ -1177,22 +1184,7 @@ class LiveTable:
         async with self.lock:
             if conn.seat is None:
                 raise WebError(ErrorCode.SPECTATOR, "spectators cannot act")
-            if self.status == "waiting":
-                raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
-            if self.status == "finished":
-                raise WebError(ErrorCode.GAME_OVER, "the game is over")
-            if message.version > self.version and self.hub.cluster.shared:
-                await self._catch_up()  # the client saw a newer state on another server
-            if message.version != self.version:
-                raise WebError(
-                    ErrorCode.STALE_VERSION,
-                    f"the state is at version {self.version}, not {message.version}",
-                )
-            if self.state.current_player != conn.seat:
-                raise WebError(
-                    ErrorCode.NOT_YOUR_TURN,
-                    f"seat {self.state.current_player} must decide, not seat {conn.seat}",
-                )
+            await self._check_turn(conn.seat, message.version)
             if (message.action is None) == (message.text is None):
                 raise WebError(ErrorCode.BAD_MESSAGE, "give exactly one of 'action' and 'text'")
             action = message.action

@@ -72,3 +72,21 @@ def option_pair(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except ValueError:
         return key, value
+
+
+def add_save_and_pace(p: argparse.ArgumentParser) -> None:
+    """The terminal games' ``--save FILE`` and ``--pace SECONDS`` (play and learn)."""
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help="where to keep the game's record (default: a new file under "
+        "$XDG_DATA_HOME/closingbell/games/, or the --resume file)",
+    )
+    p.add_argument(
+        "--pace",
+        type=pace,
+        default=0.4,
+        metavar="SECONDS",
+        help="pause after each bot move (default: 0.4)",
+    )

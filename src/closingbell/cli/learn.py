@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from closingbell.cli.arguments import pace
+from closingbell.cli.arguments import add_save_and_pace
 from closingbell.cli.hints import closingbell_command
 from closingbell.learn import available_tutorials
 from closingbell.text.i18n import LANGS
@@ -55,20 +55,7 @@ def add_parser(sub: Any) -> None:
         help="en (English) or zh-Hant (Traditional Chinese; zh_Hant works too); default: en",
     )
     p.add_argument("--resume", metavar="FILE", default=None, help="go on with a saved guided game")
-    p.add_argument(
-        "--save",
-        metavar="FILE",
-        default=None,
-        help="where to keep the game's record (default: a new file under "
-        "$XDG_DATA_HOME/closingbell/games/, or the --resume file)",
-    )
-    p.add_argument(
-        "--pace",
-        type=pace,
-        default=0.4,
-        metavar="SECONDS",
-        help="pause after each bot move (default: 0.4)",
-    )
+    add_save_and_pace(p)
     p.set_defaults(run=run)
 
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from closingbell.bots import available_bots
-from closingbell.cli.arguments import option_pair, pace, seed
+from closingbell.cli.arguments import add_save_and_pace, option_pair, seed
 from closingbell.cli.hints import closingbell_command
 from closingbell.core.registry import available_games
 from closingbell.text.i18n import LANGS
@@ -55,20 +55,7 @@ def add_parser(sub: Any) -> None:
         "--lang", choices=list(LANGS), default="en", help="language of the game (default: en)"
     )
     p.add_argument("--resume", metavar="FILE", default=None, help="go on with a saved game")
-    p.add_argument(
-        "--save",
-        metavar="FILE",
-        default=None,
-        help="where to keep the game's record (default: a new file under "
-        "$XDG_DATA_HOME/closingbell/games/, or the --resume file)",
-    )
-    p.add_argument(
-        "--pace",
-        type=pace,
-        default=0.4,
-        metavar="SECONDS",
-        help="pause after each bot move (default: 0.4)",
-    )
+    add_save_and_pace(p)
     p.set_defaults(run=run)
 
 

@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from closingbell.bots import make_bot
 from closingbell.core.records import GameRecord, replay
+from closingbell.core.registry import load_game
+from closingbell.server.tables import bot_seed
 from tests.server.helpers import client_for, create, join
 
 
@@ -219,6 +222,31 @@ def test_a_bots_only_game_plays_itself_and_gives_its_record(client: TestClient, 
     page = client.get(f"/api/tables/{table['id']}/replay", params={"start": 5, "limit": 3})
     assert [s["index"] for s in page.json()["steps"]] == [5, 6, 7]
     assert page.json()["steps"] == steps["steps"][5:8]
+
+
+def test_a_server_that_takes_seeds_seeds_its_bots_from_the_deal(client: TestClient) -> None:
+    # Tests rely on it: a seeded game of bots is the same every run, and is the game the
+    # same bots play outside the server when seeded by bot_seed.
+    seats = ["random", "easy"]
+    first, second = (create(client, "take_stock", seats, seed=7) for _ in range(2))
+    played = []
+    for table in (first, second):
+        wait_finished(client, table["id"])
+        body = client.get(f"/api/tables/{table['id']}/record").json()
+        played.append([a["id"] for a in body["actions"]])
+    assert played[0] == played[1]
+    game = load_game("take_stock", players=2)
+    state = game.new_game(7)
+    bots = {p: make_bot(name, game, seed=bot_seed(7, p)) for p, name in enumerate(seats)}
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].choose(state.view(seat)))
+    assert state.history == played[0]
+    other = create(client, "take_stock", seats, seed=8)
+    wait_finished(client, other["id"])
+    body = client.get(f"/api/tables/{other['id']}/record").json()
+    assert [a["id"] for a in body["actions"]] != played[0]
 
 
 def test_spectator_view_over_http(client: TestClient) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import hmac
 import logging
 import multiprocessing
@@ -135,6 +136,16 @@ class WebError(Exception):
         """More fields of the HTTP error body (``bad_position``: ``field`` and ``reason``)."""
 
 
+def bot_seed(seed: int, seat: int, role: str = "bot") -> int:
+    """The seed of the bot in ``seat`` (a ``role``) at a table dealt with ``seed``.
+
+    Used only by servers that take seeds (``Settings.allow_seed``): a SHA-256 digest, so
+    the bots' own draws say nothing of the deal's shuffles.
+    """
+    digest = hashlib.sha256(f"closingbell {role} {seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 @dataclass
 class Settings:
     """How the server behaves; the defaults suit people playing in browsers."""
@@ -142,7 +153,10 @@ class Settings:
     bot_delay: float = 0.6
     """Seconds a bot waits before each move, so that people can follow."""
     allow_seed: bool = False
-    """Whether a new table may be given its seed (tests only: a known seed reveals the deal)."""
+    """Whether a new table may be given its seed (tests only: a known seed reveals the deal).
+
+    Such a server also seeds each table's bots from the deal's seed and the seat
+    (:func:`bot_seed`), so that a seeded game of bots is the same every time."""
     max_message: int = 4096
     """The longest WebSocket message accepted, in bytes."""
     rate: float = 10.0
@@ -395,7 +409,7 @@ class LiveTable:
             self.tutor.bots
             if self.tutor is not None
             else {
-                p: make_bot(s.bot or "", game, seed=secrets.randbits(63))
+                p: make_bot(s.bot or "", game, seed=self._bot_seed(p))
                 for p, s in enumerate(self.seats)
                 if s.kind == "bot"
             }
@@ -1288,6 +1302,12 @@ class LiveTable:
 
     # ------------------------------------------------------------ bots and the clock
 
+    def _bot_seed(self, seat: int, role: str = "bot") -> int:
+        """The seed of the bot in ``seat``: random, or from the deal if the server takes seeds."""
+        if self.hub.settings.allow_seed:
+            return bot_seed(self.seed, seat, role)
+        return secrets.randbits(63)
+
     def _controller(self, seat: int | None) -> tuple[Bot, Literal["bot", "stand_in"]] | None:
         if seat is None:
             return None
@@ -1296,7 +1316,7 @@ class LiveTable:
         if self.seats[seat].stand_in or (seat == self.state.current_player and self.overdue()):
             bot = self.stand_ins.get(seat)
             if bot is None:
-                bot = make_bot(STAND_IN_BOT, self.game, seed=secrets.randbits(63))
+                bot = make_bot(STAND_IN_BOT, self.game, seed=self._bot_seed(seat, "stand-in"))
                 self.stand_ins[seat] = bot
             return bot, "stand_in"
         return None

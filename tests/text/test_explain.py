@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 import closingbell
 from closingbell.bots.analysis import ActionValue, Analyst, DecisionAnalysis, Estimate
-from closingbell.core.game import State
+from closingbell.core.game import Game, State
 from closingbell.core.view import View
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.text.card_stock_market import CardStockMarketNarrator
@@ -287,6 +288,33 @@ def test_the_cost_against_another_action_than_the_best_is_wider() -> None:
     assert wider.high - wider.low == pytest.approx(2 * (2.1 + 2.1))
 
 
+def moved_decisions(
+    game: Game, *, games: int, per_game: int, chance: float, seed: int
+) -> Iterator[tuple[int, View, View]]:
+    """Decisions with a choice of random games, each with the same view of a changed deal.
+
+    Yields ``(game's seed, view, moved)``: ``moved`` is the deciding seat's view of a copy
+    of the state whose cards hidden from that seat were moved (the bots' no-cheating
+    perturbers), equal to ``view``. At most ``per_game`` decisions of each of ``games``
+    games, each decision taken with ``chance``.
+    """
+    rng = random.Random(seed)
+    for deal in range(games):
+        state = game.new_game(deal)
+        play = random.Random(deal)
+        found = 0
+        while not state.is_terminal() and found < per_game:
+            seat = state.current_player
+            assert seat is not None
+            if len(state.legal_actions()) > 1 and play.random() < chance:
+                other = perturber_for(game.info.name)(state, seat, rng)
+                assert other.view(seat) == state.view(seat)
+                assert other.to_json() != state.to_json()
+                yield deal, state.view(seat), other.view(seat)
+                found += 1
+            state.apply(play.choice(state.legal_actions()))
+
+
 @pytest.mark.parametrize("lang", list(LANGS))
 @pytest.mark.parametrize(("name", "players"), [("take_stock", 2), ("card_stock_market", 3)])
 def test_every_pair_of_actions_reads_without_gaps_and_ignores_the_hidden_cards(
@@ -295,27 +323,16 @@ def test_every_pair_of_actions_reads_without_gaps_and_ignores_the_hidden_cards(
     """A reason is a view's: moving the cards the seat cannot see never changes it."""
     game = closingbell.load_game(name, players=players)
     seats = [f"P{q + 1}" for q in range(players)]
-    rng = random.Random(3)
     told = 0
-    for seed in range(3):
-        state = game.new_game(seed)
-        play = random.Random(seed)
-        while not state.is_terminal() and told < 40 * (seed + 1):
-            seat = state.current_player
-            assert seat is not None
-            if len(state.legal_actions()) > 1 and play.random() < 0.25:
-                view = state.view(seat)
-                other = perturber_for(name)(state, seat, rng)
-                assert other.view(seat) == view and other.to_json() != state.to_json()
-                found = Analyst(game, worlds=2, seed=seed).analyze(view)
-                again = Analyst(game, worlds=2, seed=seed).analyze(other.view(seat))
-                words = narrator_for(game, seats, lang)
-                moved = narrator_for(game, seats, lang)
-                assert words is not None and moved is not None
-                for value in found.actions:
-                    said = words.explain(view, value.action, found.best, found)
-                    assert said and "{" not in said and "}" not in said, said
-                    assert moved.explain(other.view(seat), value.action, again.best, again) == said
-                    told += 1
-            state.apply(play.choice(state.legal_actions()))
+    for deal, view, moved_view in moved_decisions(game, games=3, per_game=8, chance=0.25, seed=3):
+        found = Analyst(game, worlds=2, seed=deal).analyze(view)
+        again = Analyst(game, worlds=2, seed=deal).analyze(moved_view)
+        words = narrator_for(game, seats, lang)
+        moved = narrator_for(game, seats, lang)
+        assert words is not None and moved is not None
+        for value in found.actions:
+            said = words.explain(view, value.action, found.best, found)
+            assert said and "{" not in said and "}" not in said, said
+            assert moved.explain(moved_view, value.action, again.best, again) == said
+            told += 1
     assert told > 50

@@ -501,6 +501,10 @@ class CardStockMarketNarrator:
             "winning stays about {after}."
         ).format(**figures)
 
+    def amount(self, margin: float, *, unit: bool = True) -> str:
+        """A mean final margin in dollars: "$42", "$3.5" (dollars always show their sign)."""
+        return _money(margin)
+
     def doing(self, view: View, action: int) -> str:
         """``action`` as a short phrase that can begin a sentence ("buying 7♦")."""
         v = self._view(view)

@@ -1,16 +1,21 @@
 """The words of a hint that are the game's: why the analysis prefers its action.
 
 The terminal and the page show a hint's preferred action as they show any action (the
-narrator's ``describe_action``) with what the analysis says it is worth; the sentence saying
-why it beats the others comes from here, so that both front ends say the same.
+narrator's ``describe_action``) with what the analysis says it is worth; the sentences saying
+why it is preferred come from here, so that both front ends say the same.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from closingbell.core.view import View
-from closingbell.text.narrator import Narrator
+from closingbell.text.i18n import translations
+from closingbell.text.narrator import Narrator, capital, check_explained, cost_of, telling
+
+_common = cache(translations)
+"""The common catalog of a language, read once."""
 
 if TYPE_CHECKING:  # the analysis is the bots'; the words only read its result
     from closingbell.bots.analysis import DecisionAnalysis
@@ -19,10 +24,37 @@ if TYPE_CHECKING:  # the analysis is the bots'; the words only read its result
 def hint_reason(narrator: Narrator, view: View, analysis: DecisionAnalysis) -> str | None:
     """Why ``analysis`` prefers its first action at ``view``'s decision to the next best.
 
-    The narrator's :meth:`~closingbell.text.narrator.Narrator.explain` of the preferred action
-    against the second (what each changes in the game, then what taking the second instead
-    would cost); ``None`` when the decision has one action only.
+    Two sentences, from the preferred action's side: what it does in the game that the next
+    best does not (the narrator's facts, read from ``view`` alone), then how far it leads,
+    with the interval, only when the analysis tells the two apart (the interval is above
+    zero); otherwise that the next best is about as good. ``None`` when the decision has one
+    action only; ``ValueError`` for an analysis of another seat.
     """
     if len(analysis.actions) < 2:
         return None
-    return narrator.explain(view, analysis.actions[1].action, analysis.best, analysis)
+    best, other = analysis.best, analysis.actions[1].action
+    check_explained(view, other, best, analysis)
+    _ = _common(narrator.lang).gettext
+    fact, other_fact = telling(narrator.facts(view, best), narrator.facts(view, other))
+    words = {"preferred": narrator.doing(view, best), "other": narrator.doing(view, other)}
+    if fact is not None and other_fact is not None:
+        why = _("{preferred} {fact}, while {other} {other_fact}.")
+    elif fact is not None:
+        why = _("{preferred} {fact}, which {other} does not.")
+    elif other_fact is not None:
+        why = _("The analysis prefers {preferred} to {other}, which {other_fact}.")
+    else:
+        why = _("{preferred} does better than {other} in the deals that fit what you can see.")
+    why = capital(why.format(fact=fact, other_fact=other_fact, **words))
+    lead = cost_of(analysis, other, best)
+    if lead.low > 0:
+        worth = _("It leads by about {margin} of final margin ({low} to {high}).").format(
+            margin=narrator.amount(lead.margin),
+            low=narrator.amount(lead.low, unit=False),
+            high=narrator.amount(lead.high, unit=False),
+        )
+    else:
+        worth = capital(
+            _("{other} is about as good: the analysis cannot tell the two apart.").format(**words)
+        )
+    return _("{why} {worth}").format(why=why, worth=worth)

@@ -56,6 +56,18 @@ class Narrator(Protocol):
         action is not legal in ``view`` or ``analysis`` is of another seat.
         """
 
+    def doing(self, view: View, action: int) -> str:
+        """``action`` as a short phrase that can begin a sentence ("raising Oil to 9")."""
+
+    def facts(self, view: View, action: int) -> list[Fact]:
+        """What ``action`` does in ``view``'s position, as phrases that follow :meth:`doing`."""
+
+    def amount(self, margin: float, *, unit: bool = True) -> str:
+        """A mean final margin in the game's unit: "3.3 points", "$42".
+
+        Without ``unit``, as the ends of an interval that follows the figure: "3.3", "$42".
+        """
+
 
 @dataclass(frozen=True)
 class OptionWords:

@@ -598,6 +598,11 @@ class TakeStockNarrator:
             "of winning stays about {after}."
         ).format(**figures)
 
+    def amount(self, margin: float, *, unit: bool = True) -> str:
+        """A mean final margin in points, to a tenth: "3.3 points", or "3.3" without the unit."""
+        figure = f"{margin:.1f}"
+        return self._("{amount} points").format(amount=figure) if unit else figure
+
     def point_words(self, n: int, *, signed: bool = False) -> str:
         """A number of points in words: "1 point", "16 points", or signed: "+16 points"."""
         text = f"{n:+d}" if signed else str(n)

@@ -137,6 +137,8 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
             assert value["label"] in rows.nth(i).inner_text()
         # The board is the seat's view at that moment: its hand too, the game being over.
         assert page.locator("#mine .seat-area .hand").count() == 1
+        # A visitor sees that seat's hand, named for its player, not "Your hand".
+        assert page.get_attribute("#mine .seat-area .hand", "aria-label") == "Random 1's hand"
         assert page.get_attribute("#review-list button[aria-current='true']", "data-index") == str(
             first["index"]
         )
@@ -182,6 +184,8 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         assert page.inner_text("#review-reason") == last["reason"]
         assert page.locator("#review-worth tbody tr").count() == len(last["actions"])
         assert page.locator("#mine .seat-area .hand").count() == 1
+        label = page.get_attribute("#mine .seat-area .hand", "aria-label")
+        assert label is not None and label.endswith("的手牌") and label != "你的手牌", label
         _no_overflow(page)
         if shots:
             _shot(page, "review-mistake-zh-phone")

@@ -3,7 +3,7 @@
 // a state) and asks ``ctx.pick(key)`` which cards are choices (see table.js).
 import { _, el, money, num } from "/static/i18n.js";
 import { cardBack, playingCard, playingCardName, suitIcon } from "/static/cards.js";
-import { backs, cardsInHand, count, fan, chip, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
+import { backs, cardsInHand, handLabel, count, fan, chip, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
 
 const SUITS = 4;
 const JOKER = 52;
@@ -133,7 +133,7 @@ function turnInfo(ctx, view) {
 
 function mine(ctx, view) {
   const seat = view.seat;
-  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand", tabindex: "0" },
+  const hand = el("div", { class: "hand", role: "group", "aria-label": handLabel(ctx, seat), "data-zone": "hand", tabindex: "0" },
     view.hand.map((c) => playingCard(ctx, c, ctx.pick(`hand:${c}`) || {})));
   fan(hand);
   const body = el("div", { class: "seat-body" },

@@ -8,6 +8,14 @@ export function othersInOrder(players, me) {
   return Array.from({ length: players - 1 }, (_x, i) => (me + 1 + i) % players);
 }
 
+/**
+ * The name of a seat's own hand ("Your hand"), or of another seat's when its hand is shown
+ * to someone else (a review or a replay as that seat saw it: "Bo's hand").
+ */
+export function handLabel(ctx, seat) {
+  return seat === ctx.me ? _("Your hand") : _("{name}'s hand", { name: ctx.names[seat] });
+}
+
 /** A small label ("Dealer", "Playing"). */
 export function chip(text, cls) {
   return el("span", { class: `chip ${cls}` }, text);

@@ -3,7 +3,7 @@
 // cards, rows and piles are choices; the table page does the rest (see table.js).
 import { _, el, num } from "/static/i18n.js";
 import { cardBack, eventCard, shareCard, stockEmblem } from "/static/cards.js";
-import { backs, cardsInHand, count, fan, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
+import { backs, cardsInHand, handLabel, count, fan, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
 
 const STOCKS = 5;
 
@@ -197,11 +197,11 @@ function tray(ctx, view) {
 
 function mine(ctx, view) {
   const seat = view.seat;
-  const hand = el("div", { class: "hand", role: "group", "aria-label": _("Your hand"), "data-zone": "hand", tabindex: "0" },
+  const hand = el("div", { class: "hand", role: "group", "aria-label": handLabel(ctx, seat), "data-zone": "hand", tabindex: "0" },
     view.hand.map((c) => shareCard(ctx, c, ctx.pick(`hand:${c}`) || {})));
   fan(hand);
   const saved = view.saved_events.length
-    ? group(_("Your saved events"), "saved size-s", view.saved_events.map((k) => eventCard(ctx, k, ctx.pick(`saved:${k}`) || {})))
+    ? group(seat === ctx.me ? _("Your saved events") : _("{name}'s saved events", { name: ctx.names[seat] }), "saved size-s", view.saved_events.map((k) => eventCard(ctx, k, ctx.pick(`saved:${k}`) || {})))
     : null;
   const aside = view.own_hidden.length
     ? group(_("Set aside (the others see only how many)"), "aside size-s", view.own_hidden.map((c) => shareCard(ctx, c)))

@@ -75,6 +75,11 @@ intervals that do not overlap), though not rarely. The observed cost is under ha
 analysis's own estimate (19 points): the best action is the one that did best over the same
 32 worlds, so part of its lead over the others is the luck of those worlds, and some marks
 are noise.
+
+Those figures are from before a review checked each mark over fresh worlds. With the check
+the same run marks the heuristic 1.0% of the time and the expert 0.2%, too few marks for
+this comparison to show a difference; ``bench_play_on.py`` measures those marks directly,
+by playing on from them (docs/bots.md gives both).
 """
 
 from __future__ import annotations

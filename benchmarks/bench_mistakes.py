@@ -100,7 +100,7 @@ from typing import Any
 import closingbell
 from closingbell import native
 from closingbell.bots.analysis import Analyst
-from closingbell.bots.base import legal_of
+from closingbell.bots.base import Bot, legal_of
 from closingbell.core.game import Game
 from closingbell.core.rng import derive_rng, fresh_seed
 from closingbell.sim.play import GameTask
@@ -167,16 +167,25 @@ def _role(spec: str) -> str:
     return "expert" if spec.startswith("expert") else "heuristic"
 
 
+def bots_of(task: GameTask, game: Game, seeds: Sequence[int] | None = None) -> list[Bot]:
+    """Fresh bots of ``task``'s specs, seeded with ``seeds`` (by default the task's own)."""
+    chosen = task.bot_seeds if seeds is None else seeds
+    return [
+        parse_spec(text).make(game, bot_seed, task.engine)
+        for text, bot_seed in zip(task.bots, chosen, strict=True)
+    ]
+
+
+def analyst_of(task: GameTask, game: Game, worlds: int, seed: int) -> Analyst:
+    """The analyst of ``task``'s game in a run of ``seed``: its worlds follow from both."""
+    return Analyst(game, worlds=worlds, seed=fresh_seed(derive_rng(seed, "mistakes", task.index)))
+
+
 def play_and_analyse(task: GameTask, game: Game, worlds: int, seed: int) -> PlayedGame:
     """Play ``task`` and analyse every decision with a choice of both seats."""
-    bots = [
-        parse_spec(text).make(game, bot_seed, task.engine)
-        for text, bot_seed in zip(task.bots, task.bot_seeds, strict=True)
-    ]
+    bots = bots_of(task, game)
     roles = tuple(_role(text) for text in task.bots)
-    analyst = Analyst(
-        game, worlds=worlds, seed=fresh_seed(derive_rng(seed, "mistakes", task.index))
-    )
+    analyst = analyst_of(task, game, worlds, seed)
     state = native.new_game(game, task.deal_seed, task.engine)
     taken: list[tuple[int, int, int, bool, float, float]] = []
     play = analysis = 0.0

@@ -59,13 +59,12 @@ import bench_mistakes as mistakes
 
 import closingbell
 from closingbell import native
-from closingbell.bots.analysis import Analyst
+from closingbell.bots.analysis import outcome
 from closingbell.bots.base import legal_of
 from closingbell.core.game import Game, State
 from closingbell.core.rng import derive_rng, fresh_seed
 from closingbell.sim.play import GameTask
 from closingbell.sim.runner import match_plan
-from closingbell.sim.specs import parse_spec
 
 GROUPS = ("marked", "unmarked", "expert marked")
 """The groups of decisions measured, by the names the figures use."""
@@ -128,20 +127,9 @@ def choose(games: Sequence[mistakes.PlayedGame], seed: int) -> Chosen:
     return chosen
 
 
-def _final(state: State, seat: int) -> tuple[float, float]:
-    """``seat``'s final margin over the best other seat, and its share of the win."""
-    scores = state.scores()
-    winners = state.winners()
-    margin = scores[seat] - max(x for q, x in enumerate(scores) if q != seat)
-    return float(margin), (1.0 / len(winners) if seat in winners else 0.0)
-
-
 def _play_out(state: State, game: Game, task: GameTask, seeds: Sequence[int]) -> State:
     """Play ``state`` to its end with fresh bots of the game's specs and ``seeds``."""
-    bots = [
-        parse_spec(text).make(game, seed, task.engine)
-        for text, seed in zip(task.bots, seeds, strict=True)
-    ]
+    bots = mistakes.bots_of(task, game, seeds)
     while not state.is_terminal():
         mover = state.current_player
         assert mover is not None
@@ -174,13 +162,8 @@ def play_on_game(job: Job) -> tuple[list[PlayOn], float]:
     task, wanted, pairs, seed = job.task, job.wanted, job.pairs, job.run_seed
     started = time.process_time()
     game = closingbell.load_game("take_stock", players=2, **job.options)
-    bots = [
-        parse_spec(text).make(game, bot_seed, task.engine)
-        for text, bot_seed in zip(task.bots, task.bot_seeds, strict=True)
-    ]
-    analyst = Analyst(
-        game, worlds=job.worlds, seed=fresh_seed(derive_rng(seed, "mistakes", task.index))
-    )
+    bots = mistakes.bots_of(task, game)
+    analyst = mistakes.analyst_of(task, game, job.worlds, seed)
     state = native.new_game(game, task.deal_seed, task.engine)
     place = 0
     found: list[PlayOn] = []
@@ -207,7 +190,7 @@ def play_on_game(job: Job) -> tuple[list[PlayOn], float]:
                     for choice in (action, best):
                         world = state.clone()
                         world.apply(choice)
-                        after[choice] = _final(_play_out(world, game, task, seeds), seat)
+                        after[choice] = outcome(_play_out(world, game, task, seeds), seat)
                     costs.append(after[best][0] - after[action][0])
                     wins.append(after[best][1] - after[action][1])
                 found.append(

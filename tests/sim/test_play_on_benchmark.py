@@ -86,15 +86,8 @@ def test_each_chosen_decision_is_played_on_from_the_real_position(
     )
     task = plan.task(first.game)
     place = min(chosen[first.game])
-    bots = [
-        bench.parse_spec(text).make(game, seed, task.engine)
-        for text, seed in zip(task.bots, task.bot_seeds, strict=True)
-    ]
-    analyst = bench.Analyst(
-        game,
-        worlds=RUN["worlds"],
-        seed=bench.fresh_seed(bench.derive_rng(RUN["seed"], "mistakes", task.index)),
-    )
+    bots = bench.mistakes.bots_of(task, game)
+    analyst = bench.mistakes.analyst_of(task, game, RUN["worlds"], RUN["seed"])
     state = native.new_game(game, task.deal_seed, task.engine)
     seen = 0
     while True:
@@ -113,7 +106,7 @@ def test_each_chosen_decision_is_played_on_from_the_real_position(
     for choice in (action, best):
         world = state.clone()
         world.apply(choice)
-        after.append(bench._final(bench._play_out(world, game, task, seeds), seat)[0])
+        after.append(bench.outcome(bench._play_out(world, game, task, seeds), seat)[0])
     assert first.costs[0] == after[1] - after[0]
 
 

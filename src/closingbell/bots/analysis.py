@@ -122,7 +122,7 @@ def _estimate(values: list[float]) -> Estimate:
     return Estimate(mean, Z95 * math.sqrt(var / n))
 
 
-def _outcome(world: State, seat: int) -> tuple[float, float]:
+def outcome(world: State, seat: int) -> tuple[float, float]:
     """The seat's final margin and share of the win in a finished ``world``."""
     scores = [float(s) for s in world.scores()]
     others = [s for p, s in enumerate(scores) if p != seat]
@@ -164,6 +164,12 @@ class Analyst:
             steps += 1
         return world
 
+    def _after(self, dealt: State, action: int, seat: int) -> tuple[float, float]:
+        """``seat``'s final margin and share of the win after ``action`` in a copy of ``dealt``."""
+        world = dealt.clone()
+        world.apply(action)
+        return outcome(self._play_out(world), seat)
+
     def analyze(self, view: View, taken: int | None = None) -> DecisionAnalysis:
         """Every legal action of ``view``'s decision, valued over the same worlds.
 
@@ -183,9 +189,7 @@ class Analyst:
         for _ in range(self.worlds):
             dealt = self._worlds.sample(view, random.Random(rng.getrandbits(63)))
             for i, action in enumerate(legal):
-                world = dealt.clone()
-                world.apply(action)
-                margin, win = _outcome(self._play_out(world), seat)
+                margin, win = self._after(dealt, action, seat)
                 margins[i].append(margin)
                 wins[i].append(win)
         means = [sum(m) / len(m) for m in margins]
@@ -207,12 +211,9 @@ class Analyst:
             leads = []
             for _ in range(self.worlds):
                 dealt = self._worlds.sample(view, random.Random(rng.getrandbits(63)))
-                margin_of = []
-                for action in (taken, legal[top]):
-                    world = dealt.clone()
-                    world.apply(action)
-                    margin_of.append(_outcome(self._play_out(world), seat)[0])
-                leads.append(margin_of[0] - margin_of[1])
+                leads.append(
+                    self._after(dealt, taken, seat)[0] - self._after(dealt, legal[top], seat)[0]
+                )
             checked = (taken, _estimate(leads))
         return DecisionAnalysis(
             seat=seat, worlds=self.worlds, actions=tuple(values), checked=checked

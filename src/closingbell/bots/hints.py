@@ -14,10 +14,9 @@ it, and docs/web.md gives the figures.
 
 from __future__ import annotations
 
-import hashlib
-
 from closingbell.bots.analysis import Analyst, DecisionAnalysis
 from closingbell.core.game import Game
+from closingbell.core.rng import digest_seed
 from closingbell.core.view import View
 
 HINT_WORLDS = 32
@@ -31,8 +30,7 @@ def hint_seed(seed: int, decision: int) -> int:
     SHA-256 digest: the hint's worlds tell nothing of the game's own shuffles, even when
     the game's seed is secret (a table's on the web server).
     """
-    digest = hashlib.sha256(f"closingbell hint {seed} {decision}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return digest_seed("hint", seed, decision)
 
 
 def hint(game: Game, view: View, seed: int, decision: int) -> DecisionAnalysis:

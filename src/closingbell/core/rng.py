@@ -8,6 +8,7 @@ a state needs no generator of its own.
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from closingbell.core.checks import shown
@@ -20,6 +21,17 @@ def derive_rng(seed: int, *labels: object) -> random.Random:
     """Return a generator determined only by ``seed`` and ``labels``."""
     text = "/".join([str(seed), *(str(label) for label in labels)])
     return random.Random(text)
+
+
+def digest_seed(*labels: object) -> int:
+    """A seed determined only by ``labels``, through a SHA-256 digest of their text.
+
+    Derived this way, a seed tells nothing of the seeds in its labels: a hint's or a bot's
+    draws say nothing of the deal's shuffles, even when the deal's seed is secret.
+    """
+    text = " ".join(["closingbell", *(str(label) for label in labels)])
+    digest = hashlib.sha256(text.encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
 def fresh_seed(rng: random.Random) -> int:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import multiprocessing
@@ -53,6 +52,7 @@ from closingbell.core.game import Game, State
 from closingbell.core.position import MAX_POSITION_CHARS, names_field
 from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
+from closingbell.core.rng import digest_seed
 from closingbell.core.view import View
 from closingbell.server.accounts import Accounts, Clock, SignInThrottle, User, utc_now
 from closingbell.server.cluster import Cluster, Solo
@@ -142,8 +142,7 @@ def bot_seed(seed: int, seat: int, role: str = "bot") -> int:
     Used only by servers that take seeds (``Settings.allow_seed``): a SHA-256 digest, so
     the bots' own draws say nothing of the deal's shuffles.
     """
-    digest = hashlib.sha256(f"closingbell {role} {seed} {seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return digest_seed(role, seed, seat)
 
 
 @dataclass

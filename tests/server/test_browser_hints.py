@@ -3,8 +3,9 @@
 The player of a table where only bots sit beside them asks for a hint on their turn: the page
 shows the preferred action in words with what it is worth, marks that action's card, row or
 button on the board, and says that hints were used here (and the lobby says so too). A
-spectator gets no Hint button. On SQLite the test runs on a desktop in English (and keeps
-screenshots, as tests/server/test_browser.py does), on PostgreSQL on a phone in Chinese.
+spectator gets no Hint button. On SQLite the test runs on a desktop in English, on
+PostgreSQL on a phone in Chinese, and keeps a screenshot of each, as
+tests/server/test_browser.py does.
 """
 
 from __future__ import annotations
@@ -69,8 +70,7 @@ def test_a_hint_at_a_practice_table_shows_and_marks_the_preferred_action(
         assert _api(server, f"/api/tables/{tid}")["table"]["hints_used"] is True
         _no_overflow(page)
         assert_accessible(page, f"a table with a hint ({lang})")
-        if desktop:
-            _shot(page, "hint-en-desktop")
+        _shot(page, "hint-en-desktop" if desktop else "hint-zh-phone")
 
         # Playing it: the hint goes with its decision; the next turn may ask again.
         version = _version(page)

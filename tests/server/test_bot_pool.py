@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from closingbell.bots import make_bot
 from closingbell.cli.main import main
-from closingbell.server.tables import BotPool, Hub
+from closingbell.server.tables import Hub
+from closingbell.server.thinking import BotPool
 from tests.server.helpers import client_for, create
 
 
@@ -92,7 +93,7 @@ def test_bots_think_in_threads_where_no_helper_process_may_start(
     def refused(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied: '/dev/shm/sem.mp-x'")
 
-    monkeypatch.setattr("closingbell.server.tables.ProcessPoolExecutor", refused)
+    monkeypatch.setattr("closingbell.server.thinking.ProcessPoolExecutor", refused)
     with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=2) as client:
         hub = hub_of(client)
         table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]

@@ -62,9 +62,9 @@ def test_a_finished_games_review_is_worked_out_in_the_helpers_and_kept(
         cache = client.app.state.reviews  # type: ignore[attr-defined]
         run = cache._run
 
-        async def spy(work: Any, *args: Any) -> Any:
+        async def spy(work: Any, *args: Any, **kwargs: Any) -> Any:
             calls.append(work.__name__)
-            return await run(work, *args)
+            return await run(work, *args, **kwargs)
 
         monkeypatch.setattr(cache, "_run", spy)
         table = create(client, "take_stock", ["heuristic", "random"], seed=7)
@@ -155,9 +155,9 @@ def test_too_many_reviews_at_once_are_refused_until_one_is_done(tmp_path: Path) 
         cache = client.app.state.reviews  # type: ignore[attr-defined]
         run = cache._run
 
-        async def held(work: Any, *args: Any) -> Any:
+        async def held(work: Any, *args: Any, **kwargs: Any) -> Any:
             await asyncio.to_thread(gate.wait, 30)
-            return await run(work, *args)
+            return await run(work, *args, **kwargs)
 
         cache._run = held
         assert client.post(path, params={"seat": 0}).status_code == 202
@@ -239,7 +239,7 @@ def analysis(index: int) -> DecisionAnalysis:
 def fake(sizes: dict[str, int], started: list[str] | None = None) -> Any:
     """A runner whose reviews have two decisions and ``sizes[table_id]`` bytes a language."""
 
-    async def run(work: Any, *args: Any) -> Any:
+    async def run(work: Any, *args: Any, **_: Any) -> Any:
         await asyncio.sleep(0)
         if work is reviews.review_plan:
             if started is not None:

@@ -40,6 +40,12 @@ def available_bots() -> list[str]:
     return [*KINDS, *LEVELS]
 
 
+def searches(name: str) -> bool:
+    """Whether bot ``name`` (a kind or a level) searches for up to a time budget a move."""
+    kind = LEVELS[name][0] if name in LEVELS else name
+    return kind == "ismcts" and ISMCTSBot.searches
+
+
 def bot_class(name: str, game: Game) -> type[Bot]:
     """The class of bot ``name`` for ``game``."""
     if name == "random":
@@ -75,4 +81,5 @@ __all__ = [
     "available_bots",
     "heuristic_class",
     "make_bot",
+    "searches",
 ]

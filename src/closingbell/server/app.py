@@ -35,7 +35,7 @@ from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.mygames import router as my_games_router
 from closingbell.server.origins import normalize_origin, origin_allowed
-from closingbell.server.players import hub_of, session_user
+from closingbell.server.players import client_address, hub_of, session_user
 from closingbell.server.players import router as players_router
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
@@ -342,7 +342,9 @@ def _add_routes(app: FastAPI) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(request: Request, body: CreateTable) -> dict[str, TableInfo]:
         """Open a new table."""
-        table = await _hub(request).create(body, await session_user(request))
+        table = await _hub(request).create(
+            body, await session_user(request), address=client_address(request)
+        )
         return {"table": table.info()}
 
     @app.get("/api/tables/{table_id}")
@@ -434,7 +436,7 @@ def _add_routes(app: FastAPI) -> None:
         table = await _finished(request, table_id)
         _check_seat(table, seat)
         try:
-            review = _reviews(request).start(finished_game(table), seat)
+            review = _reviews(request).start(finished_game(table), seat, client_address(request))
         except TooManyReviews as exc:
             answer = _error(request, ErrorCode.TOO_MANY_REVIEWS, str(exc), 503)
             answer.headers["Retry-After"] = str(exc.retry_after)
@@ -569,7 +571,7 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
         message = f"WebSockets from pages of {origin!r} are not accepted here"
         await _deny(websocket, ErrorCode.BAD_ORIGIN, message, 403)
         return
-    address = websocket.client.host if websocket.client else ""
+    address = client_address(websocket)
     refusal = floodgate.admit(address)
     if refusal is not None:
         await _deny(websocket, ErrorCode.TOO_MANY_CONNECTIONS, refusal, 429)

@@ -63,6 +63,11 @@ def hub_of(request: Request | WebSocket) -> Hub:
     return hub
 
 
+def client_address(request: Request | WebSocket) -> str:
+    """The client's address (``""`` when the server was not told it)."""
+    return request.client.host if request.client else ""
+
+
 async def session_user(request: Request) -> User | None:
     """The account signed in with the request's session cookie, or ``None``."""
     return await hub_of(request).accounts.user_of(request.cookies.get(SESSION_COOKIE))
@@ -123,7 +128,7 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
 @router.post("/api/account/signin")
 async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
     """Sign in (throttled per account and per address; one answer for every failure)."""
-    address = request.client.host if request.client else ""
+    address = client_address(request)
     try:
         user, cookie = await hub_of(request).accounts.sign_in(body.username, body.password, address)
     except AccountError as exc:

@@ -141,6 +141,14 @@ class ErrorCode(StrEnum):
     """A sign-in with an unknown account name or a wrong password (one answer for both)."""
     TOO_MANY_SIGN_INS = "too_many_sign_ins"
     """Too many failed sign-ins for the account or from the address; wait and try again."""
+    TOO_MANY_SIGN_UPS = "too_many_sign_ups"
+    """Too many sign-ups from the address in a while; wait and try again (``Retry-After``)."""
+    BUSY = "busy"
+    """The server is checking as many passwords as it takes at once, or this address has as
+    many checks waiting as it may: try again in a moment (``Retry-After``)."""
+    TOO_MANY_SEARCH_BOTS = "too_many_search_bots"
+    """A new table whose search bots (``expert``, ``ismcts``) would take the address's seats
+    of search bots at unfinished tables over the server's limit."""
     UNKNOWN_PLAYER = "unknown_player"
     """No account or bot has that name."""
     NOT_READY = "not_ready"

@@ -160,7 +160,8 @@ def _record(game: FinishedGame, state: State) -> GameRecord:
 
 
 Runner = Callable[..., Any]
-"""Runs ``work(*args)`` away from the event loop and returns its result (awaitable)."""
+"""Runs ``work(*args)`` away from the event loop and returns its result (awaitable); an
+``asker`` keyword (``server.thinking.Asker``) says whose work it is."""
 
 
 class ReplayCache:

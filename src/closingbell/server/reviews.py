@@ -29,6 +29,7 @@ from closingbell.bots.analysis import Analyst, DecisionAnalysis
 from closingbell.bots.review import analyze_decision, decisions_of, review_data
 from closingbell.core.registry import load_game
 from closingbell.server.replays import FinishedGame, Runner, dumps
+from closingbell.server.thinking import Asker
 from closingbell.text.i18n import LANGS
 
 log = logging.getLogger(__name__)
@@ -187,9 +188,11 @@ class ReviewCache:
             return kept
         return self._under_way.get(key) or self._failed.get(key)
 
-    def start(self, game: FinishedGame, seat: int) -> Review:
+    def start(self, game: FinishedGame, seat: int, address: str = "") -> Review:
         """The review of ``seat`` in ``game``: kept, under way, or started now.
 
+        ``address`` is the client's that asks: the review's work is counted against it when
+        the helpers' turns are shared out (``server.thinking``).
         Raises :class:`TooManyReviews` when ``at_once`` reviews are under way already.
         """
         found = self.find(game.table_id, seat)
@@ -203,7 +206,8 @@ class ReviewCache:
         self._failed.pop(key, None)
         review = Review(game.table_id, seat)
         self._under_way[key] = review
-        review.task = asyncio.ensure_future(self._work(review, game))
+        asker = Asker(address, f"review {game.table_id} {seat}")
+        review.task = asyncio.ensure_future(self._work(review, game, asker))
         return review
 
     @property
@@ -221,19 +225,19 @@ class ReviewCache:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _work(self, review: Review, game: FinishedGame) -> None:
+    async def _work(self, review: Review, game: FinishedGame, asker: Asker) -> None:
         key = (review.table_id, review.seat)
         try:
-            indices: list[int] = await self._run(review_plan, game, review.seat)
+            indices: list[int] = await self._run(review_plan, game, review.seat, asker=asker)
             review.total = len(indices)
             analyses: dict[int, DecisionAnalysis] = {}
             for index in indices:
                 analyses[index] = await self._run(
-                    review_decision, game, index, self.budget, self.seed
+                    review_decision, game, index, self.budget, self.seed, asker=asker
                 )
                 review.done += 1
             texts: dict[str, bytes] = await self._run(
-                review_texts, game, review.seat, analyses, self.budget, self.seed
+                review_texts, game, review.seat, analyses, self.budget, self.seed, asker=asker
             )
         except asyncio.CancelledError:
             review.failed = True

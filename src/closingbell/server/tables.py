@@ -22,23 +22,18 @@ import asyncio
 import contextlib
 import hmac
 import logging
-import multiprocessing
-import os
 import secrets
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
-from closingbell.bots import Bot, make_bot
+from closingbell.bots import Bot, make_bot, searches
 from closingbell.bots.analysis import ActionValue, DecisionAnalysis
 from closingbell.bots.hints import hint
 from closingbell.core.errors import (
@@ -91,6 +86,7 @@ from closingbell.server.store import (
     TableRow,
     hash_token,
 )
+from closingbell.server.thinking import Asker, BotPool
 from closingbell.server.tutorials import Tutor, tutorial_of
 from closingbell.text.games import narrator_for
 from closingbell.text.hints import hint_reason
@@ -111,8 +107,6 @@ OVERDUE_AT_ONCE = 500
 """Games over days looked at, at most, in one look for seats that ran out of time."""
 
 Status = Literal["waiting", "playing", "finished"]
-
-T = TypeVar("T")
 
 
 class WebError(Exception):
@@ -190,6 +184,13 @@ class Settings:
     bot_processes: int | None = None
     """Helper processes for search bots' moves: ``None``, one per core; ``0``, none (a
     thread of the server process thinks instead)."""
+    address_bot_processes: int | None = None
+    """Helper processes the search work of one client address may hold at once
+    (``server.thinking``): ``None``, half of them, at least one."""
+    search_seats_per_address: int = 12
+    """Seats of search bots (``expert``, ``ismcts``) one client address may keep at its
+    unfinished tables on this server at once (0: no limit); a table over it is refused
+    with ``too_many_search_bots``."""
     max_body: int = 65536
     """The longest HTTP request body accepted, in bytes (``413 too_large`` beyond)."""
     body_timeout: float = 10.0
@@ -424,6 +425,17 @@ class LiveTable:
         self._timer: asyncio.TimerHandle | None = None
         self._hint: tuple[int, asyncio.Task[DecisionAnalysis]] | None = None
         """The hint being worked out or last worked out, with the version it is for."""
+        self.address = ""
+        """The client address that created the table on this server (``""``: unknown, as
+        for a table loaded from the database): its bots' thinking is counted against it."""
+
+    @property
+    def asker(self) -> Asker:
+        """Whom this table's search work is done for (``server.thinking``).
+
+        Its creator's address, else the table alone.
+        """
+        return Asker(self.address or f"table {self.id}", self.id)
 
     @property
     def version(self) -> int:
@@ -999,7 +1011,8 @@ class LiveTable:
                 conn.send(self.rematch_message())  # nothing changed: the voter is told anyway
         if found.table is not None:
             with contextlib.suppress(WebError):  # logged by get; the players' pages retry
-                await self.hub.get(found.table)  # its bots start, here
+                rematch = await self.hub.get(found.table)  # its bots start, here
+                rematch.address = rematch.address or self.address
 
     def _rematch_row(self) -> TableRow:
         """The new table of a rematch: a new deal, the same seats, options and settings."""
@@ -1123,7 +1136,7 @@ class LiveTable:
 
     async def _work_out_hint(self, view: View, version: int) -> DecisionAnalysis:
         started = time.perf_counter()
-        found = await self.hub.bots.run(hint, self.game, view, self.seed, version)
+        found = await self.hub.bots.run(hint, self.game, view, self.seed, version, asker=self.asker)
         self.hub.metrics.hinted(self.game.info.name, time.perf_counter() - started)
         return found
 
@@ -1365,7 +1378,7 @@ class LiveTable:
                 await asyncio.sleep(self.hub.settings.bot_delay)
             started = time.perf_counter()
             try:
-                action, thought = await self.hub.bots.choose(bot, view)
+                action, thought = await self.hub.bots.choose(bot, view, self.asker)
             except Exception:
                 log.exception("table %s: bot of seat %s failed", self.id, seat)
                 return
@@ -1430,118 +1443,6 @@ def _player(seat: LiveSeat) -> str | None:
     return None if seat.user_id is None else user_player(seat.user_id)
 
 
-def _follow_server(server: int) -> None:
-    """In a helper process: exit as soon as the server process ``server`` is gone.
-
-    A helper would otherwise outlive a killed server, waiting for work that never comes.
-    """
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="closingbell-follow-server", daemon=True).start()
-
-
-def _ready() -> bool:
-    """In a helper process: nothing, once the modules of its work are loaded (see ``warm``)."""
-    return True
-
-
-def _choose(bot: Bot, view: View) -> tuple[int, Bot]:
-    """A bot's action from a view, and the bot itself with its generator moved on."""
-    return bot.choose(view), bot
-
-
-class BotPool:
-    """Where bots think: search bots in helper processes, the others in a thread.
-
-    A search bot thinks for up to a second of CPU a move. In a thread of the server it would
-    hold the interpreter lock against the event loop and against every other table's bot;
-    in helper processes, bots of different tables think on different cores. The bot travels
-    to the helper with the view and comes back with its generator moved on, so a bot's
-    choices stay a sequence from its seed. The helpers start with the first search move.
-    """
-
-    def __init__(self, processes: int | None) -> None:
-        if processes is not None and processes < 0:
-            raise ValueError(f"bot processes must be 0 or more, not {processes}")
-        self.processes = (os.cpu_count() or 1) if processes is None else processes
-        """How many helper processes at most (0: search bots think in a thread)."""
-        self._executor: ProcessPoolExecutor | None = None
-        self._warming: asyncio.Future[bool] | None = None
-
-    @property
-    def started(self) -> bool:
-        """Whether the helper processes are running."""
-        return self._executor is not None
-
-    async def choose(self, bot: Bot, view: View) -> tuple[int, Bot]:
-        """The bot's action from the view, and the bot to keep for its next move."""
-        if not bot.searches:
-            return await asyncio.to_thread(_choose, bot, view)
-        return await self.run(_choose, bot, view)
-
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a helper process, or in a thread when there are none.
-
-        For work too long for the event loop: a search, a finished game's replay.
-        """
-        if self.processes == 0:
-            return await asyncio.to_thread(work, *args)
-        executor = self._executor
-        try:
-            if executor is None:
-                # Spawned, not forked: the server process has threads and an event loop.
-                context = multiprocessing.get_context("spawn")
-                executor = self._executor = ProcessPoolExecutor(
-                    self.processes,
-                    mp_context=context,
-                    initializer=_follow_server,
-                    initargs=(os.getpid(),),
-                )
-            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
-        except OSError as exc:
-            # No processes may be started here (a sandbox without shared memory, say):
-            # the bots think in threads from now on.
-            log.error("the bots' helper processes cannot start (%s); bots think in threads", exc)
-            self.processes = 0
-            if executor is not None:
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.to_thread(work, *args)
-        except BrokenProcessPool:
-            if executor is not None and self._executor is executor:
-                log.error("a bots' helper process died; new ones start with the next move")
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
-            return await asyncio.to_thread(work, *args)
-
-    def warm(self) -> None:
-        """Start a helper process now, in the background, unless they run already.
-
-        Spawning one takes a second or more: a table that may soon ask for a hint (a
-        practice table) starts it as its player sits down, rather than on the first hint.
-        """
-        if self.processes == 0 or self._executor is not None or self._warming is not None:
-            return
-        task = asyncio.ensure_future(self.run(_ready))
-        self._warming = task
-        task.add_done_callback(self._warmed)
-
-    def _warmed(self, task: asyncio.Future[bool]) -> None:
-        self._warming = None
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a bots' helper process did not start: %s", task.exception())
-
-    async def stop(self) -> None:
-        """Stop the helper processes, after the moves being worked out (which are dropped)."""
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
-
-
 class Hub:
     """Every table of the server, with the store behind them."""
 
@@ -1572,7 +1473,7 @@ class Hub:
         """Whether :meth:`stop` has begun."""
         self.tables: dict[str, LiveTable] = {}
         """Tables loaded in memory, by id."""
-        self.bots = BotPool(settings.bot_processes)
+        self.bots = BotPool(settings.bot_processes, settings.address_bot_processes)
         """Where the tables' bots think."""
         self.unavailable: dict[str, str] = {}
         """Tables whose stored game cannot be rebuilt, by id, with the reason (logged once)."""
@@ -1774,14 +1675,18 @@ class Hub:
             self.unavailable[table_id] = reason
         return _unavailable(table_id)
 
-    async def create(self, request: CreateTable, user: User | None = None) -> LiveTable:
+    async def create(
+        self, request: CreateTable, user: User | None = None, *, address: str = ""
+    ) -> LiveTable:
         """Make, store and open a table; raise :class:`WebError` for a bad request.
 
         A request with a ``position`` makes a practice table (one open seat, bots in the
         others) that starts from that position, stored as its canonical text. ``user`` is
         the signed-in player making it, if any: only they may make a rated table or invite.
+        ``address`` is the client's, whose search bots are counted (:meth:`check_search_bots`).
         """
         game = _make_game(request)
+        self.check_search_bots(request.seats, address)
         invited = await self._invited(request, user)
         seats: list[SeatRow] = []
         for p, name in enumerate(request.seats):
@@ -1845,12 +1750,41 @@ class Hub:
             turn_at=self.clock() if full else None,
             spectator_chat=request.spectator_chat,
         )
-        return await self.open(row, game, start)
+        return await self.open(row, game, start, address=address)
 
-    async def open(self, row: TableRow, game: Game, start: State | None = None) -> LiveTable:
+    def check_search_bots(self, seats: list[str], address: str) -> None:
+        """Refuse a new table whose search bots would take ``address`` over its limit.
+
+        Counted over the unfinished tables in this server's memory that the address created
+        (``Settings.search_seats_per_address``; 0: no limit).
+        """
+        limit = self.settings.search_seats_per_address
+        asked = sum(1 for name in seats if searches(name))
+        if not asked or limit <= 0 or not address:
+            return
+        held = sum(
+            1
+            for table in self.tables.values()
+            if table.address == address and table.status != "finished"
+            for seat in table.seats
+            if seat.kind == "bot" and searches(seat.bot or "")
+        )
+        if held + asked > limit:
+            raise WebError(
+                ErrorCode.TOO_MANY_SEARCH_BOTS,
+                f"an address may keep at most {limit} seats of search bots (expert, ismcts) "
+                f"at unfinished tables at once; it has {held}, and this table asks for {asked} "
+                "more: finish a game first, or choose other bots",
+                429,
+            )
+
+    async def open(
+        self, row: TableRow, game: Game, start: State | None = None, *, address: str = ""
+    ) -> LiveTable:
         """Store the new table ``row`` of ``game`` and open it; raise :class:`WebError`.
 
-        ``start`` is its first state (a position's), or ``None``: the deal of its seed.
+        ``start`` is its first state (a position's), or ``None``: the deal of its seed;
+        ``address`` is the client's that asked for it.
         """
         try:
             await self.store.create(row)
@@ -1861,6 +1795,7 @@ class Hub:
                 ErrorCode.SERVER_ERROR, f"the table was not stored: {exc}", 500
             ) from None
         table = LiveTable(self, row, game, game.new_game(row.seed) if start is None else start)
+        table.address = address
         self.tables[row.id] = table
         await self.cluster.loaded(table)
         table.kick()

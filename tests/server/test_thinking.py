@@ -48,10 +48,7 @@ def test_the_queue_takes_addresses_in_turn_then_their_tables_in_turn() -> None:
     # One piece of work of each address in turn, whatever the flooder had queued first;
     # the flooder's tables in turn too.
     assert order[:3] == [("flooder", "t1"), ("victim", "v"), ("other", "o")]
-    assert order[3:] == [("flooder", "t2"), ("flooder", "t1"), ("flooder", "t2")] + [
-        ("flooder", "t1"),
-        ("flooder", "t2"),
-    ]
+    assert order[3:] == [("flooder", t) for t in ("t2", "t1", "t2", "t1", "t2")]
 
 
 def test_an_address_holds_at_most_its_share_of_the_helpers() -> None:

@@ -87,8 +87,8 @@ def database(kind: str, tmp_path: Any) -> Iterator[str]:
 
 @contextmanager
 def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
-    """A TestClient on a fresh app (lifespan run): quick bots, clients that may act and
-    connect as fast as a test plays (every TestClient has the same address), seeds that may
+    """A TestClient on a fresh app (lifespan run): quick bots, clients that may act, connect
+    and sign up as fast as a test plays (every TestClient has the same address), seeds that may
     be chosen, and no helper process started for hints before the first hint, unless told
     otherwise."""
     settings.setdefault("bot_delay", 0)
@@ -97,6 +97,7 @@ def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
     settings.setdefault("burst", 10_000.0)
     settings.setdefault("address_connections", 0)
     settings.setdefault("address_rate", 0)
+    settings.setdefault("sign_ups_per_address", 0)
     settings.setdefault("allow_seed", True)
     with TestClient(create_app(url, **settings)) as client:
         yield client

@@ -6,9 +6,20 @@ that the event loop never waits for it. Signing in makes a session: a random coo
 so that signing out (or changing the password) revokes it for every server at once.
 
 "No such account" and "wrong password" get the same answer, in about the same time (an
-unknown name is checked against a hash of its own). Failed sign-ins are counted per account
-name and per address (:class:`SignInThrottle`); past the limit, sign-ins are refused for a
-while whatever the password.
+unknown name is checked against a hash of its own). Failed sign-ins, and wrong current
+passwords given to change a password, are counted per account name and per address
+(:class:`SignInThrottle`); past the limit, they are refused for a while whatever the
+password. Sign-ups are counted per address, failed or not, since each costs a hash.
+
+A hash costs about 80 ms of a core and 64 MiB of memory, so hashing is bounded too
+(:class:`Hashing`): it runs in a small pool of threads of its own, never in the default one
+that bots and database calls share, and at most a few requests wait for it, each address
+at most a couple; any more are refused at once (``busy``, with ``Retry-After``).
+
+An account keeps at most :data:`SESSIONS_PER_ACCOUNT` sessions: signing in once more
+revokes the oldest. Revoking a session (signing out, changing the password, a session too
+old or too many) calls :attr:`Accounts.on_revoked`, with which the server closes the
+WebSockets opened with it.
 
 Seats stay reachable by their seat tokens as before: guests play with a seat link and
 nothing else. A signed-in player's seats also carry the account (``seats.user_id``), so that
@@ -20,13 +31,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import math
 import re
 import secrets
 import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -64,11 +78,16 @@ PASSWORD_MAX = 1024
 """The longest password accepted, in characters (hashing a huge one would be a cheap way
 to tie the server up)."""
 
+SESSIONS_PER_ACCOUNT = 10
+"""Sessions one account keeps at once; signing in once more revokes the oldest."""
+
 BAD_SIGN_IN = "the account name or the password is wrong"
 """The one answer to a sign-in with an unknown name or a wrong password."""
 
 Clock = Callable[[], dt.datetime]
 """The wall clock (UTC); tests give one of their own."""
+
+T = TypeVar("T")
 
 
 def utc_now() -> dt.datetime:
@@ -79,7 +98,9 @@ def utc_now() -> dt.datetime:
 class AccountError(Exception):
     """A refused account request: a stable code, a message and the HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 422) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 422, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         """One of the error codes of docs/protocol.md."""
@@ -87,6 +108,8 @@ class AccountError(Exception):
         """What was wrong, for people."""
         self.status = status
         """The HTTP status of the answer."""
+        self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
+        """Seconds after which asking again may be heard (the ``Retry-After`` header)."""
 
 
 @dataclass(frozen=True)
@@ -133,11 +156,12 @@ class _Window:
 
 
 class SignInThrottle:
-    """Counts failed sign-ins per account name and per address, in a sliding window.
+    """Counts failed sign-ins per account name and per address, and sign-ups per address.
 
     An account name with ``per_account`` failures in ``window`` seconds, or an address with
-    ``per_address``, is refused until the oldest of them leaves the window. Counted by each
-    server on its own (docs/web.md).
+    ``per_address``, is refused until the oldest of them leaves the window; so is an address
+    with ``sign_ups`` sign-ups in ``sign_up_window`` seconds. Counted by each server on its
+    own (docs/web.md).
     """
 
     def __init__(
@@ -146,6 +170,8 @@ class SignInThrottle:
         per_account: int = 5,
         per_address: int = 20,
         window: float = 900.0,
+        sign_ups: int = 5,
+        sign_up_window: float = 3600.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_account = per_account
@@ -154,16 +180,20 @@ class SignInThrottle:
         """Failures allowed per address in the window."""
         self.window = window
         """The window, in seconds."""
+        self.sign_ups = sign_ups
+        """Sign-ups allowed per address in ``sign_up_window`` (0: no limit)."""
+        self.sign_up_window = sign_up_window
+        """The window of sign-ups, in seconds."""
         self.clock = clock
         """The monotonic clock (tests give their own)."""
         self._failures: dict[str, _Window] = {}
 
-    def _recent(self, key: str) -> deque[float]:
+    def _recent(self, key: str, window: float) -> deque[float]:
         now = self.clock()
         found = self._failures.get(key)
         if found is None:
             return deque()
-        while found.times and found.times[0] <= now - self.window:
+        while found.times and found.times[0] <= now - window:
             found.times.popleft()
         if not found.times:
             del self._failures[key]
@@ -173,10 +203,21 @@ class SignInThrottle:
         """Seconds before a sign-in to ``account`` from ``address`` is heard (0: now)."""
         waits = [0.0]
         for key, limit in (("u:" + account, self.per_account), ("a:" + address, self.per_address)):
-            times = self._recent(key)
+            times = self._recent(key, self.window)
             if len(times) >= limit:
                 waits.append(times[0] + self.window - self.clock())
         return max(waits)
+
+    def sign_up(self, address: str) -> float:
+        """Count a sign-up from ``address``, or the seconds before one is heard (not counted)."""
+        if self.sign_ups <= 0:
+            return 0.0
+        key = "s:" + address
+        times = self._recent(key, self.sign_up_window)
+        if len(times) >= self.sign_ups:
+            return times[0] + self.sign_up_window - self.clock()
+        self._failures.setdefault(key, _Window()).times.append(self.clock())
+        return 0.0
 
     def failed(self, account: str, address: str) -> None:
         """Count a failed sign-in."""
@@ -189,6 +230,77 @@ class SignInThrottle:
         self._failures.pop("u:" + account, None)
 
 
+class Hashing:
+    """Where passwords are hashed and checked: a few threads of their own, a short queue.
+
+    At most ``threads`` hashes run at once and ``waiting`` more wait; an address has at most
+    ``per_address`` running or waiting. Beyond that a request is refused at once with
+    :class:`AccountError` ``busy`` (``Retry-After``) instead of queueing without end, so that
+    a flood of sign-ups costs a bounded share of the CPU and of memory.
+    """
+
+    def __init__(self, *, threads: int = 1, waiting: int = 8, per_address: int = 2) -> None:
+        if threads < 1:
+            raise ValueError(f"hashing needs at least 1 thread, not {threads}")
+        self.threads = threads
+        """Hashes worked out at once."""
+        self.waiting = waiting
+        """Hashes that may wait for a thread."""
+        self.per_address = per_address
+        """Hashes one address may have running or waiting (0: no limit of its own)."""
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending = 0
+        self._by_address: dict[str, int] = {}
+
+    @property
+    def pending(self) -> int:
+        """Hashes running or waiting now."""
+        return self._pending
+
+    async def run(self, work: Callable[..., T], *args: Any, address: str = "") -> T:
+        """``work(*args)`` in a hashing thread, or raise ``busy`` if too many wait."""
+        if self._pending >= self.threads + self.waiting:
+            raise AccountError(
+                "busy", "the server is checking many passwords now; try again in a moment", 503, 1
+            )
+        held = self._by_address.get(address, 0)
+        if self.per_address and held >= self.per_address:
+            raise AccountError(
+                "busy", "wait for this address's sign-ins to be answered before the next", 429, 1
+            )
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads, "closingbell-hash")
+        self._pending += 1
+        self._by_address[address] = held + 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
+        finally:
+            self._pending -= 1
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
+
+    def stop(self) -> None:
+        """Stop the threads once the hashes under way are done."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _check_throttle(throttle: SignInThrottle, key: str, address: str) -> None:
+    """Refuse a password check for account ``key`` from ``address`` while throttled."""
+    wait = throttle.wait(key, address)
+    if wait > 0:
+        raise AccountError(
+            "too_many_sign_ins",
+            f"too many wrong passwords; try again in {max(1, round(wait))} s",
+            429,
+            wait,
+        )
+
+
 class Accounts:
     """The accounts and sessions of a server's database."""
 
@@ -199,6 +311,7 @@ class Accounts:
         clock: Clock = utc_now,
         throttle: SignInThrottle | None = None,
         hasher: PasswordHasher | None = None,
+        hashing: Hashing | None = None,
     ) -> None:
         self.store = store
         """The database."""
@@ -208,28 +321,43 @@ class Accounts:
         """Failed sign-ins counted per account and per address."""
         self.hasher = hasher or PasswordHasher()
         """Argon2id with argon2-cffi's default costs."""
+        self.hashing = hashing or Hashing()
+        """Where passwords are hashed, within bounds."""
+        self.on_revoked: Callable[[list[str]], None] | None = None
+        """Told the SHA-256 of sessions just revoked (the server closes their WebSockets)."""
         self._dummy: str | None = None
         """A hash that an unknown account's password is checked against (same time taken)."""
         self._seen: dict[str, float] = {}
         """When each session's ``seen_at`` was last written (monotonic), by cookie hash."""
 
-    async def _hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+    async def _hash(self, password: str, address: str) -> str:
+        return await self.hashing.run(self.hasher.hash, password, address=address)
 
-    async def _verify(self, stored: str, password: str) -> bool:
+    async def _verify(self, stored: str, password: str, address: str) -> bool:
         def verify() -> bool:
             try:
                 return self.hasher.verify(stored, password)
             except (VerificationError, InvalidHashError):
                 return False
 
-        return await asyncio.to_thread(verify)
+        return await self.hashing.run(verify, address=address)
 
-    async def sign_up(self, username: str, password: str) -> tuple[User, str]:
-        """Make an account and sign it in: the user and the session cookie's value."""
+    async def sign_up(self, username: str, password: str, address: str = "") -> tuple[User, str]:
+        """Make an account and sign it in: the user and the session cookie's value.
+
+        Sign-ups are counted per ``address`` (the client's), failed ones too.
+        """
         name = check_username(username)
         check_password(password)
-        digest = await self._hash(password)
+        wait = self.throttle.sign_up(address)
+        if wait > 0:
+            raise AccountError(
+                "too_many_sign_ups",
+                f"too many sign-ups from this address; try again in {max(1, round(wait))} s",
+                429,
+                wait,
+            )
+        digest = await self._hash(password, address)
         user = User(id=secrets.token_hex(16), username=name)
         now = self.clock()
         try:
@@ -253,13 +381,7 @@ class Accounts:
     async def sign_in(self, username: str, password: str, address: str) -> tuple[User, str]:
         """Check a password and make a session; :data:`BAD_SIGN_IN` for any failure."""
         key = username_key(unicodedata.normalize("NFC", username).strip())[:64]
-        wait = self.throttle.wait(key, address)
-        if wait > 0:
-            raise AccountError(
-                "too_many_sign_ins",
-                f"too many failed sign-ins; try again in {max(1, round(wait))} s",
-                429,
-            )
+        _check_throttle(self.throttle, key, address)
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -270,11 +392,11 @@ class Accounts:
             ).first()
         if row is None or len(password) > PASSWORD_MAX:
             if self._dummy is None:
-                self._dummy = await self._hash(secrets.token_hex(16))
-            await self._verify(self._dummy, password[:PASSWORD_MAX])
+                self._dummy = await self._hash(secrets.token_hex(16), address)
+            await self._verify(self._dummy, password[:PASSWORD_MAX], address)
             good = False
         else:
-            good = await self._verify(row.password_hash, password)
+            good = await self._verify(row.password_hash, password, address)
         if not good or row is None:
             self.throttle.failed(key, address)
             raise AccountError("bad_sign_in", BAD_SIGN_IN, 401)
@@ -283,6 +405,7 @@ class Accounts:
         return user, await self._new_session(user)
 
     async def _new_session(self, user: User) -> str:
+        """A new session of ``user``; its oldest beyond :data:`SESSIONS_PER_ACCOUNT` go."""
         cookie = secrets.token_urlsafe(32)
         now = self.clock()
         async with self.store._writing("account") as conn:
@@ -291,7 +414,25 @@ class Accounts:
                     id_hash=hash_token(cookie), user_id=user.id, created_at=now, seen_at=now
                 )
             )
+            old = (
+                await conn.scalars(
+                    sa.select(sessions_table.c.id_hash)
+                    .where(sessions_table.c.user_id == user.id)
+                    .order_by(sessions_table.c.created_at.desc(), sessions_table.c.id_hash)
+                    .offset(SESSIONS_PER_ACCOUNT)
+                )
+            ).all()
+            if old:
+                await conn.execute(sessions_table.delete().where(sessions_table.c.id_hash.in_(old)))
+        self._revoked(list(old))
         return cookie
+
+    def _revoked(self, digests: list[str]) -> None:
+        """Forget the sessions ``digests`` here, and tell :attr:`on_revoked`."""
+        for digest in digests:
+            self._seen.pop(digest, None)
+        if digests and self.on_revoked is not None:
+            self.on_revoked(digests)
 
     async def user_of(self, cookie: str | None) -> User | None:
         """The account signed in with session cookie ``cookie``, or ``None``.
@@ -332,39 +473,48 @@ class Accounts:
         wanted = list(digests)
         async with self.store._writing("account") as conn:
             await conn.execute(sessions_table.delete().where(sessions_table.c.id_hash.in_(wanted)))
-        for digest in wanted:
-            self._seen.pop(digest, None)
+        self._revoked(wanted)
 
     async def sign_out(self, cookie: str | None) -> None:
         """Revoke the session of ``cookie`` (for every server sharing the database)."""
         if cookie and len(cookie) <= 100:
             await self._revoke([hash_token(cookie)])
 
-    async def change_password(self, user: User, old: str, new: str, keep: str) -> None:
+    async def change_password(
+        self, user: User, old: str, new: str, keep: str, address: str = ""
+    ) -> None:
         """Change ``user``'s password after checking ``old``; revoke their other sessions.
 
-        ``keep`` is the cookie of the session asking, which stays signed in.
+        ``keep`` is the cookie of the session asking, which stays signed in. Wrong ``old``
+        passwords are counted like failed sign-ins, per account and per ``address``.
         """
         check_password(new)
+        key = username_key(user.username)
+        _check_throttle(self.throttle, key, address)
         async with self.store.engine.connect() as conn:
             stored = await conn.scalar(
                 sa.select(users_table.c.password_hash).where(users_table.c.id == user.id)
             )
-        if stored is None or len(old) > PASSWORD_MAX or not await self._verify(stored, old):
+        if (
+            stored is None
+            or len(old) > PASSWORD_MAX
+            or not await self._verify(stored, old, address)
+        ):
+            self.throttle.failed(key, address)
             raise AccountError("bad_password", "the current password is wrong", 401)
-        digest = await self._hash(new)
+        self.throttle.succeeded(key)
+        digest = await self._hash(new, address)
         kept = hash_token(keep)
+        others = sa.and_(sessions_table.c.user_id == user.id, sessions_table.c.id_hash != kept)
         async with self.store._writing("account") as conn:
             await conn.execute(
                 users_table.update()
                 .where(users_table.c.id == user.id)
                 .values(password_hash=digest, password_changed_at=self.clock())
             )
-            await conn.execute(
-                sessions_table.delete().where(
-                    sessions_table.c.user_id == user.id, sessions_table.c.id_hash != kept
-                )
-            )
+            revoked = (await conn.scalars(sa.select(sessions_table.c.id_hash).where(others))).all()
+            await conn.execute(sessions_table.delete().where(others))
+        self._revoked(list(revoked))
 
     async def claim_seats(self, user: User, seats: Iterable[tuple[str, str]]) -> list[str]:
         """Give ``user`` the seats whose tokens a guest holds: ``(table id, token)`` pairs.

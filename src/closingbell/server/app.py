@@ -60,8 +60,15 @@ from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.reviews import REVIEW_SEED, Review, ReviewCache, TooManyReviews
 from closingbell.server.standings import router as standings_router
-from closingbell.server.store import Store, default_database_path
-from closingbell.server.tables import Connection, Hub, LiveTable, Settings, WebError
+from closingbell.server.store import Store, default_database_path, hash_token
+from closingbell.server.tables import (
+    CLOSE_SIGNED_OUT,
+    Connection,
+    Hub,
+    LiveTable,
+    Settings,
+    WebError,
+)
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
 from closingbell.text.i18n import LANGS
 
@@ -91,6 +98,7 @@ CLOSE_POLICY = 1008
 """WebSocket close code: refused by policy (a refusal before accepting, on servers that
 cannot answer it with an HTTP error body)."""
 CLOSE_REASONS = {
+    CLOSE_SIGNED_OUT: "signed out: sign in again",
     CLOSE_SLOW_READER: "too slow a reader: reconnect",
     CLOSE_FLOODING: "too many messages",
 }
@@ -240,7 +248,10 @@ def _error(
 def _add_error_handlers(app: FastAPI) -> None:
     async def web_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError)
-        return _error(request, exc.code, exc.message, exc.status, **exc.details)
+        answer = _error(request, exc.code, exc.message, exc.status, **exc.details)
+        if exc.retry_after is not None:
+            answer.headers["Retry-After"] = str(exc.retry_after)
+        return answer
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -646,6 +657,8 @@ async def _read(
                     return CLOSE_HELLO_TIMEOUT
             if message["type"] == "websocket.disconnect":
                 return None
+            if conn.revoked:
+                return CLOSE_SIGNED_OUT  # its session was revoked: nothing more is heard
             received = time.perf_counter()
             verdict = throttle.check()
             if verdict is not Verdict.PASS:
@@ -666,7 +679,7 @@ async def _read(
                     if isinstance(found, str):
                         _refuse(conn, ErrorCode.NOT_SEATED, found, table)
                         continue
-                    conn.seat = found
+                    conn.seat, conn.session = found
                 elif parsed.token is not None:
                     seat = await table.find_seat(parsed.token)
                     if seat is None:
@@ -716,17 +729,19 @@ async def _handle(
         await table.act(conn, message, received)
 
 
-async def _account_seat(websocket: WebSocket, table: LiveTable) -> int | str:
-    """The seat of the account signed in with the WebSocket's session cookie, or why not.
+async def _account_seat(websocket: WebSocket, table: LiveTable) -> tuple[int, str] | str:
+    """The seat of the session's account (and the session's SHA-256), or why not.
 
-    Only a page of the site's own may use the session (its ``Origin`` is required).
+    The session is the WebSocket's session cookie. Only a page of the site's own may
+    use the session (its ``Origin`` is required).
     """
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
     if origin is None or not origin_allowed(origin, host, table.hub.settings.allowed_origins):
         return "a session is used only by pages of this site"
-    user = await table.hub.accounts.user_of(websocket.cookies.get(SESSION_COOKIE))
-    if user is None:
+    cookie = websocket.cookies.get(SESSION_COOKIE)
+    user = await table.hub.accounts.user_of(cookie)
+    if user is None or cookie is None:
         return "not signed in: sign in, or give the seat's token"
     seat = table.seat_of_user(user.id)
     if seat is None and table.hub.cluster.shared:
@@ -734,7 +749,7 @@ async def _account_seat(websocket: WebSocket, table: LiveTable) -> int | str:
         seat = table.seat_of_user(user.id)
     if seat is None:
         return "your account has no seat at this table"
-    return seat
+    return seat, hash_token(cookie)
 
 
 async def _write(websocket: WebSocket, conn: Connection, metrics: Metrics) -> None:

@@ -27,6 +27,8 @@ follows the same list of actions, the database's:
 - **Chat and rematches.** A chat message's notice carries the whole message, which every
   other server holding the table sends its clients; a rematch vote's notice names the
   table, whose votes (and rematch, once open) the others read again from the database.
+- **Sessions.** A session revoked on one server (signed out, its password changed) is named
+  in a notice, and every server closes the WebSockets opened with it.
 - **Hints.** A hint taken at a practice table is stored (``tables.hints_used``) with a
   notice naming the table, so that every server shows the table as hinted; its ratings do
   not hang on the notice, since the last action's transaction reads the stored flag.
@@ -136,6 +138,9 @@ class Solo:
 
     def stand_in(self, table: LiveTable, seat: int) -> None:
         """A bot now stands in for ``table``'s seat ``seat``."""
+
+    def revoked(self, sessions: list[str]) -> None:
+        """The sessions ``sessions`` (their SHA-256) were revoked here."""
 
     async def hand_over(self) -> None:
         """Give up every table, for other servers to take (a stopping server)."""
@@ -435,6 +440,11 @@ class Cluster(Solo):
         """Tell the others that a bot now stands in for ``seat``."""
         self._say({"k": "stand_in", "t": table.id, "seat": seat})
 
+    def revoked(self, sessions: list[str]) -> None:
+        """Tell the others to close the WebSockets of the revoked ``sessions``."""
+        for chunk in notice_chunks(sessions):
+            self._say({"k": "revoke", "s": chunk})
+
     def _say(self, notice: dict[str, Any]) -> None:
         if self._listener is None and not self._tasks:
             return
@@ -495,6 +505,9 @@ class Cluster(Solo):
             for table_id in notice["t"]:
                 if table_id in hub.tables:
                     self._later(self._take(table_id))
+            return
+        if kind == "revoke":
+            hub.sessions_revoked([str(s) for s in notice["s"]], tell=False)
             return
         if kind == "bye":
             self.live.discard(sender)

@@ -82,7 +82,7 @@ async def signed_in(request: Request) -> User:
 
 
 def _refused(exc: AccountError) -> WebError:
-    return WebError(ErrorCode(exc.code), exc.message, exc.status)
+    return WebError(ErrorCode(exc.code), exc.message, exc.status, retry_after=exc.retry_after)
 
 
 def _set_cookie(request: Request, response: Response, cookie: str) -> None:
@@ -119,7 +119,9 @@ async def _signed_in_as(
 async def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
     """Make an account and sign in; the seats the guest held become the account's."""
     try:
-        user, cookie = await hub_of(request).accounts.sign_up(body.username, body.password)
+        user, cookie = await hub_of(request).accounts.sign_up(
+            body.username, body.password, client_address(request)
+        )
     except AccountError as exc:
         raise _refused(exc) from None
     return await _signed_in_as(request, response, user, cookie, body.seats)
@@ -150,7 +152,11 @@ async def change_password(request: Request, body: NewPassword) -> dict[str, Any]
     user = await signed_in(request)
     try:
         await hub_of(request).accounts.change_password(
-            user, body.old, body.new, request.cookies.get(SESSION_COOKIE) or ""
+            user,
+            body.old,
+            body.new,
+            request.cookies.get(SESSION_COOKIE) or "",
+            client_address(request),
         )
     except AccountError as exc:
         raise _refused(exc) from None

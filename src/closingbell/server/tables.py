@@ -49,7 +49,7 @@ from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.rng import digest_seed
 from closingbell.core.view import View
-from closingbell.server.accounts import Accounts, Clock, SignInThrottle, User, utc_now
+from closingbell.server.accounts import Accounts, Clock, Hashing, SignInThrottle, User, utc_now
 from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
@@ -99,6 +99,10 @@ CLOSE_RESTART = 1012
 """WebSocket close code: the server is stopping or restarting; connect again (another
 server sharing the database, or this one once restarted, takes the connection)."""
 
+CLOSE_SIGNED_OUT = 4401
+"""WebSocket close code: the session the connection was opened with was revoked (signed
+out, its password changed); sign in again."""
+
 STAND_IN_BOT = "medium"
 """The bot that plays for a player whose turn clock ran out while away, and that decides
 once for a seat of a game over days whose time per move ran out."""
@@ -118,6 +122,8 @@ class WebError(Exception):
         message: str,
         status: int = 400,
         details: dict[str, Any] | None = None,
+        *,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -128,6 +134,8 @@ class WebError(Exception):
         """The HTTP status code (unused over the WebSocket)."""
         self.details = dict(details or {})
         """More fields of the HTTP error body (``bad_position``: ``field`` and ``reason``)."""
+        self.retry_after = retry_after
+        """Seconds after which asking again may be heard (the ``Retry-After`` header)."""
 
 
 def bot_seed(seed: int, seat: int, role: str = "bot") -> int:
@@ -226,6 +234,17 @@ class Settings:
     """Failed sign-ins from one client address heard in ``sign_in_window`` (then refused)."""
     sign_in_window: float = 900.0
     """Seconds over which failed sign-ins are counted."""
+    sign_ups_per_address: int = 5
+    """Sign-ups (failed ones too) from one client address heard in ``sign_up_window``
+    (then refused with ``too_many_sign_ups``; 0: no limit)."""
+    sign_up_window: float = 3600.0
+    """Seconds over which sign-ups are counted."""
+    hash_threads: int = 1
+    """Threads that hash and check passwords (each hash takes about 80 ms and 64 MiB)."""
+    hash_waiting: int = 8
+    """Password checks that may wait for a hashing thread; more are refused with ``busy``."""
+    hash_per_address: int = 2
+    """Password checks one client address may have running or waiting (0: no limit)."""
     chat_burst: int = 5
     """Chat messages one connection may write in ``chat_window`` seconds (then refused with
     ``chat_rate_limited`` until the oldest leaves the window)."""
@@ -274,6 +293,10 @@ class Connection:
     """When (event-loop time) it wrote its recent chat messages, oldest first."""
     chat_held: list[ChatEntry] | None = None
     """Chat messages written while its history is read, sent with it (``None``: none held)."""
+    session: str | None = None
+    """The SHA-256 of the session its seat was found with (``hello`` with ``account``)."""
+    revoked: bool = False
+    """Whether that session was revoked: the connection is being closed, and heard no more."""
 
     def send(self, message: BaseModel) -> None:
         """Queue a message for sending, unless the client has fallen behind.
@@ -1492,9 +1515,17 @@ class Hub:
                 per_account=settings.sign_ins_per_account,
                 per_address=settings.sign_ins_per_address,
                 window=settings.sign_in_window,
+                sign_ups=settings.sign_ups_per_address,
+                sign_up_window=settings.sign_up_window,
+            ),
+            hashing=Hashing(
+                threads=settings.hash_threads,
+                waiting=settings.hash_waiting,
+                per_address=settings.hash_per_address,
             ),
         )
         """Players' accounts and sessions (``server.accounts``)."""
+        self.accounts.on_revoked = self.sessions_revoked
         self._loading = asyncio.Lock()
         self._deadlines: asyncio.Task[None] | None = None
 
@@ -1521,6 +1552,21 @@ class Hub:
         self.started = True
         self._deadlines = asyncio.create_task(self._check_deadlines_forever())
 
+    def sessions_revoked(self, digests: list[str], *, tell: bool = True) -> None:
+        """Close the WebSockets opened with the sessions ``digests`` (just revoked).
+
+        They are closed on every server: ``tell`` says the others (a notice), unless the
+        revocation was heard from one of them.
+        """
+        wanted = set(digests)
+        for table in self.tables.values():
+            for conn in table.connections:
+                if conn.session is not None and conn.session in wanted and not conn.revoked:
+                    conn.revoked = True
+                    conn.queue.put_nowait(CLOSE_SIGNED_OUT)
+        if tell:
+            self.cluster.revoked(digests)
+
     async def stop(self) -> None:
         """Hand the tables over to other servers, stop every table and close the database."""
         self.stopping = True
@@ -1537,6 +1583,7 @@ class Hub:
                 await asyncio.wait_for(task, 5)
         await self.cluster.stop()
         await self.bots.stop()
+        self.accounts.hashing.stop()
         await self.store.close()
 
     async def _check_deadlines_forever(self) -> None:

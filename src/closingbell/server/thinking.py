@@ -37,6 +37,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, TypeVar
 
 from closingbell.bots import Bot
@@ -241,9 +242,9 @@ class BotPool:
                 return
             self._busy += 1
             task = asyncio.ensure_future(self._execute(job))
-            task.add_done_callback(lambda _task, job=job: self._finished(job))
+            task.add_done_callback(partial(self._finished, job))
 
-    def _finished(self, job: _Job) -> None:
+    def _finished(self, job: _Job, _task: asyncio.Future[None]) -> None:
         self._busy -= 1
         self.queue.done(job)
         self._dispatch()

@@ -1,10 +1,18 @@
-"""What a WebSocket flood costs the other tables of one ``closingbell serve`` process.
+"""What an attacker costs the other tables of one ``closingbell serve`` process.
 
 Usage::
 
     python benchmarks/bench_attack.py [--tables 10] [--think 0.5] [--quiet 15] [--flood 20]
                                       [--hold 40] [--non-readers 4] [--frame-rate 80000]
                                       [--server-src DIR]
+    python benchmarks/bench_attack.py --fairness [--quiet 15] [--flood 20] [--hold 40]
+                                      [--sign-up-clients 64] [--expert-tables 20]
+                                      [--no-expert-cap] [--server-src DIR]
+
+Without ``--fairness``, a WebSocket flood (below). With ``--fairness``, the two ways one
+client could once make every other game slow (``bench_fairness``): a flood of sign-ups,
+which cost a password hash each, and tables full of expert bots, whose searches share the
+helper processes with every other table's.
 
 It starts a real ``closingbell serve`` process (``--bot-delay 0``, a temporary SQLite file)
 and keeps ``--tables`` Take Stock tables playing, two clients a table on 127.0.0.1, each
@@ -46,6 +54,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bench_fairness import rss_mb, run_fairness
 from websockets.asyncio.client import connect
 
 from closingbell.server.loadtest import (
@@ -145,14 +154,6 @@ def attack(
 
 
 # ---------------------------------------------------------------- the players (this process)
-
-
-def rss_mb(pid: int) -> float:
-    """The resident memory of process ``pid`` in MB, from ``/proc``."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class Players:
@@ -347,10 +348,22 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--server-src", default=None, help="PYTHONPATH of the server process")
     parser.add_argument("--attacker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--fairness", action="store_true", help="the sign-up flood and the expert tables"
+    )
+    parser.add_argument("--sign-up-clients", type=int, default=64)
+    parser.add_argument("--expert-tables", type=int, default=20)
+    parser.add_argument(
+        "--no-expert-cap",
+        action="store_true",
+        help="let the attacker keep any number of expert seats (the fair turns alone)",
+    )
     args = parser.parse_args(argv)
     if args.attacker is not None:
         attack(**json.loads(args.attacker))
         return 0
+    if args.fairness:
+        return run_fairness(args)
     own_path = os.environ.get("PYTHONPATH")
     if args.server_src is not None:
         os.environ["PYTHONPATH"] = str(Path(args.server_src).resolve())

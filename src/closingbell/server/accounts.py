@@ -208,16 +208,28 @@ class SignInThrottle:
                 waits.append(times[0] + self.window - self.clock())
         return max(waits)
 
-    def sign_up(self, address: str) -> float:
-        """Count a sign-up from ``address``, or the seconds before one is heard (not counted)."""
+    def address_wait(self, address: str) -> float:
+        """Seconds before any password check from ``address`` is heard (0: now)."""
+        times = self._recent("a:" + address, self.window)
+        if len(times) >= self.per_address:
+            return times[0] + self.window - self.clock()
+        return 0.0
+
+    def sign_up_wait(self, address: str) -> float:
+        """Seconds before a sign-up from ``address`` is heard (0: now)."""
         if self.sign_ups <= 0:
             return 0.0
-        key = "s:" + address
-        times = self._recent(key, self.sign_up_window)
+        times = self._recent("s:" + address, self.sign_up_window)
         if len(times) >= self.sign_ups:
             return times[0] + self.sign_up_window - self.clock()
-        self._failures.setdefault(key, _Window()).times.append(self.clock())
         return 0.0
+
+    def sign_up(self, address: str) -> float:
+        """Count a sign-up from ``address``, or the seconds before one is heard (not counted)."""
+        wait = self.sign_up_wait(address)
+        if wait <= 0 and self.sign_ups > 0:
+            self._failures.setdefault("s:" + address, _Window()).times.append(self.clock())
+        return wait
 
     def failed(self, account: str, address: str) -> None:
         """Count a failed sign-in."""
@@ -289,16 +301,31 @@ class Hashing:
             executor.shutdown(wait=False, cancel_futures=True)
 
 
+def sign_up_refusal(wait: float) -> AccountError:
+    """The refusal of a sign-up from an address that may sign up again in ``wait`` s."""
+    return AccountError(
+        "too_many_sign_ups",
+        f"too many sign-ups from this address; try again in {max(1, round(wait))} s",
+        429,
+        wait,
+    )
+
+
+def password_refusal(wait: float) -> AccountError:
+    """The refusal of a password check (a sign-in, a password change) for ``wait`` s."""
+    return AccountError(
+        "too_many_sign_ins",
+        f"too many wrong passwords; try again in {max(1, round(wait))} s",
+        429,
+        wait,
+    )
+
+
 def _check_throttle(throttle: SignInThrottle, key: str, address: str) -> None:
     """Refuse a password check for account ``key`` from ``address`` while throttled."""
     wait = throttle.wait(key, address)
     if wait > 0:
-        raise AccountError(
-            "too_many_sign_ins",
-            f"too many wrong passwords; try again in {max(1, round(wait))} s",
-            429,
-            wait,
-        )
+        raise password_refusal(wait)
 
 
 class Accounts:
@@ -351,12 +378,7 @@ class Accounts:
         check_password(password)
         wait = self.throttle.sign_up(address)
         if wait > 0:
-            raise AccountError(
-                "too_many_sign_ups",
-                f"too many sign-ups from this address; try again in {max(1, round(wait))} s",
-                429,
-                wait,
-            )
+            raise sign_up_refusal(wait)
         digest = await self._hash(password, address)
         user = User(id=secrets.token_hex(16), username=name)
         now = self.clock()

@@ -10,8 +10,9 @@ anything, and has the server's typed error body (docs/protocol.md):
   and JSON nested deeper than :data:`~closingbell.core.serial.MAX_JSON_DEPTH` is refused
   before it is parsed (``422 too_deep``; Python's parser would recurse once per level).
   Creating tables is limited per client address (a token bucket per address, ``429
-  rate_limited`` with ``Retry-After``). A refused request's connection is closed, so the
-  rest of a refused body is never read.
+  rate_limited`` with ``Retry-After``), and a sign-up, sign-in or password change from an
+  address that its throttle refuses now is refused before its body is read. A refused
+  request's connection is closed, so the rest of a refused body is never read.
 - :class:`SecurityHeaders` adds the headers a public site needs to every answer.
 - :class:`CrossSiteGuard` refuses a request that changes something when a page of another
   site sent it (``403 bad_origin``): its ``Origin`` (or ``Referer``) must be the site's own,
@@ -27,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.server.accounts import AccountError, password_refusal, sign_up_refusal
 from closingbell.server.guided import LEARN_PATH
 from closingbell.server.metrics import Metrics
 from closingbell.server.origins import origin_allowed
@@ -148,6 +150,17 @@ class RequestLimits:
                     send, 429, ErrorCode.RATE_LIMITED, message, [(b"retry-after", retry)]
                 )
                 return
+        refusal = _throttled_account(scope)
+        if refusal is not None:
+            retry = str(refusal.retry_after or 1).encode()
+            await self._refuse(
+                send,
+                refusal.status,
+                ErrorCode(refusal.code),
+                refusal.message,
+                [(b"retry-after", retry)],
+            )
+            return
         length = _content_length(scope)
         if length is not None and length > limit:
             await self._refuse(send, 413, ErrorCode.TOO_LARGE, _too_large(limit))
@@ -257,6 +270,34 @@ class CrossSiteGuard:
             await _refuse(send, 403, ErrorCode.BAD_ORIGIN, reason)
             return
         await self.app(scope, receive, send)
+
+
+SIGN_UP = ("POST", "/api/account/signup")
+"""The request that makes an account."""
+PASSWORD_CHECKS = frozenset({("POST", "/api/account/signin"), ("POST", "/api/account/password")})
+"""The requests that check a password (besides a sign-up, which hashes one)."""
+
+
+def _throttled_account(scope: Scope) -> AccountError | None:
+    """The refusal of an account request from an address throttled now, if it is one.
+
+    Checked before the body is read, so that a flood of such requests costs little; the
+    same throttle counts and refuses them again once they are heard (``server.accounts``).
+    """
+    asked = (scope["method"], scope["path"].rstrip("/"))
+    if asked != SIGN_UP and asked not in PASSWORD_CHECKS:
+        return None
+    hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
+    if hub is None:
+        return None
+    client = scope.get("client")
+    address = client[0] if client else ""
+    throttle = hub.accounts.throttle
+    if asked == SIGN_UP:
+        wait = throttle.sign_up_wait(address)
+        return sign_up_refusal(wait) if wait > 0 else None
+    wait = throttle.address_wait(address)
+    return password_refusal(wait) if wait > 0 else None
 
 
 def _origin_of(referer: bytes | None) -> bytes | None:

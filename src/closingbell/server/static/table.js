@@ -822,6 +822,13 @@ function connect() {
     main.classList.remove("loading");
     if (event.code === 4404) { statusLine.textContent = errorText("unknown_table"); return; }
     if (event.code === 4503) { statusLine.textContent = errorText("table_unavailable"); return; }
+    if (event.code === 4401) {
+      // The session was revoked (signed out here or elsewhere): watch until signed in again.
+      user = null;
+      statusDetail.textContent = errorText("signed_out");
+      setTimeout(connect, 0);
+      return;
+    }
     statusDetail.textContent = _("Connection lost; reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);

@@ -132,10 +132,8 @@ def test_wrong_current_passwords_are_throttled_like_sign_ins(tmp_path: Path) -> 
         assert client.get("/api/account").json()["user"] == {"username": "xena"}
 
 
-def test_an_account_keeps_a_bounded_number_of_sessions(
-    tmp_path: Path,
-) -> None:
-    url = f"sqlite:///{tmp_path / 'web.db'}"
+def test_an_account_keeps_a_bounded_number_of_sessions(database_url: str) -> None:
+    url = database_url
     with client_for(url) as client:
         cookies = [sign_up(client, "yara")]
         for _ in range(SESSIONS_PER_ACCOUNT + 1):

@@ -53,8 +53,8 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 
 // ------------------------------------------------------------------ the page's parts
 
-let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
-let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
+let statusLine, statusDetail, watching, previewLine, recentLine, banner, joinBox, othersBox, centerBox, decision;
+let mineBox, turn, dock, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
 let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review, lessons;
 
 /** Make the page's parts (once the page's words are loaded). */
@@ -63,12 +63,15 @@ function build() {
   statusDetail = el("p", { id: "status-detail", class: "status-detail" });
   watching = el("span", { id: "watching", class: "chip watching", hidden: true });
   previewLine = el("p", { id: "preview", class: "preview" });
+  recentLine = el("p", { id: "recent", class: "recent" });
   deadline = deadlineLine();
   hints = createHints(send, () => (info ? info.game : null));
   banner = el("div", { id: "banner", class: "banner" },
-    el("div", { role: "status", "aria-live": "polite" },
-      el("p", { class: "status-main" }, statusLine, " ", watching, " ", hints.chip), statusDetail),
-    hints.element, deadline.node, previewLine);
+    el("div", { class: "status-box" },
+      el("div", { role: "status", "aria-live": "polite" },
+        el("p", { class: "status-main" }, statusLine, " ", watching, " ", hints.chip), statusDetail),
+      previewLine),
+    hints.element, deadline.node, recentLine);
   joinBox = el("div", { id: "join", hidden: true });
   othersBox = el("div", { id: "others" });
   centerBox = el("div", { id: "center" });
@@ -79,8 +82,12 @@ function build() {
     names: () => names, seats: () => seats, money: () => info.game === "card_stock_market",
     stepTo: reviewStep, onClose: () => { if (replaying && replaying.seat !== null) stopReplay(); },
   });
+  // The turn (what is happening, and the choices) stays in view at the top; on a phone the
+  // choices go to the dock at the bottom with the hand instead (see ``place``).
+  turn = el("div", { id: "turn", class: "turn" }, banner, decision);
+  dock = el("div", { id: "dock", class: "dock" }, mineBox);
   tableCol = el("div", { id: "table-col", class: "table-col", tabindex: "-1" },
-    replayBar, review.detail, othersBox, centerBox, mineBox, decision);
+    turn, replayBar, review.detail, othersBox, centerBox, dock);
   // The scrolling parts take the keyboard's focus, so that they can be scrolled with it.
   logList = el("ol", { id: "log", class: "log", tabindex: "0", "aria-label": _("Log") });
   replayLog = el("ol", { id: "replay-log", class: "log", hidden: true, tabindex: "0", "aria-label": _("Log") });
@@ -99,6 +106,24 @@ function build() {
   lessons = createLessons(tableId);
   side = el("aside", { id: "side", class: "side", "aria-label": _("Log and tools") }, review.panel, sidePanel, lessons.element, chat.element, tools);
   overlay = el("dialog", { id: "overlay", class: "overlay", "aria-labelledby": "overlay-title" });
+}
+
+const WIDE = window.matchMedia("(min-width: 1024px)");
+const PHONE = window.matchMedia("(max-width: 700px)");
+
+/**
+ * Put the parts where the screen has room for them. On a wide screen the other players sit
+ * in the side column, beside the market, and the choices stay at the top with the turn; on
+ * a phone the choices sit in the dock at the bottom, under the hand, so that the hand, the
+ * question and its answers are on the first screen of a turn.
+ */
+function place() {
+  const focused = document.activeElement;
+  if (WIDE.matches) side.prepend(othersBox);
+  else tableCol.insertBefore(othersBox, centerBox);
+  if (PHONE.matches) dock.append(decision);
+  else turn.append(decision);
+  if (focused && focused !== document.activeElement && document.contains(focused)) focused.focus({ preventScroll: true });
 }
 
 function selectTab(which) {
@@ -281,6 +306,7 @@ function play(action) {
   focusInTable = tableCol.contains(document.activeElement);
   busy = true;
   selected = null;
+  preview(null);
   document.body.classList.add("busy");
   decision.querySelectorAll("button").forEach((b) => { b.disabled = true; });
   document.querySelectorAll("#table-col .playable").forEach((b) => { b.disabled = true; });
@@ -329,16 +355,19 @@ function drawDecision(view, ctx) {
     el("h2", { class: "visually-hidden" }, _("Your choices")),
     el("p", { class: "decision-prompt", id: "decision-prompt" }, board.prompt(view, ctx)),
   ];
-  if (selected && targets.has(selected)) {
+  const picked = selected && targets.has(selected);
+  const row = [];
+  if (picked) {
     const thing = thingName(selected, view);
-    parts.push(el("div", { class: "menu", role: "group", "aria-label": _("What to do with {thing}", { thing }) },
+    row.push(el("div", { class: "menu", role: "group", "aria-label": _("What to do with {thing}", { thing }) },
       el("span", { class: "menu-title" }, _("{thing}:", { thing })),
-      targets.get(selected).map((u) => choiceButton(u, "menu-choice")),
-      el("button", { type: "button", class: "cancel", onclick: cancel }, _("Cancel"))));
+      targets.get(selected).map((u) => choiceButton(u, "menu-choice"))));
   }
-  if (buttons.length) {
-    parts.push(el("div", { class: "buttons" }, buttons.map((u) => choiceButton(u, "button-choice"))));
-  }
+  if (buttons.length) row.push(el("div", { class: "buttons" }, buttons.map((u) => choiceButton(u, "button-choice"))));
+  // Cancel comes last, after every choice: never between a card's choices and the others.
+  if (picked) row.push(el("button", { type: "button", class: "cancel", onclick: cancel }, _("Cancel")));
+  if (row.length) parts.push(el("div", { class: "choices-row" }, row));
+  decision.classList.toggle("picking", Boolean(picked));
   const quiet = !buttons.length && !selected;
   if (quiet) parts.push(el("p", { class: "hint" }, _("Pick one of the highlighted cards or rows.")));
   parts.push(el("p", { id: "choice-error", class: "error", role: "alert" }));
@@ -463,6 +492,10 @@ function appendLog(message, start) {
   names = seatNames(message.seats, labels);
   lines.forEach((line, i) => { if (line) logList.append(logLine(line, start + i)); });
   logList.scrollTop = logList.scrollHeight;
+  // What just happened, in a line, for a screen where the log is folded away (a phone's).
+  const latest = [...logList.children].slice(-2).map((li) => li.textContent);
+  recentLine.textContent = latest.join(" · ");
+  recentLine.title = recentLine.textContent;
 }
 
 // ------------------------------------------------------------------ results
@@ -486,22 +519,40 @@ function drawRounds() {
   const ctx = { words, names, events };
   roundsPanel.replaceChildren(...all.map((e) => el("section", { class: "round-box" },
     el("h3", {}, _("Round {round}", { round: e.round })), board.roundResult(e, ctx, all))));
+  labelCells(roundsPanel);
+}
+
+/**
+ * Give every figure of the results tables in ``root`` its column's name (``data-label``), so
+ * that a phone can show each player's row as a card of named figures instead of a table
+ * wider than the screen (style.css).
+ */
+function labelCells(root) {
+  for (const table of root.querySelectorAll("table.results")) {
+    table.classList.add("stacks");
+    const heads = [...table.querySelectorAll("thead th")].map((th) =>
+      [...th.childNodes].map((n) => n.textContent.trim()).filter(Boolean).join(" "));
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((cell, i) => { if (heads[i]) cell.dataset.label = heads[i]; });
+    }
+  }
+  return root;
 }
 
 function showRound(e) {
   const all = board.rounds(events);
   const ctx = { words, names, events };
   openOverlay(_("Round {round} results", { round: e.round }),
-    el("div", { class: "overlay-body", id: "round-results" }, board.roundResult(e, ctx, all),
-      el("p", { class: "note" }, _("Every round's results stay in the Rounds tab beside the log."))), []);
+    labelCells(el("div", { class: "overlay-body", id: "round-results" }, board.roundResult(e, ctx, all),
+      el("p", { class: "note" }, _("Every round's results stay in the Rounds tab beside the log.")))), []);
 }
 
 function finalScreen() {
   if (!last || !last.result) return;
   const ctx = { words, names, events };
-  const body = el("div", { class: "overlay-body", id: "final" },
+  const body = labelCells(el("div", { class: "overlay-body", id: "final" },
     el("p", { class: "winners" }, winnersSentence(last.result)),
-    board.finalBreakdown(ctx, last.result), lessons.summary());
+    board.finalBreakdown(ctx, last.result), lessons.summary()));
   openOverlay(_("Game over"), body, endButtons("overlay"));
 }
 
@@ -857,12 +908,29 @@ function toggles() {
   return [sound, moving];
 }
 
+/**
+ * Sound, movement and the language: in the header on a wide screen; on a phone behind one
+ * settings button, so that the header keeps to one row.
+ */
+function settingsMenu() {
+  const gear = svg("svg", { class: "settings-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: "M4 6h10M18 6h2M4 12h3M11 12h9M4 18h12M20 18h0" }),
+    svg("circle", { cx: 16, cy: 6, r: 2.2 }), svg("circle", { cx: 9, cy: 12, r: 2.2 }), svg("circle", { cx: 18, cy: 18, r: 2.2 }));
+  const menu = el("details", { class: "settings", id: "settings" },
+    el("summary", { class: "toggle", "aria-label": _("Settings"), title: _("Settings") }, gear),
+    el("div", { class: "settings-body" }, ...toggles(), langPicker()));
+  const sync = () => { menu.open = !PHONE.matches; };
+  sync();
+  PHONE.addEventListener("change", sync);
+  return menu;
+}
+
 async function start() {
   await loadMessages();
   build();
   tabKeys();
   user = await account();
-  document.getElementById("header-right").append(...toggles(), langPicker(), ...(await accountControls()));
+  document.getElementById("header-right").append(settingsMenu(), ...(await accountControls()));
   let games;
   try {
     info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;
@@ -896,9 +964,12 @@ async function start() {
   main.classList.add("loading");
   main.replaceChildren(
     el("a", { class: "skip", href: "#table-col" }, _("Skip to the table")),
-    banner, joinBox,
+    joinBox,
     el("div", { class: "layout" }, tableCol, side),
     overlay);
+  place();
+  WIDE.addEventListener("change", place);
+  PHONE.addEventListener("change", place);
   drawJoin();
   drawBanner();
   drawRounds();

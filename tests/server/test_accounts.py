@@ -7,16 +7,21 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from closingbell.server.accounts import SESSION_COOKIE, SignInThrottle
 from closingbell.server.store import Store
 from tests.server.helpers import client_for, expect, expect_error, hello, join, wait_state
+from tests.server.test_http_limits import served
 
 ORIGIN = {"origin": "http://testserver"}
 """The page's own origin, as a browser sends it with every request that changes something."""
@@ -218,6 +223,54 @@ def test_a_cross_site_post_is_refused(site: TestClient, database_url: str) -> No
     assert made.status_code == 201
     referred = site.post("/api/tables", json=body, headers={"referer": "http://testserver/"})
     assert referred.status_code == 201
+
+
+RATED = {"game": "take_stock", "seats": ["open", "hard"], "rated": True}
+"""A table only a signed-in player may make."""
+
+
+@pytest.mark.parametrize("order", ["session-first", "session-last"])
+def test_a_session_cookie_in_either_of_two_cookie_headers_needs_an_origin(
+    site: TestClient, database_url: str, order: str
+) -> None:
+    # The guard and the app must read one set of cookies: a session the guard missed but
+    # the app saw would sign a forged request in.
+    cookie = sign_up(site, "una")
+    use(site, None)
+    headers = [("cookie", f"{SESSION_COOKIE}={cookie}"), ("cookie", "x=1")]
+    if order == "session-last":
+        headers.reverse()
+    forged = site.post("/api/tables", json=RATED, headers=headers)
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "bad_origin"
+    assert stored(database_url, "SELECT count(*) FROM tables") == [(0,)]
+    made = site.post("/api/tables", json=RATED, headers=[*headers, ("origin", ORIGIN["origin"])])
+    assert made.status_code == 201 and made.json()["table"]["rated"] is True
+
+
+@pytest.mark.parametrize("order", ["session-first", "session-last"])
+def test_a_websocket_reads_the_session_from_either_of_two_cookie_headers(
+    tmp_path: Path, order: str
+) -> None:
+    # On a real server: the test client joins a WebSocket's headers of one name into one.
+    with served(tmp_path) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+        page = {"origin": f"http://127.0.0.1:{port}"}
+        signed = http.post(
+            "/api/account/signup", json={"username": "wes", "password": PASSWORD}, headers=page
+        )
+        table = http.post("/api/tables", json=RATED, headers=page).json()["table"]
+        assert http.post(f"/api/tables/{table['id']}/join", json={}, headers=page).is_success
+        headers = [("Cookie", f"{SESSION_COOKIE}={signed.cookies[SESSION_COOKIE]}")]
+        headers.append(("Cookie", "x=1"))
+        if order == "session-last":
+            headers.reverse()
+        with connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{table['id']}",
+            origin=Origin(page["origin"]),
+            additional_headers=headers,
+            open_timeout=10,
+        ) as ws:
+            ws.send(json.dumps({"type": "hello", "account": True}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
 
 
 def test_a_cross_origin_websocket_is_refused(site: TestClient) -> None:

@@ -30,7 +30,12 @@ from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
 from closingbell.server.guided import has_tutorial
 from closingbell.server.guided import router as guided_router
-from closingbell.server.limits import CrossSiteGuard, RequestLimits, SecurityHeaders
+from closingbell.server.limits import (
+    CrossSiteGuard,
+    OneCookieHeader,
+    RequestLimits,
+    SecurityHeaders,
+)
 from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.mygames import router as my_games_router
@@ -162,7 +167,8 @@ def create_app(
         CrossSiteGuard, allowed=chosen.allowed_origins, cookie=SESSION_COOKIE, metrics=metrics
     )
     app.add_middleware(SecurityHeaders)  # outside the limits, so that refusals have them too
-    app.add_middleware(RequestIds)  # added last: the outermost, so every answer has its id
+    app.add_middleware(RequestIds)  # outside the others, so every answer has its id
+    app.add_middleware(OneCookieHeader)  # added last: the outermost, before anyone reads
     app.state.floodgate = Floodgate(_limits(chosen))
     _add_error_handlers(app)
     _add_routes(app)

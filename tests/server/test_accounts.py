@@ -273,6 +273,18 @@ def test_a_websocket_reads_the_session_from_either_of_two_cookie_headers(
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
 
 
+def test_a_page_of_another_scheme_is_another_site(site: TestClient, database_url: str) -> None:
+    sign_up(site, "vic")
+    refused = site.post("/api/tables", json=RATED, headers={"origin": "https://testserver"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_origin"
+    assert stored(database_url, "SELECT count(*) FROM tables") == [(0,)]
+    over_https = "https://testserver/api/tables"
+    refused = site.post(over_https, json=RATED, headers={"origin": "http://testserver"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_origin"
+    made = site.post(over_https, json=RATED, headers={"origin": "https://testserver"})
+    assert made.status_code == 201
+
+
 def test_a_cross_origin_websocket_is_refused(site: TestClient) -> None:
     sign_up(site, "lee")
     table = site.post(

@@ -571,7 +571,10 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
     assert isinstance(floodgate, Floodgate)
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
-    if origin is not None and not origin_allowed(origin, host, settings.allowed_origins):
+    scheme = websocket.scope.get("scheme", "ws")
+    if origin is not None and not origin_allowed(
+        origin, host, settings.allowed_origins, scheme=scheme
+    ):
         message = f"WebSockets from pages of {origin!r} are not accepted here"
         await _deny(websocket, ErrorCode.BAD_ORIGIN, message, 403)
         return
@@ -727,7 +730,9 @@ async def _account_seat(websocket: WebSocket, table: LiveTable) -> int | str:
     """
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
-    if origin is None or not origin_allowed(origin, host, table.hub.settings.allowed_origins):
+    allowed = table.hub.settings.allowed_origins
+    scheme = websocket.scope.get("scheme", "ws")
+    if origin is None or not origin_allowed(origin, host, allowed, scheme=scheme):
         return "a session is used only by pages of this site"
     user = await table.hub.accounts.user_of(websocket.cookies.get(SESSION_COOKIE))
     if user is None:

@@ -256,7 +256,9 @@ class CrossSiteGuard:
             refused = self.cookie in request.cookies
             reason = "a request with the session cookie must say which page sent it (Origin)"
         else:
-            refused = not origin_allowed(origin, host, self.allowed)
+            refused = not origin_allowed(
+                origin, host, self.allowed, scheme=scope.get("scheme", "http")
+            )
             reason = "requests from pages of other sites are not accepted here"
         if refused:
             self.metrics.error(ErrorCode.BAD_ORIGIN)

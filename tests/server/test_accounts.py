@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from closingbell.server.accounts import SESSION_COOKIE, SignInThrottle
+from closingbell.server.accounts import PASSWORD_MAX, SESSION_COOKIE, SignInThrottle
 from closingbell.server.store import Store
 from tests.server.helpers import client_for, expect, expect_error, hello, join, wait_state
 from tests.server.test_http_limits import served
@@ -106,7 +106,8 @@ def test_the_session_cookie_is_http_only_and_same_site(tmp_path: Any) -> None:
         ({"username": "ab", "password": PASSWORD}, "bad_username"),
         ({"username": "<script>", "password": PASSWORD}, "bad_username"),
         ({"username": "carol", "password": "short"}, "bad_password"),
-        ({"username": "carol", "password": "x" * 2000}, "bad_request"),
+        ({"username": "carol", "password": "x" * 1025}, "bad_password"),
+        ({"username": "carol", "password": "x" * 60_000}, "bad_password"),
         ({"username": "carol"}, "bad_request"),
     ],
 )
@@ -138,6 +139,46 @@ def test_no_such_account_and_a_wrong_password_get_one_answer(site: TestClient) -
     assert wrong.json() == nobody.json()
     assert wrong.json()["error"]["code"] == "bad_sign_in"
     assert "set-cookie" not in wrong.headers and "set-cookie" not in nobody.headers
+
+
+def test_no_password_over_the_limit_is_hashed(
+    site: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    accounts = site.app.state.hub.accounts  # type: ignore[attr-defined]
+    lengths: list[int] = []
+    hasher = accounts.hasher
+
+    class Counting:
+        """The accounts' hasher, counting the length of every password it is given."""
+
+        def hash(self, password: str) -> str:
+            lengths.append(len(password))
+            return str(hasher.hash(password))
+
+        def verify(self, stored: str, password: str) -> bool:
+            lengths.append(len(password))
+            return bool(hasher.verify(stored, password))
+
+    monkeypatch.setattr(accounts, "hasher", Counting())
+    long = "x" * (PASSWORD_MAX + 1)
+    answer = site.post("/api/account/signup", json={"username": "xena", "password": long})
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_password"
+    assert str(PASSWORD_MAX) in answer.json()["error"]["message"]
+    assert lengths == []
+    sign_up(site, "xena")
+    for body, status in (
+        ({"old": PASSWORD, "new": long}, 422),
+        ({"old": long, "new": PASSWORD}, 401),
+    ):
+        answer = site.post("/api/account/password", json=body, headers=ORIGIN)
+        assert answer.status_code == status and answer.json()["error"]["code"] == "bad_password"
+    use(site, None)
+    # At sign-in, a password over the limit is a wrong one: the same answer, the same work.
+    over = site.post("/api/account/signin", json={"username": "xena", "password": long})
+    wrong = site.post("/api/account/signin", json={"username": "xena", "password": "x" * 20})
+    assert over.status_code == wrong.status_code == 401
+    assert over.json() == wrong.json()
+    assert lengths and max(lengths) <= PASSWORD_MAX
 
 
 def test_failed_sign_ins_are_throttled_per_account_and_per_address(site: TestClient) -> None:

@@ -7,16 +7,21 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
-from closingbell.server.accounts import SESSION_COOKIE, SignInThrottle
+from closingbell.server.accounts import PASSWORD_MAX, SESSION_COOKIE, SignInThrottle
 from closingbell.server.store import Store
 from tests.server.helpers import client_for, expect, expect_error, hello, join, wait_state
+from tests.server.test_http_limits import served
 
 ORIGIN = {"origin": "http://testserver"}
 """The page's own origin, as a browser sends it with every request that changes something."""
@@ -101,7 +106,8 @@ def test_the_session_cookie_is_http_only_and_same_site(tmp_path: Any) -> None:
         ({"username": "ab", "password": PASSWORD}, "bad_username"),
         ({"username": "<script>", "password": PASSWORD}, "bad_username"),
         ({"username": "carol", "password": "short"}, "bad_password"),
-        ({"username": "carol", "password": "x" * 2000}, "bad_request"),
+        ({"username": "carol", "password": "x" * 1025}, "bad_password"),
+        ({"username": "carol", "password": "x" * 60_000}, "bad_password"),
         ({"username": "carol"}, "bad_request"),
     ],
 )
@@ -133,6 +139,46 @@ def test_no_such_account_and_a_wrong_password_get_one_answer(site: TestClient) -
     assert wrong.json() == nobody.json()
     assert wrong.json()["error"]["code"] == "bad_sign_in"
     assert "set-cookie" not in wrong.headers and "set-cookie" not in nobody.headers
+
+
+def test_no_password_over_the_limit_is_hashed(
+    site: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    accounts = site.app.state.hub.accounts  # type: ignore[attr-defined]
+    lengths: list[int] = []
+    hasher = accounts.hasher
+
+    class Counting:
+        """The accounts' hasher, counting the length of every password it is given."""
+
+        def hash(self, password: str) -> str:
+            lengths.append(len(password))
+            return str(hasher.hash(password))
+
+        def verify(self, stored: str, password: str) -> bool:
+            lengths.append(len(password))
+            return bool(hasher.verify(stored, password))
+
+    monkeypatch.setattr(accounts, "hasher", Counting())
+    long = "x" * (PASSWORD_MAX + 1)
+    answer = site.post("/api/account/signup", json={"username": "xena", "password": long})
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_password"
+    assert str(PASSWORD_MAX) in answer.json()["error"]["message"]
+    assert lengths == []
+    sign_up(site, "xena")
+    for body, status in (
+        ({"old": PASSWORD, "new": long}, 422),
+        ({"old": long, "new": PASSWORD}, 401),
+    ):
+        answer = site.post("/api/account/password", json=body, headers=ORIGIN)
+        assert answer.status_code == status and answer.json()["error"]["code"] == "bad_password"
+    use(site, None)
+    # At sign-in, a password over the limit is a wrong one: the same answer, the same work.
+    over = site.post("/api/account/signin", json={"username": "xena", "password": long})
+    wrong = site.post("/api/account/signin", json={"username": "xena", "password": "x" * 20})
+    assert over.status_code == wrong.status_code == 401
+    assert over.json() == wrong.json()
+    assert lengths and max(lengths) <= PASSWORD_MAX
 
 
 def test_failed_sign_ins_are_throttled_per_account_and_per_address(site: TestClient) -> None:
@@ -218,6 +264,66 @@ def test_a_cross_site_post_is_refused(site: TestClient, database_url: str) -> No
     assert made.status_code == 201
     referred = site.post("/api/tables", json=body, headers={"referer": "http://testserver/"})
     assert referred.status_code == 201
+
+
+RATED = {"game": "take_stock", "seats": ["open", "hard"], "rated": True}
+"""A table only a signed-in player may make."""
+
+
+@pytest.mark.parametrize("order", ["session-first", "session-last"])
+def test_a_session_cookie_in_either_of_two_cookie_headers_needs_an_origin(
+    site: TestClient, database_url: str, order: str
+) -> None:
+    # The guard and the app must read one set of cookies: a session the guard missed but
+    # the app saw would sign a forged request in.
+    cookie = sign_up(site, "una")
+    use(site, None)
+    headers = [("cookie", f"{SESSION_COOKIE}={cookie}"), ("cookie", "x=1")]
+    if order == "session-last":
+        headers.reverse()
+    forged = site.post("/api/tables", json=RATED, headers=headers)
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "bad_origin"
+    assert stored(database_url, "SELECT count(*) FROM tables") == [(0,)]
+    made = site.post("/api/tables", json=RATED, headers=[*headers, ("origin", ORIGIN["origin"])])
+    assert made.status_code == 201 and made.json()["table"]["rated"] is True
+
+
+@pytest.mark.parametrize("order", ["session-first", "session-last"])
+def test_a_websocket_reads_the_session_from_either_of_two_cookie_headers(
+    tmp_path: Path, order: str
+) -> None:
+    # On a real server: the test client joins a WebSocket's headers of one name into one.
+    with served(tmp_path) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+        page = {"origin": f"http://127.0.0.1:{port}"}
+        signed = http.post(
+            "/api/account/signup", json={"username": "wes", "password": PASSWORD}, headers=page
+        )
+        table = http.post("/api/tables", json=RATED, headers=page).json()["table"]
+        assert http.post(f"/api/tables/{table['id']}/join", json={}, headers=page).is_success
+        headers = [("Cookie", f"{SESSION_COOKIE}={signed.cookies[SESSION_COOKIE]}")]
+        headers.append(("Cookie", "x=1"))
+        if order == "session-last":
+            headers.reverse()
+        with connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{table['id']}",
+            origin=Origin(page["origin"]),
+            additional_headers=headers,
+            open_timeout=10,
+        ) as ws:
+            ws.send(json.dumps({"type": "hello", "account": True}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+
+
+def test_a_page_of_another_scheme_is_another_site(site: TestClient, database_url: str) -> None:
+    sign_up(site, "vic")
+    refused = site.post("/api/tables", json=RATED, headers={"origin": "https://testserver"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_origin"
+    assert stored(database_url, "SELECT count(*) FROM tables") == [(0,)]
+    over_https = "https://testserver/api/tables"
+    refused = site.post(over_https, json=RATED, headers={"origin": "http://testserver"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_origin"
+    made = site.post(over_https, json=RATED, headers={"origin": "https://testserver"})
+    assert made.status_code == 201
 
 
 def test_a_cross_origin_websocket_is_refused(site: TestClient) -> None:

@@ -209,3 +209,56 @@ def test_the_page_has_no_inline_script_or_style() -> None:
         assert not re.search(r"\beval\(|new Function\(|setTimeout\(\s*['\"]", code)
         assert not re.search(r"setAttribute\(\s*['\"](style|on\w+)['\"]", code), path.name
         assert not re.search(r"[{,]\s*['\"]?style['\"]?\s*:", code), path.name
+
+
+# ---------------------------------------------------------------- every refusal in one shape
+
+
+def test_an_unknown_path_or_method_is_refused_in_the_error_shape(client: TestClient) -> None:
+    for path in ("/api/nope", "/nope", "/static/nope.js"):
+        response = client.get(path)
+        assert error_of(response, 404, "not_found") == "there is no such page or route"
+        assert response.headers["x-content-type-options"] == "nosniff"
+    response = client.put("/api/health")
+    message = error_of(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "GET"
+    assert message == "PUT is not taken here (allowed: GET)"
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        # Python reads at most 4,300 digits of an integer (converting more takes quadratic
+        # time), and says so in words meant for the server's operator.
+        (
+            b'{"game": "take_stock", "seats": ["open", "open"], "seed": 1' + b"0" * 5000 + b"}",
+            "a number has more than 4300 digits",
+        ),
+        (b"[" + b"9" * 5000 + b"]", "a number has more than 4300 digits"),
+        (b'{"game": "take\xff_stock"}', "not UTF-8 text"),
+    ],
+    ids=["a-long-seed", "a-long-number", "not-utf-8"],
+)
+def test_a_body_python_cannot_read_is_refused_as_malformed_json(
+    client: TestClient, body: bytes, reason: str
+) -> None:
+    response = client.post(
+        "/api/tables", content=body, headers={"content-type": "application/json"}
+    )
+    message = error_of(response, 422, "bad_request")
+    assert message.startswith("body: not JSON: ") and reason in message, message
+    assert "set_int_max_str_digits" not in message
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_fault_of_the_server_is_answered_in_the_error_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken() -> list[str]:
+        raise RuntimeError("a bug")
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        monkeypatch.setattr("closingbell.server.app.available_games", broken)
+        message = error_of(client.get("/api/games"), 500, "server_error")
+        assert "a bug" not in message

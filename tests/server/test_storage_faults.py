@@ -25,7 +25,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 import closingbell
+from closingbell.server import filelock
 from closingbell.server.app import create_app
+from closingbell.server.filelock import LOCKS_APART
 from closingbell.server.store import (
     DatabaseInUseError,
     EmptyDatabaseFileError,
@@ -316,6 +318,115 @@ def test_a_refused_start_leaves_no_lock(sqlite_url: str) -> None:
         start(sqlite_url)
     path.unlink()
     start(sqlite_url)
+
+
+def other_name(path: Path, how: str) -> Path:
+    """Another name for the file at ``path``: a hard link, a symbolic link or a ``..`` path."""
+    if how == "hard-link":
+        os.link(path, path.with_name("linked.db"))
+        return path.with_name("linked.db")
+    if how == "symlink":
+        path.with_name("symlinked.db").symlink_to(path)
+        return path.with_name("symlinked.db")
+    (path.parent / "sub").mkdir()
+    return path.parent / "sub" / ".." / path.name
+
+
+def opened(url: str) -> Store:
+    """A store opened on ``url`` (its lock held until it is closed)."""
+    store = Store(url)
+    asyncio.run(store.open())
+    return store
+
+
+def closed(store: Store) -> None:
+    asyncio.run(store.close())
+
+
+@pytest.mark.parametrize("how", ["hard-link", "symlink", "dot-dot"])
+def test_one_server_per_sqlite_file_whatever_path_names_it(sqlite_url: str, how: str) -> None:
+    # SQLite keeps a write-ahead log per path: two servers on two names of one file would
+    # each keep their own, and games would be lost.
+    first = opened(sqlite_url)
+    other = f"sqlite:///{other_name(sqlite_path(sqlite_url), how)}"
+    try:
+        with pytest.raises(DatabaseInUseError, match="in use by another closingbell server"):
+            opened(other)
+        # A restore into the other name is refused as well: it takes the same lock.
+        with pytest.raises(DatabaseInUseError):
+            asyncio.run(Store(other).lock())
+    finally:
+        closed(first)
+    closed(opened(other))  # the lock ends with the first server
+
+
+@pytest.mark.skipif(not LOCKS_APART, reason="the lock is on the database file on Linux only")
+def test_the_refusal_names_the_process_holding_the_database(sqlite_url: str) -> None:
+    first = opened(sqlite_url)
+    try:
+        with pytest.raises(DatabaseInUseError, match=rf"\(process {os.getpid()}\)"):
+            opened(sqlite_url)
+    finally:
+        closed(first)
+    # The lock is the file's own: no lock file is left beside it.
+    assert not sqlite_path(sqlite_url).with_name("games.db.lock").exists()
+
+
+def test_a_new_database_is_made_whole_under_its_name(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = sqlite_path(sqlite_url)
+    links: list[Path] = []
+    real_link = os.link
+
+    def link(source: str | Path, target: str | Path) -> None:
+        # The file is complete before it takes the database's name: never 0 bytes there.
+        assert Path(source).read_bytes().startswith(b"SQLite format 3\x00")
+        links.append(Path(target))
+        real_link(source, target)
+
+    monkeypatch.setattr(filelock.os, "link", link)
+    start(sqlite_url)
+    assert links == ([path] if LOCKS_APART else [])
+    # Nothing is left of the making (a server stopped cleanly leaves no log either).
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "games.db",
+        *(["games.db.lock"] if not LOCKS_APART else []),
+    ]
+
+
+def test_a_new_database_is_made_on_a_file_system_without_hard_links(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def link(source: str | Path, target: str | Path) -> None:
+        raise PermissionError(1, "Operation not permitted")  # as on FAT
+
+    monkeypatch.setattr(filelock.os, "link", link)
+    start(sqlite_url)
+    start(sqlite_url)
+    assert [p.name for p in sqlite_path(sqlite_url).parent.glob(".*")] == []
+
+
+def test_a_database_in_a_missing_folder_is_refused_in_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "no such folder" / "games.db"
+    with pytest.raises(UnusableDatabaseError, match="no such folder"):
+        start(f"sqlite:///{missing}")
+    assert not missing.parent.exists()
+
+
+def test_elsewhere_than_linux_the_lock_is_a_file_beside_the_real_path(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On BSD and macOS flock and SQLite's own locks meet, so the file itself cannot carry it.
+    monkeypatch.setattr(filelock, "LOCKS_APART", False)
+    first = opened(sqlite_url)
+    try:
+        lock = sqlite_path(sqlite_url).with_name("games.db.lock")
+        assert lock.read_text() == f"{os.getpid()}\n"
+        with pytest.raises(DatabaseInUseError, match=rf"\(process {os.getpid()}\)"):
+            opened(f"sqlite:///{other_name(sqlite_path(sqlite_url), 'symlink')}")
+    finally:
+        closed(first)
 
 
 def test_a_second_serve_is_refused_and_a_killed_one_leaves_no_lock(

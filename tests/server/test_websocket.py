@@ -189,6 +189,19 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         assert expect(spy, "state")["version"] == 1
 
 
+def test_a_number_of_too_many_digits_is_bad_json(tmp_path: Path) -> None:
+    # Frames are at most 4096 bytes by default: too short for 4,301 digits.
+    with client_for(f"sqlite:///{tmp_path / 'x.db'}", max_message=8192) as client:
+        table_id, tokens = two_players(client)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, tokens[0])
+            ws.send_text('{"type": "action", "version": 0, "action": 1' + "0" * 5000 + "}")
+            error = expect_error(ws, "bad_json")
+            assert error["message"] == "not JSON: a number has more than 4300 digits"
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert expect(ws, "pong") == {"type": "pong"}
+
+
 def test_a_stale_version_is_refused_after_a_change(client: TestClient) -> None:
     table_id, tokens = two_players(client)
     real = real_state("take_stock", 2, 3, [])

@@ -264,15 +264,52 @@ def test_origins_are_compared_by_scheme_host_and_port() -> None:
     ):
         with pytest.raises(ValueError):
             normalize_origin(bad)
-    assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")
-    assert origin_allowed("https://play.example.com", "play.example.com")
-    assert origin_allowed("http://[::1]:8000", "[::1]:8000")
-    assert not origin_allowed("http://127.0.0.1:8001", "127.0.0.1:8000")
-    assert not origin_allowed("https://play.example.com", "127.0.0.1:8000")
+    assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", scheme="http")
+    assert origin_allowed("https://play.example.com", "play.example.com", scheme="https")
+    assert origin_allowed("http://[::1]:8000", "[::1]:8000", scheme="http")
+    assert not origin_allowed("http://127.0.0.1:8001", "127.0.0.1:8000", scheme="http")
+    assert not origin_allowed("https://play.example.com", "127.0.0.1:8000", scheme="https")
     assert origin_allowed(
-        "https://play.example.com", "127.0.0.1:8000", ("https://play.example.com",)
+        "https://play.example.com", "127.0.0.1:8000", ("https://play.example.com",), scheme="http"
     )
-    assert not origin_allowed("http://x", None)
+    assert not origin_allowed("http://x", None, scheme="http")
+
+
+def test_the_origins_scheme_must_be_the_one_the_request_came_over() -> None:
+    # A page of https://host is another site than http://host, for a browser as here.
+    assert not origin_allowed(
+        "https://play.example.com:8000", "play.example.com:8000", scheme="http"
+    )
+    assert not origin_allowed("http://play.example.com", "play.example.com", scheme="https")
+    assert origin_allowed("https://play.example.com", "play.example.com", scheme="HTTPS")
+    # A WebSocket's ws:// and wss:// are opened by pages of http:// and https://.
+    assert origin_allowed("http://play.example.com", "play.example.com", scheme="ws")
+    assert origin_allowed("https://play.example.com", "play.example.com", scheme="wss")
+    assert not origin_allowed("https://play.example.com", "play.example.com", scheme="ws")
+    assert not origin_allowed("http://play.example.com", "play.example.com", scheme="wss")
+    assert not origin_allowed("http://play.example.com", "play.example.com", scheme="ftp")
+
+
+def test_a_websocket_from_a_page_of_another_scheme_is_refused(tmp_path: Path) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'x.db'}") as client:
+        table_id, _tokens = two_players(client)
+        path = f"/ws/tables/{table_id}"
+        for url, origin in (
+            (f"ws://testserver{path}", "https://testserver"),
+            (f"wss://testserver{path}", "http://testserver"),
+        ):
+            with (
+                pytest.raises(WebSocketDenialResponse) as refused,
+                client.websocket_connect(url, headers={"origin": origin}),
+            ):
+                pass  # pragma: no cover (refused before this)
+            assert refused.value.status_code == 403
+        for url, origin in (
+            (f"ws://testserver{path}", "http://testserver"),
+            (f"wss://testserver{path}", "https://testserver"),
+        ):
+            with client.websocket_connect(url, headers={"origin": origin}) as ws:
+                assert hello(ws)["seat"] is None
 
 
 def test_serve_takes_the_limits_and_origins() -> None:

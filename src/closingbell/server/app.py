@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
 import closingbell
@@ -30,7 +31,12 @@ from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
 from closingbell.server.guided import has_tutorial
 from closingbell.server.guided import router as guided_router
-from closingbell.server.limits import CrossSiteGuard, RequestLimits, SecurityHeaders
+from closingbell.server.limits import (
+    CrossSiteGuard,
+    OneCookieHeader,
+    RequestLimits,
+    SecurityHeaders,
+)
 from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.mygames import router as my_games_router
@@ -55,6 +61,7 @@ from closingbell.server.protocol import (
     Say,
     TableInfo,
     error_body,
+    not_json,
 )
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
@@ -170,7 +177,8 @@ def create_app(
         CrossSiteGuard, allowed=chosen.allowed_origins, cookie=SESSION_COOKIE, metrics=metrics
     )
     app.add_middleware(SecurityHeaders)  # outside the limits, so that refusals have them too
-    app.add_middleware(RequestIds)  # added last: the outermost, so every answer has its id
+    app.add_middleware(RequestIds)  # outside the others, so every answer has its id
+    app.add_middleware(OneCookieHeader)  # added last: the outermost, before anyone reads
     app.state.floodgate = Floodgate(_limits(chosen))
     _add_error_handlers(app)
     _add_routes(app)
@@ -275,8 +283,39 @@ def _add_error_handlers(app: FastAPI) -> None:
             )
         return _error(request, ErrorCode.BAD_REQUEST, _describe(errors), 422)
 
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette's and FastAPI's own refusals (an unknown path, a method the path does
+        # not take, a body that could not be read), in the server's error body.
+        assert isinstance(exc, HTTPException)
+        status, headers = exc.status_code, dict(exc.headers or {})
+        if status == 404:
+            code, message = ErrorCode.NOT_FOUND, "there is no such page or route"
+        elif status == 405:
+            allowed = headers.get("allow") or headers.get("Allow") or "none"
+            code = ErrorCode.METHOD_NOT_ALLOWED
+            message = f"{request.method} is not taken here (allowed: {allowed})"
+        elif isinstance(exc.__cause__, ValueError):
+            # FastAPI's "There was an error parsing the body": JSON that Python would not
+            # read (an integer of too many digits, text that is not UTF-8). Answered as
+            # other malformed JSON is (a RequestValidationError, below).
+            code, message, status = ErrorCode.BAD_REQUEST, f"body: {not_json(exc.__cause__)}", 422
+        else:
+            code = ErrorCode.SERVER_ERROR if status >= 500 else ErrorCode.BAD_REQUEST
+            message = str(exc.detail)
+        response = _error(request, code, message, status)
+        response.headers.update(headers)
+        return response
+
+    async def crashed(request: Request, exc: Exception) -> JSONResponse:
+        # A fault of the server's own: answered in the error body all the same, and raised
+        # again after the answer by Starlette, so that the log has its traceback.
+        message = "the server failed to answer: its log says why"
+        return _error(request, ErrorCode.SERVER_ERROR, message, 500)
+
     app.add_exception_handler(WebError, web_error)
     app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, crashed)
 
 
 def _describe(errors: Any) -> str:
@@ -578,7 +617,10 @@ async def _play(websocket: WebSocket, table_id: str) -> None:
     assert isinstance(floodgate, Floodgate)
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
-    if origin is not None and not origin_allowed(origin, host, settings.allowed_origins):
+    scheme = websocket.scope.get("scheme", "ws")
+    if origin is not None and not origin_allowed(
+        origin, host, settings.allowed_origins, scheme=scheme
+    ):
         message = f"WebSockets from pages of {origin!r} are not accepted here"
         await _deny(websocket, ErrorCode.BAD_ORIGIN, message, 403)
         return
@@ -737,7 +779,9 @@ async def _account_seat(websocket: WebSocket, table: LiveTable) -> tuple[int, st
     """
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
-    if origin is None or not origin_allowed(origin, host, table.hub.settings.allowed_origins):
+    allowed = table.hub.settings.allowed_origins
+    scheme = websocket.scope.get("scheme", "ws")
+    if origin is None or not origin_allowed(origin, host, allowed, scheme=scheme):
         return "a session is used only by pages of this site"
     cookie = websocket.cookies.get(SESSION_COOKIE)
     user = await table.hub.accounts.user_of(cookie)
@@ -808,7 +852,7 @@ def _parse(
         _refuse(conn, ErrorCode.TOO_DEEP, str(exc), table)
         return None
     except ValueError as exc:
-        _refuse(conn, ErrorCode.BAD_JSON, f"not JSON: {exc}", table)
+        _refuse(conn, ErrorCode.BAD_JSON, not_json(exc), table)
         return None
     try:
         return CLIENT_MESSAGE.validate_python(data)

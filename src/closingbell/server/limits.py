@@ -17,6 +17,8 @@ anything, and has the server's typed error body (docs/protocol.md):
 - :class:`CrossSiteGuard` refuses a request that changes something when a page of another
   site sent it (``403 bad_origin``): its ``Origin`` (or ``Referer``) must be the site's own,
   and one of them must be there when the request carries the session cookie.
+- :class:`OneCookieHeader` folds several ``Cookie`` headers into one before anyone reads
+  them, so that the guard and the app read the same cookies.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import math
 import time
 from collections.abc import Callable
 from typing import Any
+
+from starlette.requests import HTTPConnection
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
 from closingbell.server.accounts import AccountError, password_refusal, sign_up_refusal
@@ -247,7 +251,7 @@ class CrossSiteGuard:
     ) -> None:
         self.app = app
         self.allowed = allowed
-        self.cookie = cookie.encode()
+        self.cookie = cookie
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -255,15 +259,19 @@ class CrossSiteGuard:
         if scope["type"] != "http" or scope.get("method") not in CHANGING_METHODS:
             await self.app(scope, receive, send)
             return
-        headers = {name.lower(): value for name, value in scope.get("headers", ())}
-        host = headers.get(b"host", b"").decode("latin-1")
-        origin = headers.get(b"origin") or _origin_of(headers.get(b"referer"))
-        session = self.cookie + b"=" in headers.get(b"cookie", b"")
+        # Read as the app reads them (Starlette's headers, first of a name, and its cookie
+        # parser): a cookie or origin the guard missed but the app saw would let a forged
+        # request through.
+        request = HTTPConnection(scope)
+        host = request.headers.get("host", "")
+        origin = request.headers.get("origin") or _origin_of(request.headers.get("referer"))
         if origin is None:
-            refused = session
+            refused = self.cookie in request.cookies
             reason = "a request with the session cookie must say which page sent it (Origin)"
         else:
-            refused = not origin_allowed(origin.decode("latin-1"), host, self.allowed)
+            refused = not origin_allowed(
+                origin, host, self.allowed, scheme=scope.get("scheme", "http")
+            )
             reason = "requests from pages of other sites are not accepted here"
         if refused:
             self.metrics.error(ErrorCode.BAD_ORIGIN)
@@ -300,15 +308,37 @@ def _throttled_account(scope: Scope) -> AccountError | None:
     return password_refusal(wait) if wait > 0 else None
 
 
-def _origin_of(referer: bytes | None) -> bytes | None:
+class OneCookieHeader:
+    """ASGI middleware: several ``Cookie`` headers folded into one, joined by ``; ``.
+
+    A browser sends one; HTTP/2 may split it in several, to be joined so (RFC 9113,
+    8.2.3). Readers of a scope's headers differ on the others (the first, the last, all),
+    so they are joined before any of them reads: the cross-site guard, the session of a
+    request and of a WebSocket then see the same cookies. Outermost, before anything reads.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on with its ``Cookie`` headers in one."""
+        if scope["type"] in ("http", "websocket"):
+            headers = scope.get("headers", ())
+            cookies = [value for name, value in headers if name.lower() == b"cookie"]
+            if len(cookies) > 1:
+                rest = [(name, value) for name, value in headers if name.lower() != b"cookie"]
+                scope = {**scope, "headers": [*rest, (b"cookie", b"; ".join(cookies))]}
+        await self.app(scope, receive, send)
+
+
+def _origin_of(referer: str | None) -> str | None:
     """The origin part (``scheme://host[:port]``) of a ``Referer``, or ``None``."""
     if not referer:
         return None
-    text = referer.decode("latin-1")
-    scheme, sep, rest = text.partition("://")
+    scheme, sep, rest = referer.partition("://")
     if not sep:
-        return b"null"
-    return f"{scheme}://{rest.split('/', 1)[0]}".encode("latin-1")
+        return "null"
+    return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -2,10 +2,14 @@
 
 A browser sends the ``Origin`` of the page that opens a WebSocket, and lets any page open
 one to any site: without this check, a page elsewhere could play in a visitor's name with
-what its browser holds. The site's own origin is the host the request came to (its
-``Host`` header); a deployment behind a proxy that rewrites ``Host`` names its public
-origins instead (``closingbell serve --allowed-origin``). Clients that send no ``Origin``
-are not browsers (they could send any ``Origin`` they liked), so they are let in.
+what its browser holds. The site's own origin is the scheme the request came over and the
+host it came to (its ``Host`` header): a page of ``https://host`` is not the site's own
+when the site is served on ``http://host`` (another site, for a browser). Behind a proxy
+that ends TLS, uvicorn takes the scheme from the proxy's ``X-Forwarded-Proto`` when the
+proxy is named (``closingbell serve --forwarded-allow-ips``); a deployment behind a proxy
+that rewrites ``Host`` names its public origins instead (``--allowed-origin``). Clients
+that send no ``Origin`` are not browsers (they could send any ``Origin`` they liked), so
+they are let in.
 """
 
 from __future__ import annotations
@@ -35,11 +39,19 @@ def normalize_origin(text: str) -> str:
     return f"{scheme}://{host}" + ("" if port in (None, DEFAULT_PORTS[scheme]) else f":{port}")
 
 
-def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...] = ()) -> bool:
-    """Whether a page of ``origin`` may open a WebSocket that came to ``host``.
+SITE_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+"""The scheme of the site's pages for each scheme a request comes over (a WebSocket's
+``ws``/``wss`` is opened by a page of ``http``/``https``)."""
+
+
+def origin_allowed(
+    origin: str, host: str | None, allowed: tuple[str, ...] = (), *, scheme: str
+) -> bool:
+    """Whether a page of ``origin`` may send a request that came to ``host`` over ``scheme``.
 
     ``allowed`` holds normalized origins (:func:`normalize_origin`) allowed besides the
-    site's own; ``host`` is the request's ``Host`` header.
+    site's own; ``host`` is the request's ``Host`` header and ``scheme`` the scheme it came
+    over (the ASGI scope's: ``http``, ``https``, ``ws`` or ``wss``).
     """
     try:
         own = normalize_origin(origin)
@@ -47,9 +59,10 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...] = ())
         return False
     if own in allowed:
         return True
-    if not host:
+    site = SITE_SCHEMES.get(scheme.lower())
+    if not host or site is None:
         return False
     try:
-        return own == normalize_origin(f"{urlsplit(own).scheme}://{host}")
+        return own == normalize_origin(f"{site}://{host}")
     except ValueError:
         return False

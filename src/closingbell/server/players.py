@@ -14,7 +14,6 @@ from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import Field
 
 from closingbell.server.accounts import (
-    PASSWORD_MAX,
     SESSION_COOKIE,
     SESSION_DAYS,
     AccountError,
@@ -37,22 +36,30 @@ class HeldSeat(_Strict):
 
 
 class Credentials(_Strict):
-    """``POST /api/account/signup`` and ``/signin``: an account name and its password."""
+    """``POST /api/account/signup`` and ``/signin``: an account name and its password.
+
+    A password's length is left to the accounts, which refuse one over ``PASSWORD_MAX``
+    (``bad_password`` at sign-up, the answer of a wrong password at sign-in) before any
+    hashing; the request body's size bounds what is read.
+    """
 
     username: str = Field(max_length=64)
     """The account name."""
-    password: str = Field(max_length=PASSWORD_MAX)
+    password: str
     """The password."""
     seats: list[HeldSeat] = Field(default_factory=list, max_length=200)
     """Seats this browser took as a guest: they become the account's."""
 
 
 class NewPassword(_Strict):
-    """``POST /api/account/password``: the current password and the new one."""
+    """``POST /api/account/password``: the current password and the new one.
 
-    old: str = Field(max_length=PASSWORD_MAX)
+    Their lengths are checked by the accounts, as a :class:`Credentials` password's is.
+    """
+
+    old: str
     """The current password."""
-    new: str = Field(max_length=PASSWORD_MAX)
+    new: str
     """The new password."""
 
 

@@ -7,6 +7,7 @@ messages are built from models too, so that their shape is written down in one p
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -52,7 +53,12 @@ class ErrorCode(StrEnum):
     """Every error code the server sends, over HTTP and over the WebSocket."""
 
     BAD_REQUEST = "bad_request"
-    """An HTTP body or query that does not have the documented shape."""
+    """An HTTP body or query that does not have the documented shape (a body that is not
+    JSON among them)."""
+    NOT_FOUND = "not_found"
+    """An HTTP path that names no page, file or route of the server."""
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    """An HTTP method the path does not take (the ``Allow`` header lists those it does)."""
     BAD_NAME = "bad_name"
     """A display name that is empty, too long or holds control characters."""
     UNKNOWN_GAME = "unknown_game"
@@ -85,7 +91,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_REVIEWS = "too_many_reviews"
     """As many reviews as the server works out at once are under way; try again later."""
     BAD_JSON = "bad_json"
-    """A WebSocket message that is not JSON text."""
+    """A WebSocket message that is not JSON text (or holds a number of too many digits)."""
     BAD_MESSAGE = "bad_message"
     """A WebSocket message that is JSON but not one of the documented messages."""
     TOO_LARGE = "too_large"
@@ -122,7 +128,8 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     """An action the rules refuse now, or text that names no action."""
     SERVER_ERROR = "server_error"
-    """Storage failed; nothing changed."""
+    """Storage failed; nothing changed. Over HTTP also: a fault of the server's own (its log
+    has the traceback)."""
     TABLE_UNAVAILABLE = "table_unavailable"
     """A table whose stored game cannot be rebuilt (damaged in the database; the log says why)."""
     SIGN_IN_REQUIRED = "sign_in_required"
@@ -369,6 +376,21 @@ def error_body(code: ErrorCode, message: str, **details: Any) -> dict[str, Any]:
     ``reason``).
     """
     return {"error": {"code": code.value, "message": message, **details}}
+
+
+def not_json(exc: ValueError) -> str:
+    """Why text the server read is not JSON it takes, for a client: ``not JSON: ...``.
+
+    Python refuses to read an integer of more than ``sys.get_int_max_str_digits()`` digits
+    (4,300 by default: converting longer ones takes quadratic time) with a ``ValueError``
+    that tells the reader to change a setting of the server; the client is told instead
+    what was wrong with its text.
+    """
+    if "integer string conversion" in str(exc):
+        return f"not JSON: a number has more than {sys.get_int_max_str_digits()} digits"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not JSON: not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return f"not JSON: {exc}"
 
 
 # ---------------------------------------------------------------- WebSocket: client

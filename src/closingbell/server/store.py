@@ -57,6 +57,7 @@ from sqlalchemy.pool import NullPool
 
 from closingbell.core.registry import game_class
 from closingbell.core.serial import load_json
+from closingbell.server.filelock import FileHeldError, lock_database
 from closingbell.server.ratings import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -66,11 +67,6 @@ from closingbell.server.ratings import (
     Standing,
     rated_entries,
 )
-
-try:
-    import fcntl
-except ImportError:  # Windows: no OS lock for SQLite files (docs/web.md)
-    fcntl = None  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -537,7 +533,7 @@ class Store:
         self._writer: asyncio.Future[None] | None = None
         """The task committing queued actions, while there are any."""
         self._lock_file: int | None = None
-        """The descriptor of the SQLite file's lock file, while :meth:`open` holds it."""
+        """The descriptor carrying the SQLite file's lock, while :meth:`open` holds it."""
         self._lock_connection: AsyncConnection | None = None
         """The PostgreSQL connection holding the advisory lock, while :meth:`open` holds it."""
         self.notify_as: str | None = None
@@ -672,24 +668,19 @@ class Store:
             raise UnusableDatabaseError(f"cannot use {self.where}: {_reason(exc)}") from None
 
     def _lock_sqlite(self, path: Path) -> None:
-        """Hold an OS lock on ``PATH.lock`` for the server's life (released when it dies)."""
-        if fcntl is None:
-            return
-        lock = path.with_name(path.name + ".lock")
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        """Hold an OS lock on the SQLite file for the server's life (released when it dies).
+
+        The lock is the file's, whatever path names it (``server.filelock``); a file that
+        does not exist is made, empty, to carry it.
+        """
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
-            os.close(fd)
-            by = f" (process {holder})" if holder.isdigit() else ""
+            self._lock_file = lock_database(path)
+        except FileHeldError as exc:
+            by = f" (process {exc.holder})" if exc.holder is not None else ""
             raise DatabaseInUseError(
                 f"{path} is in use by another closingbell server{by}: stop it first, or "
                 "name another database (one server per database)"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._lock_file = fd
 
     async def _lock_postgres(self, *, shared: bool) -> None:
         """Hold a session-level advisory lock, on a connection kept open, for the server's life."""

@@ -758,7 +758,7 @@ function send(message) {
 }
 
 function drawState(message) {
-  const snap = motion.snapshot(tableCol);
+  const snap = motion.snapshot(main); // the other players may sit in the side column
   const incremental = message.first_event > 0 && last !== null;
   if (message.first_event === 0) {
     events = [];
@@ -783,7 +783,7 @@ function drawState(message) {
   drawRounds();
   main.classList.remove("loading");
   if (incremental && !replaying) {
-    motion.play(tableCol, snap, board.moves(message.events, { me: message.seat }), (kind) => cardBack(kind));
+    motion.play(main, snap, board.moves(message.events, { me: message.seat }), (kind) => cardBack(kind));
   }
   // Round results pop up as they are scored; on a fresh load the past ones stay in the tab.
   const rounds = board.rounds(events);

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import math
 import multiprocessing
 import os
 import secrets
@@ -80,7 +81,7 @@ from closingbell.server.protocol import (
     Welcome,
     check_chat,
 )
-from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
+from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE, SlidingWindows
 from closingbell.server.ratings import Finish, bot_player, ranks, user_player
 from closingbell.server.store import (
     ChatRow,
@@ -226,10 +227,11 @@ class Settings:
     sign_in_window: float = 900.0
     """Seconds over which failed sign-ins are counted."""
     chat_burst: int = 5
-    """Chat messages one connection may write in ``chat_window`` seconds (then refused with
-    ``chat_rate_limited`` until the oldest leaves the window)."""
+    """Chat messages one seat (over all its connections), one account (over all its seats
+    on this server) and one spectator's connection may each write in ``chat_window``
+    seconds (then refused with ``chat_rate_limited`` until the oldest leaves the window)."""
     chat_window: float = 10.0
-    """Seconds over which a connection's chat messages are counted."""
+    """Seconds over which chat messages are counted."""
     chat_history: int = 100
     """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
     warm_for_hints: bool = True
@@ -269,8 +271,6 @@ class Connection:
     """Its actions whose answer has not been sent yet: the number of the text that answers
     each (counted as :attr:`texts_queued`) and when the action was received
     (``time.perf_counter()``)."""
-    chatted: deque[float] = field(default_factory=deque)
-    """When (event-loop time) it wrote its recent chat messages, oldest first."""
     chat_held: list[ChatEntry] | None = None
     """Chat messages written while its history is read, sent with it (``None``: none held)."""
 
@@ -927,8 +927,10 @@ class LiveTable:
         """Store and send everyone a chat message of ``conn``; raise :class:`WebError`.
 
         A spectator writes only where the table lets spectators chat. The text is checked
-        (:func:`~closingbell.server.protocol.check_chat`), and each connection may write
-        ``chat_burst`` messages in ``chat_window`` seconds.
+        (:func:`~closingbell.server.protocol.check_chat`), and ``chat_burst`` messages may be
+        written in ``chat_window`` seconds by each seat, whatever the number of its
+        connections, by each account, whatever the number of its tables on this server,
+        and by each spectator's connection (:meth:`_chat_writers`).
         """
         if conn.seat is None and not self.spectator_chat:
             raise WebError(
@@ -940,16 +942,14 @@ class LiveTable:
             raise WebError(exc.code, str(exc)) from None
         settings = self.hub.settings
         now = asyncio.get_running_loop().time()
-        while conn.chatted and conn.chatted[0] <= now - settings.chat_window:
-            conn.chatted.popleft()
-        if len(conn.chatted) >= settings.chat_burst:
-            wait = conn.chatted[0] + settings.chat_window - now
+        wait = self.hub.chat_windows.take(self._chat_writers(conn), now)
+        if wait > 0:
+            who = "a spectator" if conn.seat is None else "a seat or an account"
             raise WebError(
                 ErrorCode.CHAT_RATE_LIMITED,
-                f"at most {settings.chat_burst} chat messages in {settings.chat_window:g} s; "
-                f"write again in {max(1, round(wait))} s",
+                f"at most {settings.chat_burst} chat messages from {who} in "
+                f"{settings.chat_window:g} s; write again in {max(1, math.ceil(wait))} s",
             )
-        conn.chatted.append(now)
         name = None if conn.seat is None else self.seats[conn.seat].name
         try:
             row = await self.hub.store.append_chat(
@@ -959,6 +959,22 @@ class LiveTable:
             log.exception("table %s: chat message not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the message was not stored: {exc}") from None
         self.heard_chat(row)
+
+    def _chat_writers(self, conn: Connection) -> list[object]:
+        """Who a chat message of ``conn`` counts against (:meth:`say`).
+
+        Its seat and the account seated there; a spectator, who names no seat nor account,
+        its own connection.
+        """
+        if conn.seat is None:
+            # By its id, not itself: the windows must not keep a closed connection alive.
+            # A new connection given a recent one's id inherits at most a few seconds' count.
+            return [("connection", id(conn))]
+        writers: list[object] = [("seat", self.id, conn.seat)]
+        user_id = self.seats[conn.seat].user_id
+        if user_id is not None:
+            writers.append(("account", user_id))
+        return writers
 
     def heard_chat(self, row: ChatRow) -> None:
         """Send every connection a chat message stored here or by another server."""
@@ -1594,6 +1610,9 @@ class Hub:
             ),
         )
         """Players' accounts and sessions (``server.accounts``)."""
+        self.chat_windows = SlidingWindows(settings.chat_burst, settings.chat_window)
+        """The chat messages written lately by each seat, account and spectator's connection
+        of this server's tables (``LiveTable.say``)."""
         self._loading = asyncio.Lock()
         self._deadlines: asyncio.Task[None] | None = None
 

@@ -273,3 +273,59 @@ def test_spectators_are_limited_per_connection(tmp_path: Any) -> None:
             say(one, "third")
             expect_error(one, "chat_rate_limited")
         assert len(stored_chat(client, table["id"])) == 4
+
+
+# ---------------------------------------------------------------- accounts marked
+
+
+def test_messages_of_accounts_are_marked(database_url: str) -> None:
+    with client_for(database_url) as client:
+        sign_up(client, "mona")
+        table = account_table(client, ["open", "open"], spectator_chat=True)
+        mona = account_join(client, table)["token"]
+        use(client, None)
+        bo = join(client, table, "Bo")["token"]
+        path = f"/ws/tables/{table}"
+        with (
+            client.websocket_connect(path) as ws0,
+            client.websocket_connect(path) as ws1,
+            client.websocket_connect(path) as watcher,
+        ):
+            hello(ws0, mona)
+            hello(ws1, bo)
+            hello(watcher)
+            entries = []
+            for ws, text in ((ws0, "from mona"), (ws1, "from bo"), (watcher, "from a watcher")):
+                say(ws, text)
+                entries += chat(watcher)
+            marks = [(e["name"], e["account"]) for e in entries]
+            assert marks == [("mona", True), ("Bo", False), (None, False)]
+        # The history says so too, after a restart: it is stored with the message.
+    with client_for(database_url) as client:
+        stored = stored_chat(client, table)
+        assert [(e["name"], e["account"]) for e in stored] == [
+            ("mona", True),
+            ("Bo", False),
+            (None, False),
+        ]
+        assert all(set(e) == {"id", "seat", "name", "account", "text", "time"} for e in stored)
+
+
+def test_the_mark_reaches_the_other_servers(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        sign_up(a, "mona")
+        table = account_table(a, ["open", "easy"])
+        token = account_join(a, table)["token"]
+        with (
+            b.websocket_connect(f"/ws/tables/{table}") as writer,
+            a.websocket_connect(f"/ws/tables/{table}") as reader,
+        ):
+            hello(writer, token)
+            hello(reader)
+            say(writer, "hello from b")
+            (entry,) = chat(reader)
+            assert (entry["name"], entry["account"], entry["text"]) == (
+                "mona",
+                True,
+                "hello from b",
+            )

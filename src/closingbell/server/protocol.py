@@ -648,6 +648,9 @@ class ChatEntry(BaseModel):
     """The writer's seat, or ``None`` for a spectator."""
     name: str | None
     """The writer's name at the time (the seat's name), or ``None`` for a spectator."""
+    account: bool = False
+    """Whether the writer sat as a signed-in account (``name`` is then its username, its
+    profile's name); ``False`` for a guest or a spectator."""
     text: str
     """What was written (plain text, never markup)."""
     time: float

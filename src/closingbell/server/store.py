@@ -118,9 +118,11 @@ seats_table = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("user_id", sa.String(32), nullable=True, index=True),
     sa.Column("invited_user_id", sa.String(32), nullable=True, index=True),
+    sa.Column("invited_by", sa.String(32), nullable=True, index=True),
 )
 """One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``; the account
-seated there, and the account an open seat is kept for (migration 0005)."""
+seated there, and the account an open seat is kept for (migration 0005) and the account
+that invited it (migration 0007: ``NULL`` for older invitations)."""
 
 actions_table = sa.Table(
     "actions",
@@ -227,9 +229,12 @@ chat_table = sa.Table(
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("text", sa.String(2000), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("user_id", sa.String(32), nullable=True),
     sa.Index("ix_chat_table_id", "table_id", "id"),
 )
-"""The messages written at each table (``seat`` ``NULL``: a spectator)."""
+"""The messages written at each table (``seat`` ``NULL``: a spectator), with the account
+seated where it was written (``user_id``, migration 0007; ``NULL``: a guest, a spectator, or
+a message written before)."""
 
 rematch_votes_table = sa.Table(
     "rematch_votes",
@@ -396,6 +401,9 @@ class SeatRow:
     """The account seated here (``None``: a guest, a bot or an open seat)."""
     invited_user_id: str | None = None
     """The account this open seat is kept for (an invitation), or ``None``."""
+    invited_by: str | None = None
+    """The account that made the invitation (``None``: none, or one stored before the
+    inviter was)."""
 
 
 @dataclass
@@ -478,21 +486,28 @@ class ChatRow:
     """What was written."""
     at: dt.datetime
     """When."""
+    user_id: str | None = None
+    """The account seated where it was written (``None``: a guest or a spectator)."""
 
     def notice(self) -> list[Any]:
         """The message as a notice to the other servers carries it."""
-        return [self.id, self.seat, self.name, self.text, self.at.timestamp()]
+        return [self.id, self.seat, self.name, self.text, self.at.timestamp(), self.user_id]
 
     @classmethod
     def from_notice(cls, note: list[Any]) -> ChatRow:
-        """The message a notice carried (see :meth:`notice`)."""
-        number, seat, name, text, at = note
+        """The message a notice carried (see :meth:`notice`).
+
+        A server of the release before accounts were marked sends five fields, no account.
+        """
+        number, seat, name, text, at = note[:5]
+        user_id = note[5] if len(note) > 5 else None
         return cls(
             id=int(number),
             seat=None if seat is None else int(seat),
             name=None if name is None else str(name),
             text=str(text),
             at=dt.datetime.fromtimestamp(float(at), dt.UTC),
+            user_id=None if user_id is None else str(user_id),
         )
 
 
@@ -770,6 +785,7 @@ class Store:
                     "token_hash": s.token_hash,
                     "user_id": s.user_id,
                     "invited_user_id": s.invited_user_id,
+                    "invited_by": s.invited_by,
                 }
                 for s in row.seats
             ],
@@ -962,22 +978,35 @@ class Store:
             await self._notify(conn, {"k": "hints", "t": table_id})
 
     async def append_chat(
-        self, table_id: str, seat: int | None, name: str | None, text: str, at: dt.datetime
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str | None,
+        text: str,
+        at: dt.datetime,
+        *,
+        user_id: str | None = None,
     ) -> ChatRow:
         """Store a chat message of ``table_id`` and tell the other servers; the stored row.
 
-        ``seat`` and ``name`` are ``None`` for a spectator. The notice carries the whole
-        message (at most some 6,800 bytes: 500 characters escaped as JSON, and the name).
+        ``seat`` and ``name`` are ``None`` for a spectator; ``user_id`` is the account seated
+        there (``None``: a guest). The notice carries the whole message (at most some 6,900
+        bytes: 500 characters escaped as JSON, the name and the account's id).
         """
         async with self._writing("chat") as conn:
             result = await conn.execute(
                 chat_table.insert().values(
-                    table_id=table_id, seat=seat, name=name or "", text=text, created_at=at
+                    table_id=table_id,
+                    seat=seat,
+                    name=name or "",
+                    text=text,
+                    created_at=at,
+                    user_id=user_id,
                 )
             )
             key = result.inserted_primary_key
             assert key is not None
-            row = ChatRow(id=int(key[0]), seat=seat, name=name, text=text, at=at)
+            row = ChatRow(id=int(key[0]), seat=seat, name=name, text=text, at=at, user_id=user_id)
             await self._notify(conn, {"k": "chat", "t": table_id, "m": row.notice()})
         return row
 
@@ -998,6 +1027,7 @@ class Store:
                 name=None if r.seat is None else r.name,
                 text=r.text,
                 at=aware(r.created_at) or _now(),
+                user_id=None if r.seat is None else r.user_id,
             )
             for r in reversed(rows)
         ]
@@ -1445,6 +1475,7 @@ def _read_seat(s: Any) -> SeatRow:
         token_hash=s.token_hash,
         user_id=s.user_id,
         invited_user_id=s.invited_user_id,
+        invited_by=s.invited_by,
     )
 
 

@@ -950,10 +950,15 @@ class LiveTable:
                 f"at most {settings.chat_burst} chat messages from {who} in "
                 f"{settings.chat_window:g} s; write again in {max(1, math.ceil(wait))} s",
             )
-        name = None if conn.seat is None else self.seats[conn.seat].name
+        seat = None if conn.seat is None else self.seats[conn.seat]
         try:
             row = await self.hub.store.append_chat(
-                self.id, conn.seat, name, clean, self.hub.clock()
+                self.id,
+                conn.seat,
+                None if seat is None else seat.name,
+                clean,
+                self.hub.clock(),
+                user_id=None if seat is None else seat.user_id,
             )
         except SQLAlchemyError as exc:
             log.exception("table %s: chat message not stored", self.id)
@@ -1931,9 +1936,14 @@ class Hub:
 
 
 def chat_entry(row: ChatRow) -> ChatEntry:
-    """A stored chat message as clients are sent it."""
+    """A stored chat message as clients are sent it: whether an account wrote it, never which."""
     return ChatEntry(
-        id=row.id, seat=row.seat, name=row.name, text=row.text, time=row.at.timestamp()
+        id=row.id,
+        seat=row.seat,
+        name=row.name,
+        account=row.seat is not None and row.user_id is not None,
+        text=row.text,
+        time=row.at.timestamp(),
     )
 
 

@@ -29,6 +29,7 @@ import secrets
 import sys
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -606,9 +607,12 @@ class LiveTable:
         """Give ``name`` an open seat (``seat``, or the first open one); return it and its token.
 
         ``user_id`` is the signed-in account joining (``None``: a guest). A seat kept for an
-        account (an invitation) is that account's only; a rated table seats accounts only.
+        account (an invitation) is that account's only; a rated table seats accounts only; a
+        guest may not sit under an account's name (:meth:`Hub.check_guest_name`).
         """
         with bound(table=self.id):
+            if user_id is None:
+                await self.hub.check_guest_name(name)
             return await self._join(name, seat, user_id)
 
     async def _join(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
@@ -1914,6 +1918,26 @@ class Hub:
         if len(ids) != len(set(ids)):
             raise WebError(ErrorCode.BAD_REQUEST, "a player is invited to two seats", 422)
         return found
+
+    async def check_guest_name(self, name: str) -> None:
+        """Refuse a guest's display name that is an account's username (``name_taken``).
+
+        Compared as account names are (any case), and after NFKC normalization, so that
+        full-width letters (U+FF41 for "a") do not pass for another spelling of the name.
+        """
+        try:
+            account = await self.accounts.find(unicodedata.normalize("NFKC", name))
+        except SQLAlchemyError as exc:
+            log.exception("the accounts could not be read")
+            raise WebError(
+                ErrorCode.SERVER_ERROR, f"the name could not be checked: {exc}", 500
+            ) from None
+        if account is not None:
+            raise WebError(
+                ErrorCode.NAME_TAKEN,
+                f"{name!r} is the name of an account: sign in as it, or choose another name",
+                409,
+            )
 
     async def listing(self) -> list[TableInfo]:
         """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""

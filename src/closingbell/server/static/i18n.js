@@ -145,6 +145,7 @@ export function errorText(code, values) {
     unknown_table: _("There is no such table."),
     table_unavailable: _("This table is unavailable."),
     bad_name: _("Choose a name of 1 to 32 letters, without invisible characters."),
+    name_taken: _("That name is a player's account: sign in as them, or choose another name."),
     bad_seat: _("That is not a seat of this table."),
     seat_taken: _("Seat {seat} was just taken: choose another seat."),
     table_full: _("Every seat of this table is taken."),

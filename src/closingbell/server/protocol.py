@@ -206,6 +206,11 @@ class ErrorCode(StrEnum):
     """A request that only a signed-in account may make (joining a rated table, "My games")."""
     ALREADY_SEATED = "already_seated"
     """A join by an account that already has a seat at the table."""
+    NOT_INVITED = "not_invited"
+    """A decline from an account for which no open seat of the table is kept."""
+    TOO_MANY_INVITATIONS = "too_many_invitations"
+    """A new table whose invitations would give its maker more open invitations than the
+    server allows, in all or to one player; nothing was made."""
     NOT_SEATED = "not_seated"
     """A ``hello`` with ``account`` from a session whose account has no seat at the table."""
     BAD_USERNAME = "bad_username"

@@ -521,6 +521,46 @@ class Rematch:
     """The new table's id once opened."""
 
 
+@dataclass(frozen=True)
+class AccountTables:
+    """An account's tables as :meth:`Store.tables_of` reads them, newest first."""
+
+    seated: list[TableRow]
+    """Tables not over where the account has a seat."""
+    invited: list[TableRow]
+    """Tables with an open seat kept for the account (its invitations)."""
+    finished: list[TableRow]
+    """Finished tables where the account had a seat, the last finished first."""
+    invitations: int
+    """How many open seats are kept for the account, in all."""
+
+
+@dataclass(frozen=True)
+class InvitationLimits:
+    """How many open invitations one account may have made at once (``Settings`` say).
+
+    An invitation is open while its seat is open and kept for the invited account, and
+    counts against its maker's limits for ``counted_for`` after its table was made: an
+    invitation nobody answers does not hold its place for ever.
+    """
+
+    in_all: int
+    """Open invitations an account may have made, to anyone."""
+    to_one: int
+    """Open invitations an account may have made to one other account."""
+    counted_for: dt.timedelta
+    """How long after its table was made an open invitation counts."""
+
+
+class TooManyInvitationsError(RuntimeError):
+    """A table not stored: its invitations would take its maker past a limit."""
+
+    def __init__(self, message: str, recipient: str | None) -> None:
+        super().__init__(message)
+        self.recipient = recipient
+        """The invited account whose limit was reached (``None``: the limit in all)."""
+
+
 CommitHook = Callable[[str, float], object]
 """Told of every write committed: what was written (``actions``, ``table``, ``join``,
 ``chat``, ``rematch`` or ``account``) and the seconds from the transaction's start to its
@@ -740,10 +780,85 @@ class Store:
         if fd is not None:
             os.close(fd)
 
-    async def create(self, row: TableRow) -> None:
-        """Store a new table and its seats (the current rules version unless the row says)."""
+    async def create(self, row: TableRow, limits: InvitationLimits | None = None) -> None:
+        """Store a new table and its seats (the current rules version unless the row says).
+
+        With ``limits``, a table whose invitations would take their maker (``invited_by``)
+        past them raises :class:`TooManyInvitationsError` and is not stored. They are
+        counted in the same transaction, under a lock of the maker's account row on
+        PostgreSQL, so that servers making that account's tables at once agree.
+        """
         async with self._writing("table") as conn:
+            if limits is not None:
+                await self._check_invitations(conn, row, limits)
             await self._insert(conn, row)
+
+    async def _check_invitations(
+        self, conn: AsyncConnection, row: TableRow, limits: InvitationLimits
+    ) -> None:
+        """Raise :class:`TooManyInvitationsError` if ``row``'s invitations are too many."""
+        invited = [s for s in row.seats if s.invited_user_id is not None]
+        if not invited:
+            return
+        for maker in {s.invited_by for s in invited}:
+            if maker is None:
+                continue
+            if self.shared:
+                await conn.execute(
+                    sa.select(users_table.c.id).where(users_table.c.id == maker).with_for_update()
+                )
+            since = _now() - limits.counted_for
+            seats = seats_table.c
+            result = await conn.execute(
+                sa.select(seats.invited_user_id, sa.func.count())
+                .select_from(seats_table.join(tables_table, tables_table.c.id == seats.table_id))
+                .where(
+                    seats.invited_by == maker,
+                    seats.kind == "open",
+                    seats.invited_user_id.is_not(None),
+                    tables_table.c.created_at >= since,
+                )
+                .group_by(seats.invited_user_id)
+            )
+            held = {str(user): int(n) for user, n in result.all()}
+            mine = [s.invited_user_id for s in invited if s.invited_by == maker]
+            if sum(held.values()) + len(mine) > limits.in_all:
+                raise TooManyInvitationsError(
+                    f"an account may have at most {limits.in_all} open invitations at once, "
+                    f"and {sum(held.values())} of yours are open",
+                    None,
+                )
+            for user in mine:
+                if held.get(str(user), 0) + 1 > limits.to_one:
+                    raise TooManyInvitationsError(
+                        f"an account may have at most {limits.to_one} open invitations to "
+                        "one player at once",
+                        user,
+                    )
+
+    async def decline(self, table_id: str, user_id: str) -> bool:
+        """Make the open seat of ``table_id`` kept for ``user_id`` an ordinary open seat.
+
+        Whether there was one (else nothing is written). The other servers are told, as of
+        a join, so that they read the seats again.
+        """
+        async with self._writing("join") as conn:
+            done = await conn.execute(
+                seats_table.update()
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.kind == "open",
+                    seats_table.c.invited_user_id == user_id,
+                )
+                .values(invited_user_id=None, invited_by=None, name=None)
+            )
+            if not done.rowcount:
+                return False
+            await conn.execute(
+                tables_table.update().where(tables_table.c.id == table_id).values(updated_at=_now())
+            )
+            await self._notify(conn, {"k": "join", "t": table_id})
+        return True
 
     async def _insert(self, conn: AsyncConnection, row: TableRow) -> None:
         """Insert a new table and its seats in ``conn``'s transaction."""
@@ -1371,28 +1486,61 @@ class Store:
             return [str(i) for (i,) in (await conn.execute(query)).all()]
 
     async def tables_of(
-        self, user_id: str, *, unfinished: int, finished: int
-    ) -> tuple[list[TableRow], list[TableRow]]:
-        """The tables where the account ``user_id`` has a seat or an invitation, with seats.
+        self,
+        user_id: str,
+        *,
+        unfinished: int,
+        invitations: int,
+        per_inviter: int,
+        finished: int,
+    ) -> AccountTables:
+        """The tables of the account ``user_id``, with their seats (``GET /api/my/games``).
 
-        An invitation is an open seat kept for the account. Returns the newest
-        ``unfinished`` of those not over, and the ``finished`` last finished.
+        The newest ``unfinished`` of the tables not over where it has a seat; the newest
+        ``invitations`` of those with an open seat kept for it (an invitation), at most
+        ``per_inviter`` of them from one inviter; the ``finished`` last finished where it had
+        a seat; and how many invitations it has in all. Invitations are read apart from the
+        seats, so that however many other accounts send cannot push the account's own games
+        out of the list, nor one inviter the others' invitations.
         """
-        mine = sa.select(seats_table.c.table_id).where(
-            sa.or_(seats_table.c.user_id == user_id, seats_table.c.invited_user_id == user_id)
-        )
+        seats = seats_table.c
         c = tables_table.c
+        seated = sa.select(seats.table_id).where(seats.user_id == user_id)
+        kept = sa.and_(seats.invited_user_id == user_id, seats.kind == "open")
+        # Each inviter's invitations numbered from the newest; those stored before inviters
+        # were (no inviter) are each their own.
+        ranked = (
+            sa.select(
+                seats.table_id,
+                sa.func.row_number()
+                .over(
+                    partition_by=sa.func.coalesce(seats.invited_by, seats.table_id),
+                    order_by=(c.created_at.desc(), c.id),
+                )
+                .label("rank"),
+            )
+            .select_from(seats_table.join(tables_table, c.id == seats.table_id))
+            .where(kept)
+            .subquery()
+        )
+        listed = sa.select(ranked.c.table_id).where(ranked.c.rank <= per_inviter)
         async with self.engine.connect() as conn:
             going = await self._tables(
-                conn, sa.and_(c.id.in_(mine), c.status != "finished"), unfinished
+                conn, sa.and_(c.id.in_(seated), c.status != "finished"), unfinished
             )
+            invited = await self._tables(conn, c.id.in_(listed), invitations)
             done = await self._tables(
                 conn,
-                sa.and_(c.id.in_(mine), c.status == "finished"),
+                sa.and_(c.id.in_(seated), c.status == "finished"),
                 finished,
                 order=c.updated_at.desc(),
             )
-        return going, done
+            count = await conn.scalar(
+                sa.select(sa.func.count()).select_from(seats_table).where(kept)
+            )
+        return AccountTables(
+            seated=going, invited=invited, finished=done, invitations=int(count or 0)
+        )
 
     async def _tables(
         self, conn: Any, where: Any, limit: int | None = None, *, order: Any = None

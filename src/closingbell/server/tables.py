@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hmac
 import logging
 import math
@@ -86,11 +87,13 @@ from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE, Slid
 from closingbell.server.ratings import Finish, bot_player, ranks, user_player
 from closingbell.server.store import (
     ChatRow,
+    InvitationLimits,
     Rematch,
     SeatRow,
     Store,
     StoreConflictError,
     TableRow,
+    TooManyInvitationsError,
     hash_token,
 )
 from closingbell.server.tutorials import Tutor, tutorial_of
@@ -238,6 +241,15 @@ class Settings:
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
+    invitations_open: int = 10
+    """Open invitations (seats kept for other accounts, not yet taken nor declined) one
+    account may have made at once, counted in the database by every server; a table that
+    would make more is refused (``too_many_invitations``)."""
+    invitations_to_one: int = 3
+    """Open invitations one account may have made to one other account at once."""
+    invitation_days: float = 14.0
+    """Days after its table was made that an open invitation counts against its maker's
+    limits: one nobody answers does not hold its place for ever (it stays listed)."""
 
 
 @dataclass(eq=False)
@@ -686,6 +698,28 @@ class LiveTable:
         else:
             self.broadcast_state()
         return seat, token
+
+    async def decline(self, user_id: str) -> None:
+        """Decline the invitation of ``user_id``: the seat kept for it becomes an open seat.
+
+        Anyone may then take it. Every connection, on every server, is sent the seats as
+        after a join. Raises :class:`WebError` (``not_invited``) when no open seat is kept
+        for that account.
+        """
+        with bound(table=self.id):
+            async with self.lock:
+                try:
+                    declined = await self.hub.store.decline(self.id, user_id)
+                except SQLAlchemyError as exc:
+                    log.exception("table %s: decline not stored", self.id)
+                    raise WebError(
+                        ErrorCode.SERVER_ERROR, f"the decline was not stored: {exc}", 500
+                    ) from None
+                if not declined:
+                    raise WebError(
+                        ErrorCode.NOT_INVITED, "no open seat of this table is kept for you", 409
+                    )
+                await self._refresh_seats()
 
     def _start(self) -> None:
         self.status = "playing"
@@ -1828,6 +1862,7 @@ class Hub:
                         ErrorCode.BAD_SEATS, f"seat {p} is a bot's: only open seats are kept", 422
                     )
                 seats[p].invited_user_id, seats[p].name = account.id, account.username
+                seats[p].invited_by = None if user is None else user.id
         if request.rated and request.position is not None:
             raise WebError(
                 ErrorCode.BAD_REQUEST, "a game from a position is practice: it is never rated", 422
@@ -1873,15 +1908,36 @@ class Hub:
             turn_at=self.clock() if full else None,
             spectator_chat=request.spectator_chat,
         )
-        return await self.open(row, game, start)
+        settings = self.settings
+        limits = InvitationLimits(
+            in_all=settings.invitations_open,
+            to_one=settings.invitations_to_one,
+            counted_for=dt.timedelta(days=settings.invitation_days),
+        )
+        try:
+            return await self.open(row, game, start, limits if any(invited) else None)
+        except TooManyInvitationsError as exc:
+            message = str(exc)
+            named = [a.username for a in invited if a is not None and a.id == exc.recipient]
+            if named:
+                message += f" ({named[0]!r} has that many of yours)"
+            raise WebError(ErrorCode.TOO_MANY_INVITATIONS, message, 409) from None
 
-    async def open(self, row: TableRow, game: Game, start: State | None = None) -> LiveTable:
+    async def open(
+        self,
+        row: TableRow,
+        game: Game,
+        start: State | None = None,
+        limits: InvitationLimits | None = None,
+    ) -> LiveTable:
         """Store the new table ``row`` of ``game`` and open it; raise :class:`WebError`.
 
         ``start`` is its first state (a position's), or ``None``: the deal of its seed.
+        With ``limits``, a table whose invitations pass them is not made
+        (:class:`~closingbell.server.store.TooManyInvitationsError`).
         """
         try:
-            await self.store.create(row)
+            await self.store.create(row, limits)
         except SQLAlchemyError as exc:
             with bound(table=row.id):
                 log.exception("table not stored")

@@ -146,6 +146,8 @@ export function errorText(code, values) {
     table_unavailable: _("This table is unavailable."),
     bad_name: _("Choose a name of 1 to 32 letters, without invisible characters."),
     name_taken: _("That name is a player's account: sign in as them, or choose another name."),
+    not_invited: _("That seat is no longer kept for you."),
+    too_many_invitations: _("You have invited too many players who have not answered yet: wait for their answers, or invite fewer."),
     bad_seat: _("That is not a seat of this table."),
     seat_taken: _("Seat {seat} was just taken: choose another seat."),
     table_full: _("Every seat of this table is taken."),

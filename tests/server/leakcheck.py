@@ -100,7 +100,7 @@ TABLE_KEYS = frozenset(
 )
 SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
 CHAT_KEYS = frozenset({"type", "messages", "history"})
-CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "text", "time"})
+CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "account", "text", "time"})
 REMATCH_KEYS = frozenset({"type", "votes", "table"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
 REVIEW_ANSWER_KEYS = frozenset(
@@ -178,6 +178,8 @@ class Game:
     and the text as typed."""
     spectator_chat: bool = False
     """Whether the table lets spectators write in its chat."""
+    accounts: frozenset[int] = frozenset()
+    """The seats where signed-in accounts sat (their names are marked in the chat)."""
     votes: list[int] = field(default_factory=list)
     """The seats that voted for a rematch, in order."""
     rematch: str | None = None
@@ -279,8 +281,9 @@ def check_seats(game: Game, seats: Any, started: bool) -> None:
         require(info["name"] == name, f"seat {p}: name {info['name']!r}")
         require(type(info["connected"]) is bool, f"seat {p}: connected {info['connected']!r}")
         require(info["stand_in"] is False, f"seat {p}: stand_in {info['stand_in']!r}")
-        # The games checked here seat guests and bots: no account, no invitation.
-        require(info["account"] is False, f"seat {p}: account {info['account']!r}")
+        # The games checked here seat guests, bots and maybe accounts; no invitation.
+        account = p in game.accounts and info["kind"] != "open"
+        require(info["account"] is account, f"seat {p}: account {info['account']!r}")
         require(info["invited"] is False, f"seat {p}: invited {info['invited']!r}")
 
 
@@ -509,6 +512,8 @@ def check_chat(game: Game, message: dict[str, Any]) -> None:
         require(seat is None or seat in range(game.players), f"chat seat {seat!r}")
         name = None if seat is None else game.names[seat]
         require(entry["name"] == name, f"chat name {entry['name']!r} for seat {seat!r}")
+        account = seat is not None and seat in game.accounts
+        require(entry["account"] is account, f"chat account {entry['account']!r} for seat {seat!r}")
         typed = [text.strip() for who, text in game.said if who == seat]
         require(entry["text"] in typed, f"chat text {entry['text']!r}: nobody typed it")
         if seat is None:

@@ -458,6 +458,32 @@ def test_invited_seats_are_kept_for_their_accounts(site: TestClient) -> None:
     assert ruth
 
 
+def test_a_guest_may_not_sit_under_an_accounts_name(site: TestClient) -> None:
+    sign_up(site, "Alice")
+    use(site, None)
+    table = site.post("/api/tables", json={"game": "take_stock", "seats": ["open", "open"]})
+    table_id = table.json()["table"]["id"]
+    # Any case, outer spaces, full-width letters: all read as the account's name.
+    for name in ("alice", "ALICE", " Alice ", "\uff41\uff4c\uff49\uff43\uff45"):
+        answer = site.post(f"/api/tables/{table_id}/join", json={"name": name})
+        assert answer.status_code == 409, (name, answer.text)
+        assert answer.json()["error"]["code"] == "name_taken"
+        assert "account" in answer.json()["error"]["message"]
+    seats = site.get(f"/api/tables/{table_id}").json()["table"]["seats"]
+    assert [s["kind"] for s in seats] == ["open", "open"]
+    # Nor in a guided first game, which is then not made at all.
+    learn = site.post("/api/learn", json={"game": "take_stock", "name": "alice"})
+    assert learn.status_code == 409 and learn.json()["error"]["code"] == "name_taken"
+    assert len(site.get("/api/tables").json()["tables"]) == 1
+    # Another name is a guest's to take; the account sits under its own.
+    assert join(site, table_id, "Alice Cooper")["seat"] == 0
+    answer = site.post("/api/account/signin", json={"username": "alice", "password": PASSWORD})
+    assert answer.status_code == 200
+    joined = site.post(f"/api/tables/{table_id}/join", json={}, headers=ORIGIN).json()
+    assert joined["table"]["seats"][1] == {**joined["table"]["seats"][1], "name": "Alice"}
+    assert joined["table"]["seats"][1]["account"] is True
+
+
 def test_sign_in_takes_about_as_long_for_an_unknown_name(site: TestClient) -> None:
     sign_up(site, "sam")
     use(site, None)

@@ -217,3 +217,51 @@ def test_a_table_made_in_the_lobby_may_let_spectators_write(browser: Any, quick:
         assert _api(quick, f"/api/tables/{tid}/chat")["messages"][0]["seat"] is None
     finally:
         context.close()
+
+
+def test_account_names_are_marked_in_the_chat(browser: Any, quick: str) -> None:
+    table = _api(quick, "/api/tables", {"game": "take_stock", "seats": ["open", "open"]})["table"]
+    tid = table["id"]
+    mona_context = _context(browser, DESKTOP)
+    guest_context = _context(browser, PHONE, lang="zh-Hant")
+    try:
+        mona = mona_context.new_page()
+        mona.goto(quick + "/")
+        mona.wait_for_selector("#create-table")
+        assert mona.evaluate(SIGN_UP, "mona") == 201
+        assert mona.evaluate(TAKE_SEAT, [tid, 0]) == "mona"
+        # A guest may not sit as her, in any case: the page says why, in words.
+        guest = guest_context.new_page()
+        guest.goto(f"{quick}/t/{tid}")
+        guest.wait_for_selector("#join-form")
+        guest.fill("#name", "MONA")
+        guest.click("#join-button")
+        guest.wait_for_selector("#join-error:not(:empty)")
+        assert "帳號" in guest.inner_text("#join-error")
+        guest.fill("#name", "Bo")
+        guest.click("#join-button")
+        _wait_until(guest, "document.body.dataset.seat === '1'")
+        mona.goto(f"{quick}/t/{tid}")
+        _wait_until(mona, "document.body.dataset.seat === '0'")
+        mona.wait_for_selector(".market .row")
+        _write(mona, "hello from mona")
+        guest.click("#chat-panel > summary")  # closed on a phone at first
+        guest.wait_for_selector("#chat-list .chat-msg[data-seat='0']")
+        _write(guest, "hi from bo")
+        for page in (mona, guest):
+            page.wait_for_selector("#chat-list .chat-msg[data-seat='1']")
+            # Mona's name links to her profile, marked; Bo's is plain text.
+            link = page.locator("#chat-list .chat-msg[data-seat='0'] a.chat-account")
+            assert link.get_attribute("href") == "/players/mona"
+            assert link.inner_text() == "mona"
+            assert page.locator("#chat-list .chat-msg[data-seat='1'] .chat-account").count() == 0
+            assert page.inner_text("#chat-list .chat-msg[data-seat='1'] .chat-name") == "Bo"
+        badge = guest.locator("#chat-list .chat-msg[data-seat='0'] .chat-badge")
+        assert badge.get_attribute("aria-label") == "已登入的玩家"
+        badge = mona.locator("#chat-list .chat-msg[data-seat='0'] .chat-badge")
+        assert badge.get_attribute("aria-label") == "Signed-in player"
+        _no_overflow(guest)
+        assert_accessible(guest, "a chat with an account's name marked")
+    finally:
+        mona_context.close()
+        guest_context.close()

@@ -175,6 +175,39 @@ def test_a_player_back_a_day_later_finds_the_move_waiting_in_my_games(
         bob.close()
 
 
+def test_an_invitation_is_declined_in_my_games(browser: Any, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'invitations.db'}"
+    ana = _context(browser, PHONE, "zh-Hant")
+    bruno = _context(browser, DESKTOP)
+    try:
+        with _Server(url, invitations_to_one=5) as base:
+            _sign_up(bruno, base, "bruno")
+            _sign_up(ana, base, "ana")
+            # Five seats kept for Ana by Bruno: a few of them are listed, the rest counted.
+            kept = {"game": "take_stock", "seats": ["open", "open"], "invited": [None, "ana"]}
+            tables = [_post(bruno, base, "/api/tables", kept)["table"]["id"] for _ in range(5)]
+            page = ana.new_page()
+            page.goto(base + "/my")
+            page.wait_for_selector("#invitations .decline")
+            assert page.locator("#invitations li").count() == 3
+            assert page.inner_text("#invitations li:first-child .decline") == "謝絕"
+            assert "還有 2 個邀請沒有列出" in page.inner_text("#invitations-unlisted")
+            assert page.inner_text("#waiting-badge") == "3"
+            _no_overflow(page)
+            assert_accessible(page, "My games with invitations to take or decline")
+            page.click(f"#invitations [data-table='{tables[-1]}'] .decline")
+            page.wait_for_selector(f"#invitations [data-table='{tables[-1]}']", state="detached")
+            assert "已謝絕邀請" in page.inner_text("#my-games-status")
+            assert page.locator("#invitations li").count() == 3
+            assert "還有 1 個邀請" in page.inner_text("#invitations-unlisted")
+            # The seat is open: anyone may take it now.
+            seat = _api(base, f"/api/tables/{tables[-1]}")["table"]["seats"][1]
+            assert (seat["kind"], seat["name"], seat["invited"]) == ("open", None, False)
+    finally:
+        ana.close()
+        bruno.close()
+
+
 def test_the_lobby_form_offers_accounts_more_and_names_a_wrong_username(
     browser: Any, served: tuple[str, Clock]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
@@ -11,6 +12,7 @@ from starlette.testclient import WebSocketTestSession
 
 from closingbell.server.protocol import CHAT_MAX
 from tests.server.helpers import client_for, create, expect, expect_error, hello, join, receive
+from tests.server.test_accounts import ORIGIN, sign_up, use
 from tests.server.test_cluster import postgres_url, servers
 
 __all__ = ["postgres_url"]  # the fixture, used here too
@@ -34,6 +36,21 @@ def stored_chat(client: TestClient, table_id: str, **query: Any) -> list[dict[st
     answer = client.get(f"/api/tables/{table_id}/chat", params=query)
     assert answer.status_code == 200, answer.text
     return answer.json()["messages"]  # type: ignore[no-any-return]
+
+
+def account_table(client: TestClient, seats: list[str], **extra: Any) -> str:
+    """A Take Stock table made by the account ``client`` is signed in with; its id."""
+    body = {"game": "take_stock", "seats": seats, **extra}
+    answer = client.post("/api/tables", json=body, headers=ORIGIN)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["table"]["id"])
+
+
+def account_join(client: TestClient, table_id: str) -> dict[str, Any]:
+    """Join as the account ``client`` is signed in with; the answer (seat and token)."""
+    answer = client.post(f"/api/tables/{table_id}/join", json={}, headers=ORIGIN)
+    assert answer.status_code == 200, answer.text
+    return answer.json()  # type: ignore[no-any-return]
 
 
 def test_players_write_and_everyone_reads(database_url: str) -> None:
@@ -189,3 +206,126 @@ def test_a_message_written_on_one_server_reaches_the_others(postgres_url: str) -
                 while len(texts) < 2:
                     texts += [e["text"] for e in chat(ws)]
                 assert texts == [MARKUP, "from b"]
+
+
+# ---------------------------------------------------------------- limits per seat and account
+
+
+def test_a_seat_writing_from_many_connections_is_limited_as_one(tmp_path: Any) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=5) as client:
+        table = create(client, "take_stock", ["open", "easy"])
+        token = join(client, table["id"], "Ana")["token"]
+        path = f"/ws/tables/{table['id']}"
+        with contextlib.ExitStack() as stack:
+            tabs = [stack.enter_context(client.websocket_connect(path)) for _ in range(4)]
+            for ws in tabs:
+                hello(ws, token)
+            for n in range(5):
+                say(tabs[n % 4], f"message {n}")
+                for ws in tabs:
+                    assert chat(ws)[0]["text"] == f"message {n}"
+            # Every tab of the seat is refused now, not only the one that wrote most.
+            for ws in tabs:
+                say(ws, "one too many")
+                refused = expect_error(ws, "chat_rate_limited")
+                assert "at most 5" in refused["message"]
+        assert len(stored_chat(client, table["id"])) == 5
+
+
+def test_an_account_writing_at_several_tables_is_limited_as_one(tmp_path: Any) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=3) as client:
+        sign_up(client, "ana")
+        tables = [account_table(client, ["open", "open"]) for _ in range(2)]
+        tokens = [account_join(client, t)["token"] for t in tables]
+        with contextlib.ExitStack() as stack:
+            one, two = (
+                stack.enter_context(client.websocket_connect(f"/ws/tables/{t}")) for t in tables
+            )
+            hello(one, tokens[0])
+            hello(two, tokens[1])
+            say(one, "a")
+            say(two, "b")
+            say(one, "c")
+            assert [chat(one)[0]["text"], chat(two)[0]["text"], chat(one)[0]["text"]] == list("abc")
+            say(two, "d")
+            expect_error(two, "chat_rate_limited")
+        # A guest's seats are each a seat of their own: the account's count is the account's.
+        use(client, None)
+        guest = join(client, tables[0], "Bo")["token"]
+        with client.websocket_connect(f"/ws/tables/{tables[0]}") as ws:
+            hello(ws, guest)
+            assert expect(ws, "chat")["history"] is True
+            say(ws, "from a guest")
+            assert chat(ws)[0]["text"] == "from a guest"
+
+
+def test_spectators_are_limited_per_connection(tmp_path: Any) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=2) as client:
+        table = create(client, "take_stock", ["open", "easy"], spectator_chat=True)
+        path = f"/ws/tables/{table['id']}"
+        with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+            hello(one)
+            hello(two)
+            for ws in (one, two):
+                for text in ("hi", "again"):
+                    say(ws, text)
+                    assert chat(one)[0]["text"] == chat(two)[0]["text"] == text
+            say(one, "third")
+            expect_error(one, "chat_rate_limited")
+        assert len(stored_chat(client, table["id"])) == 4
+
+
+# ---------------------------------------------------------------- accounts marked
+
+
+def test_messages_of_accounts_are_marked(database_url: str) -> None:
+    with client_for(database_url) as client:
+        sign_up(client, "mona")
+        table = account_table(client, ["open", "open"], spectator_chat=True)
+        mona = account_join(client, table)["token"]
+        use(client, None)
+        bo = join(client, table, "Bo")["token"]
+        path = f"/ws/tables/{table}"
+        with (
+            client.websocket_connect(path) as ws0,
+            client.websocket_connect(path) as ws1,
+            client.websocket_connect(path) as watcher,
+        ):
+            hello(ws0, mona)
+            hello(ws1, bo)
+            hello(watcher)
+            entries = []
+            for ws, text in ((ws0, "from mona"), (ws1, "from bo"), (watcher, "from a watcher")):
+                say(ws, text)
+                entries += chat(watcher)
+            marks = [(e["name"], e["account"]) for e in entries]
+            assert marks == [("mona", True), ("Bo", False), (None, False)]
+        # The history says so too, after a restart: it is stored with the message.
+    with client_for(database_url) as client:
+        stored = stored_chat(client, table)
+        assert [(e["name"], e["account"]) for e in stored] == [
+            ("mona", True),
+            ("Bo", False),
+            (None, False),
+        ]
+        assert all(set(e) == {"id", "seat", "name", "account", "text", "time"} for e in stored)
+
+
+def test_the_mark_reaches_the_other_servers(postgres_url: str) -> None:
+    with servers(postgres_url, 2) as (a, b):
+        sign_up(a, "mona")
+        table = account_table(a, ["open", "easy"])
+        token = account_join(a, table)["token"]
+        with (
+            b.websocket_connect(f"/ws/tables/{table}") as writer,
+            a.websocket_connect(f"/ws/tables/{table}") as reader,
+        ):
+            hello(writer, token)
+            hello(reader)
+            say(writer, "hello from b")
+            (entry,) = chat(reader)
+            assert (entry["name"], entry["account"], entry["text"]) == (
+                "mona",
+                True,
+                "hello from b",
+            )

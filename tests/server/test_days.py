@@ -309,7 +309,8 @@ def test_my_games_lists_turns_then_invitations_then_the_rest(database_url: str) 
         assert entry["finished"]["table"]["status"] == "finished"
         assert entry["finished"]["to_move"] is None
         # Nothing of anyone's that a table's page does not show: no token, no account id.
-        assert set(answer) == {"games", "waiting"}
+        assert set(answer) == {"games", "waiting", "invitations"}
+        assert answer["invitations"] == 1
         for game in answer["games"]:
             assert set(game) == ENTRY_KEYS
             assert set(game["table"]) == TABLE_KEYS
@@ -325,7 +326,7 @@ def test_my_games_lists_turns_then_invitations_then_the_rest(database_url: str) 
         assert [g["table"]["id"] for g in bobs["games"]] == [
             tables[n] for n in ("others", "soon", "late")
         ]
-        assert bobs["waiting"] == 1
+        assert bobs["waiting"] == 1 and bobs["invitations"] == 0
         refused = site.post(f"/api/tables/{tables['invitation']}/join", json={}, headers=ORIGIN)
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "table_full"
         use(site, alice)

@@ -248,7 +248,7 @@ def test_the_hints_column_is_added_to_stored_tables_and_taken_out_again(
     migrate(database_url, down="0005")
     assert "hints_used" not in schema(database_url)[1]
     with client_for(database_url) as client:
-        assert schema(database_url)[0] == "0006" and "hints_used" in schema(database_url)[1]
+        assert schema(database_url)[0] == "0007" and "hints_used" in schema(database_url)[1]
         assert info(client, table)["hints_used"] is False  # an older table took no hint
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             ask(ws, hello(ws, token)["version"])

@@ -39,6 +39,7 @@ from tests.server.leakcheck import (
     check_stream,
     check_table_info,
 )
+from tests.server.test_accounts import ORIGIN, sign_up, use
 
 
 @dataclass
@@ -66,6 +67,7 @@ def play_through(
     move_time: float | None = None,
     hints: int = 0,
     guided: bool = False,
+    accounts: frozenset[int] = frozenset(),
 ) -> Played:
     """Play a whole game with random clients in the open seats and two spectators.
 
@@ -73,9 +75,10 @@ def play_through(
     with ``move_time``, it is a game over days; with ``hints``, the player asks for a hint
     at that many decisions (spread over the game) before choosing; ``guided``, the game's
     guided first game (``POST /api/learn``; ``seats`` and ``seed`` are then the tutorial's,
-    and ``seed`` also drives the learner). Everyone who may write in the chat writes markup
-    in it at the start (spectators may at the tables of an even seed), and at the end every
-    person votes for a rematch.
+    and ``seed`` also drives the learner); the open seats in ``accounts`` are taken by
+    signed-in accounts (``player2``), the others by guests. Everyone who may write in the
+    chat writes markup in it at the start (spectators may at the tables of an even seed),
+    and at the end every person votes for a rematch.
     """
     spectator_chat = seed % 2 == 0 and not guided
     extra: dict[str, Any] = {"spectator_chat": spectator_chat}
@@ -96,8 +99,14 @@ def play_through(
     table_id = table["id"]
     humans = [p for p, kind in enumerate(seats) if kind == "open"]
     for p in humans:
-        if p not in tokens:
+        if p not in tokens and p not in accounts:
             tokens[p] = join(client, table_id, f"player {p}", seat=p)["token"]
+    for p in sorted(accounts):
+        sign_up(client, f"player{p}")
+        answer = client.post(f"/api/tables/{table_id}/join", json={"seat": p}, headers=ORIGIN)
+        assert answer.status_code == 200, answer.text
+        tokens[p] = answer.json()["token"]
+        use(client, None)  # the routes are called as a guest's page calls them
     rng = random.Random(seed)
     path = f"/ws/tables/{table_id}"
     who: list[int | None] = [None, None, *humans]
@@ -192,7 +201,8 @@ def play_through(
     assert state.is_terminal()
     kinds = ["bot" if kind != "open" else "human" for kind in seats]
     names: list[str | None] = [
-        kind if kind != "open" else f"player {p}" for p, kind in enumerate(seats)
+        kind if kind != "open" else f"player{p}" if p in accounts else f"player {p}"
+        for p, kind in enumerate(seats)
     ]
     known = Game(
         rules,
@@ -206,6 +216,7 @@ def play_through(
         move_time,
         said=said,
         spectator_chat=spectator_chat,
+        accounts=accounts,
         votes=votes,
         rematch=rematch,
         hinted=asked > 0,
@@ -272,11 +283,22 @@ def test_a_table_from_a_position_never_sends_it_while_it_is_played(
 
 
 def test_a_game_over_days_sends_its_deadlines_and_nothing_more(client: TestClient) -> None:
+    # Such games are played by accounts ("My games"): one here, beside a guest.
     seats = ["open", "easy", "open"]
     played = play_through(
-        client, "take_stock", seats, 6_120_554_892_301_774_331, ["en"], move_time=86400.0
+        client,
+        "take_stock",
+        seats,
+        6_120_554_892_301_774_331,
+        ["en"],
+        move_time=86400.0,
+        accounts=frozenset({2}),
     )
     check_played(played)
+    said = [
+        e for s in played.streams for m in s.messages if m["type"] == "chat" for e in m["messages"]
+    ]
+    assert {(e["seat"], e["account"]) for e in said} == {(0, False), (2, True)}
     playing = [m for s in played.streams for m in s.messages if m.get("status") == "playing"]
     assert playing and all(m["time_left"] > 86000 for m in playing)
     assert {i["move_time"] for i in played.infos} == {86400.0}
@@ -501,6 +523,9 @@ SEMANTIC_PLANTS = {
     ),
     "a chat message under another seat's name": with_change(
         a_chat, lambda p, s, m: m["messages"][0].update(name="someone else")
+    ),
+    "a guest's chat message marked as an account's": with_change(
+        a_chat, lambda p, s, m: m["messages"][0].update(account=True)
     ),
     "a chat message with a seat token": with_change(
         a_chat, lambda p, s, m: m["messages"][0].update(token=another_token(p, s))

@@ -150,6 +150,10 @@ def test_unknown_tables_are_refused_everywhere(client: TestClient) -> None:
         "\u202eevil",  # a right-to-left override
         "zero\u200bwidth",
         "tab\there",
+        "\u3164",  # a Hangul filler: a letter that shows nothing
+        "\u2800\u2800",  # Braille blanks
+        "Ana\u3164",  # a filler after a name would pass it off for Ana's
+        "\ufe0f",  # a variation selector alone
     ],
 )
 def test_bad_display_names_are_refused(client: TestClient, name: str) -> None:

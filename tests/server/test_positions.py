@@ -353,7 +353,7 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
     )
     with client_for(database_url) as client:
         assert schema(database_url) == (
-            "0006",
+            "0007",
             sorted(
                 [
                     *schema_0001_columns(),
@@ -403,7 +403,7 @@ def test_the_position_column_can_be_taken_out_and_put_back(database_url: str) ->
     migrate(database_url, down="0001")
     assert schema(database_url) == ("0001", sorted(schema_0001_columns()))
     migrate(database_url, up="head")
-    assert schema(database_url)[0] == "0006"
+    assert schema(database_url)[0] == "0007"
     with client_for(database_url) as client:
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert listed[dealt]["status"] == "finished"

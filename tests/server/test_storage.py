@@ -70,7 +70,7 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(database_url: str) 
 
     names, head = asyncio.run(run())
     assert names == SCHEMA_TABLES
-    assert head == "0006"
+    assert head == "0007"
 
 
 def test_a_stale_append_writes_nothing(database_url: str) -> None:

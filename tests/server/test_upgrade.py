@@ -83,7 +83,7 @@ def old_database(database_url: str, tmp_path: Path) -> str:
 def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> None:
     assert schema(old_database)[0] == "0004"
     with client_for(old_database) as client:
-        assert schema(old_database)[0] == "0006"
+        assert schema(old_database)[0] == "0007"
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert {i: (t["status"], t["version"]) for i, t in listed.items()} == {
             FINISHED: ("finished", 283),

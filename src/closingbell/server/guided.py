@@ -36,6 +36,8 @@ async def learn(request: Request, body: StartTutorial) -> Joined:
     name = body.name if user is None else user.username
     if name is None:
         raise WebError(ErrorCode.BAD_NAME, "name: give your name (or sign in)", 422)
+    if user is None:
+        await hub.check_guest_name(name)  # before the table is made, not after
     try:
         row, found = tutorial_row(body.game)
     except NoTutorial:

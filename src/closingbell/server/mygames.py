@@ -1,10 +1,17 @@
-"""A signed-in player's games: ``GET /api/my/games`` and the page ``/my`` (docs/protocol.md).
+"""A signed-in player's games, and declining an invitation (docs/protocol.md).
+
+``GET /api/my/games``, the page ``/my``, and ``POST /api/tables/{id}/decline``.
 
 Every table where the account has a seat, or an open seat kept for it (an invitation): the
 games where it is the player's turn first, the soonest deadline first, then invitations,
 then the other unfinished games, then the last finished ones. Whose turn it is comes from
 the live table (the database does not keep it), so the games being played are loaded
 through the hub, which keeps them in memory for a while; their number is bounded.
+
+Anyone with an account may invite anyone, so invitations are read apart from the player's
+own games and bounded on their own (the newest, a few per inviter): however many arrive,
+they never push out a game where it is the player's turn, and they count for little in the
+number of tables waiting for the player.
 """
 
 from __future__ import annotations
@@ -32,6 +39,13 @@ UNFINISHED_LISTED = 100
 """Unfinished tables listed at most (the newest)."""
 FINISHED_LISTED = 20
 """Finished tables listed at most (the last finished)."""
+INVITATIONS_LISTED = 10
+"""Invitations listed at most (the newest)."""
+INVITATIONS_PER_INVITER = 3
+"""Invitations from one account listed at most: one inviter cannot fill the list."""
+INVITATIONS_COUNTED = 3
+"""Invitations counted at most in ``waiting``, beside every table where it is the player's
+turn: the badge stays a count of what waits for the player, however many invitations come."""
 
 
 class MyGame(BaseModel):
@@ -59,7 +73,11 @@ class MyGames(BaseModel):
     games: list[MyGame]
     """Their turn first (soonest deadline first), invitations, other unfinished, finished."""
     waiting: int
-    """How many tables wait for the player: their turn, or a seat kept for them."""
+    """How many tables wait for the player: every one where it is their turn, and their
+    invitations up to :data:`INVITATIONS_COUNTED`."""
+    invitations: int
+    """How many open seats are kept for the player in all (``games`` lists at most
+    :data:`INVITATIONS_LISTED` of them)."""
 
 
 @router.get("/api/my/games")
@@ -67,12 +85,40 @@ async def my_games(request: Request) -> MyGames:
     """The signed-in player's tables (``401 sign_in_required`` for a guest)."""
     user = await signed_in(request)
     hub = hub_of(request)
-    going, done = await hub.store.tables_of(
-        user.id, unfinished=UNFINISHED_LISTED, finished=FINISHED_LISTED
+    found = await hub.store.tables_of(
+        user.id,
+        unfinished=UNFINISHED_LISTED,
+        invitations=INVITATIONS_LISTED,
+        per_inviter=INVITATIONS_PER_INVITER,
+        finished=FINISHED_LISTED,
     )
-    games = [await _game(hub, row, user.id) for row in [*going, *done]]
+    seated = {row.id for row in found.seated}
+    # An account seated at a table may still have another seat of it kept for it.
+    invited = [row for row in found.invited if row.id not in seated]
+    rows = [*found.seated, *invited, *found.finished]
+    games = [await _game(hub, row, user.id) for row in rows]
     games.sort(key=_order)  # stable: the newest first within each group
-    return MyGames(games=games, waiting=sum(g.your_turn or g.invited for g in games))
+    turns = sum(g.your_turn for g in games)
+    # The count and the list are two reads: a seat kept meanwhile may be in one only.
+    invitations = max(sum(g.invited for g in games), found.invitations)
+    return MyGames(
+        games=games,
+        waiting=turns + min(invitations, INVITATIONS_COUNTED),
+        invitations=invitations,
+    )
+
+
+@router.post("/api/tables/{table_id}/decline")
+async def decline(request: Request, table_id: str) -> dict[str, TableInfo]:
+    """Decline the invitation to ``table_id``: the seat kept for the player becomes open.
+
+    ``401 sign_in_required`` for a guest, ``404 unknown_table``, ``409 not_invited`` when no
+    open seat of the table is kept for the player.
+    """
+    user = await signed_in(request)
+    table = await hub_of(request).get(table_id)
+    await table.decline(user.id)
+    return {"table": table.info()}
 
 
 @router.get("/my", include_in_schema=False)

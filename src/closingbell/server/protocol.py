@@ -41,12 +41,85 @@ CHAT_MAX = 500
 _CHAT_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Zl", "Zp"})
 """Unicode categories refused in chat messages: controls (line breaks and tabs among them),
 surrogates, private-use code points, line and paragraph separators. Other invisible
-formatting stays allowed (emoji sequences need the zero-width joiner), but not the
-characters that reorder text (:data:`_BIDI_CONTROLS`)."""
+formatting stays allowed (emoji sequences need the zero-width joiner, flags the tags),
+but not the characters that reorder text (:data:`_BIDI_CONTROLS`), nor a message made of
+invisible characters only (:func:`shows_nothing`). Unassigned code points are kept among
+visible text: Python's Unicode may be older than the sender's (a newer emoji)."""
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The embeddings, overrides and isolates of Unicode's bidirectional algorithm: a message
 holding one could make the page show the words around it in another order."""
+
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's default-ignorable code points (``Default_Ignorable_Code_Point`` of
+DerivedCoreProperties.txt), as ranges: a renderer that does not support one shows nothing
+for it. Among them the soft hyphen, the zero-width space and joiners, the Hangul fillers
+(letters by their category), the variation selectors, the byte-order mark and the tags.
+Python's ``unicodedata`` does not have this property, so it is written out here."""
+
+_BLANK = frozenset("\u2800")
+"""Characters drawn as nothing though they are neither spaces nor ignorable: the Braille
+pattern blank (a symbol with no dots)."""
+
+_VARIATION_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+"""The variation selectors: invisible, but they only choose the look of the character
+before them (the emoji form of ❤️), so a name may hold them."""
+
+
+def _within(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= code <= high for low, high in ranges)
+
+
+def invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing by itself.
+
+    Spaces, controls, format characters (zero-width space, byte-order mark, tags), line and
+    paragraph separators, unassigned code points (the server cannot know how they will be
+    drawn), default-ignorable code points (Hangul fillers, variation selectors) and the
+    Braille pattern blank.
+    """
+    if char.isspace() or char in _BLANK:
+        return True
+    if unicodedata.category(char) in ("Cc", "Cf", "Cn", "Zs", "Zl", "Zp"):
+        return True
+    return _within(ord(char), _DEFAULT_IGNORABLE)
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether nothing of ``text`` shows: it is empty or every character is :func:`invisible`.
+
+    The one test of blank text, for display names (:func:`check_name`) and chat messages
+    (:func:`check_chat`) alike.
+    """
+    return all(invisible(char) for char in text)
+
+
+def _invisible_in_name(char: str) -> bool:
+    """Whether a name must not hold ``char``: invisible, yet no space nor variation selector.
+
+    Spaces separate words; a variation selector only picks the look of an emoji.
+    """
+    if char.isspace() or unicodedata.category(char) == "Zs":
+        return False
+    return invisible(char) and not _within(ord(char), _VARIATION_SELECTORS)
 
 
 class ErrorCode(StrEnum):
@@ -60,7 +133,11 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     """An HTTP method the path does not take (the ``Allow`` header lists those it does)."""
     BAD_NAME = "bad_name"
-    """A display name that is empty, too long or holds control characters."""
+    """A display name that is empty, too long, holds control or invisible characters, or
+    shows nothing."""
+    NAME_TAKEN = "name_taken"
+    """A guest's display name that is an account's username (in any case): only that
+    account sits under it."""
     UNKNOWN_GAME = "unknown_game"
     """A game name that is not registered."""
     BAD_SEATS = "bad_seats"
@@ -136,6 +213,11 @@ class ErrorCode(StrEnum):
     """A request that only a signed-in account may make (joining a rated table, "My games")."""
     ALREADY_SEATED = "already_seated"
     """A join by an account that already has a seat at the table."""
+    NOT_INVITED = "not_invited"
+    """A decline from an account for which no open seat of the table is kept."""
+    TOO_MANY_INVITATIONS = "too_many_invitations"
+    """A new table whose invitations would give its maker more open invitations than the
+    server allows, in all or to one player; nothing was made."""
     NOT_SEATED = "not_seated"
     """A ``hello`` with ``account`` from a session whose account has no seat at the table."""
     BAD_USERNAME = "bad_username"
@@ -162,12 +244,14 @@ class ErrorCode(StrEnum):
     """``GET /readyz``: the server has not started, is stopping, or its database does not
     answer."""
     CHAT_BAD_TEXT = "chat_bad_text"
-    """A chat message that is empty (once its outer spaces are removed) or holds a control
-    character (a line break among them) or one that reorders text."""
+    """A chat message that is empty (once its outer spaces are removed), holds a control
+    character (a line break among them) or one that reorders text, or shows nothing (only
+    invisible characters: :func:`shows_nothing`)."""
     CHAT_TOO_LONG = "chat_too_long"
     """A chat message longer than :data:`CHAT_MAX` characters."""
     CHAT_RATE_LIMITED = "chat_rate_limited"
-    """Too many chat messages from one connection in a short time; the message was dropped."""
+    """Too many chat messages in a short time from one seat, one account or one spectator's
+    connection; the message was dropped."""
     CHAT_NOT_ALLOWED = "chat_not_allowed"
     """A chat message from a spectator at a table whose spectators may only read its chat."""
     NOT_PRACTICE = "not_practice"
@@ -197,6 +281,11 @@ def check_chat(value: str) -> str:
                 ErrorCode.CHAT_BAD_TEXT,
                 f"a chat message must not hold the character U+{ord(char):04X}",
             )
+    if shows_nothing(text):
+        raise BadChat(
+            ErrorCode.CHAT_BAD_TEXT,
+            "a chat message must show something: this one holds only invisible characters",
+        )
     return text
 
 
@@ -208,8 +297,10 @@ def check_name(value: str) -> str:
     if len(name) > NAME_MAX:
         raise ValueError(f"a name has at most {NAME_MAX} characters")
     for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or _invisible_in_name(char):
             raise ValueError(f"a name must not hold the character U+{ord(char):04X}")
+    if shows_nothing(name):
+        raise ValueError("a name must show something: this one holds only invisible characters")
     return name
 
 
@@ -592,6 +683,9 @@ class ChatEntry(BaseModel):
     """The writer's seat, or ``None`` for a spectator."""
     name: str | None
     """The writer's name at the time (the seat's name), or ``None`` for a spectator."""
+    account: bool = False
+    """Whether the writer sat as a signed-in account (``name`` is then its username, its
+    profile's name); ``False`` for a guest or a spectator."""
     text: str
     """What was written (plain text, never markup)."""
     time: float

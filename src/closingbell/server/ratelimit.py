@@ -5,13 +5,15 @@ refusal of a window is answered (one ``rate_limited`` error), the others are dro
 unanswered, and a connection that keeps sending past :attr:`Limits.flood_limit` dropped
 messages in one window is closed. A client address may hold :attr:`Limits.connections`
 connections at once, open them no faster than :attr:`Limits.connect_rate`, and send
-:attr:`Limits.rate` messages a second over all of them.
+:attr:`Limits.rate` messages a second over all of them. Chat messages are counted apart, in
+sliding windows per seat, per account and per spectator's connection (:class:`SlidingWindows`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -190,3 +192,53 @@ class Floodgate:
         for address in [a for a, e in self._addresses.items() if e.idle(now)]:
             del self._addresses[address]
         self._sweep_at = max(1024, 2 * len(self._addresses))
+
+
+class SlidingWindows:
+    """At most ``limit`` events in any ``window`` seconds for each key, several keys at once.
+
+    An event may count against several keys (a chat message against its seat and its
+    account): it is taken only if every one of them has room, and then counts for each.
+    Keys whose last event left the window are forgotten, so that memory follows the keys
+    used lately, not every key ever seen.
+    """
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        """Events allowed per key in ``window`` seconds."""
+        self.window = window
+        """Seconds over which a key's events are counted."""
+        self._times: dict[Hashable, deque[float]] = {}
+        self._sweep_at = 1024
+
+    def take(self, keys: Iterable[Hashable], now: float) -> float:
+        """Count an event at ``now`` for every key: 0 if taken, else seconds until there is room.
+
+        Nothing is counted when a key has no room.
+        """
+        keys = list(keys)
+        wait = 0.0
+        for key in keys:
+            times = self._times.get(key, deque())
+            while times and times[0] <= now - self.window:
+                times.popleft()
+            if len(times) >= self.limit:
+                # The oldest event leaves the window first (none: a limit of 0 never has room).
+                wait = max(wait, times[0] + self.window - now if times else self.window)
+        if wait > 0:
+            return wait
+        if len(self._times) >= self._sweep_at:
+            self._sweep(now)
+        for key in keys:
+            self._times.setdefault(key, deque()).append(now)
+        return 0.0
+
+    def __len__(self) -> int:
+        return len(self._times)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the keys with no event in the window; sweep again at twice as many keys."""
+        stale = [k for k, t in self._times.items() if not t or t[-1] <= now - self.window]
+        for key in stale:
+            del self._times[key]
+        self._sweep_at = max(1024, 2 * len(self._times))

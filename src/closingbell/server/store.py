@@ -114,9 +114,11 @@ seats_table = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("user_id", sa.String(32), nullable=True, index=True),
     sa.Column("invited_user_id", sa.String(32), nullable=True, index=True),
+    sa.Column("invited_by", sa.String(32), nullable=True, index=True),
 )
 """One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``; the account
-seated there, and the account an open seat is kept for (migration 0005)."""
+seated there, and the account an open seat is kept for (migration 0005) and the account
+that invited it (migration 0007: ``NULL`` for older invitations)."""
 
 actions_table = sa.Table(
     "actions",
@@ -223,9 +225,12 @@ chat_table = sa.Table(
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("text", sa.String(2000), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("user_id", sa.String(32), nullable=True),
     sa.Index("ix_chat_table_id", "table_id", "id"),
 )
-"""The messages written at each table (``seat`` ``NULL``: a spectator)."""
+"""The messages written at each table (``seat`` ``NULL``: a spectator), with the account
+seated where it was written (``user_id``, migration 0007; ``NULL``: a guest, a spectator, or
+a message written before)."""
 
 rematch_votes_table = sa.Table(
     "rematch_votes",
@@ -392,6 +397,9 @@ class SeatRow:
     """The account seated here (``None``: a guest, a bot or an open seat)."""
     invited_user_id: str | None = None
     """The account this open seat is kept for (an invitation), or ``None``."""
+    invited_by: str | None = None
+    """The account that made the invitation (``None``: none, or one stored before the
+    inviter was)."""
 
 
 @dataclass
@@ -474,21 +482,28 @@ class ChatRow:
     """What was written."""
     at: dt.datetime
     """When."""
+    user_id: str | None = None
+    """The account seated where it was written (``None``: a guest or a spectator)."""
 
     def notice(self) -> list[Any]:
         """The message as a notice to the other servers carries it."""
-        return [self.id, self.seat, self.name, self.text, self.at.timestamp()]
+        return [self.id, self.seat, self.name, self.text, self.at.timestamp(), self.user_id]
 
     @classmethod
     def from_notice(cls, note: list[Any]) -> ChatRow:
-        """The message a notice carried (see :meth:`notice`)."""
-        number, seat, name, text, at = note
+        """The message a notice carried (see :meth:`notice`).
+
+        A server of the release before accounts were marked sends five fields, no account.
+        """
+        number, seat, name, text, at = note[:5]
+        user_id = note[5] if len(note) > 5 else None
         return cls(
             id=int(number),
             seat=None if seat is None else int(seat),
             name=None if name is None else str(name),
             text=str(text),
             at=dt.datetime.fromtimestamp(float(at), dt.UTC),
+            user_id=None if user_id is None else str(user_id),
         )
 
 
@@ -500,6 +515,46 @@ class Rematch:
     """The seats that voted for it, first voter first."""
     table: str | None
     """The new table's id once opened."""
+
+
+@dataclass(frozen=True)
+class AccountTables:
+    """An account's tables as :meth:`Store.tables_of` reads them, newest first."""
+
+    seated: list[TableRow]
+    """Tables not over where the account has a seat."""
+    invited: list[TableRow]
+    """Tables with an open seat kept for the account (its invitations)."""
+    finished: list[TableRow]
+    """Finished tables where the account had a seat, the last finished first."""
+    invitations: int
+    """How many open seats are kept for the account, in all."""
+
+
+@dataclass(frozen=True)
+class InvitationLimits:
+    """How many open invitations one account may have made at once (``Settings`` say).
+
+    An invitation is open while its seat is open and kept for the invited account, and
+    counts against its maker's limits for ``counted_for`` after its table was made: an
+    invitation nobody answers does not hold its place for ever.
+    """
+
+    in_all: int
+    """Open invitations an account may have made, to anyone."""
+    to_one: int
+    """Open invitations an account may have made to one other account."""
+    counted_for: dt.timedelta
+    """How long after its table was made an open invitation counts."""
+
+
+class TooManyInvitationsError(RuntimeError):
+    """A table not stored: its invitations would take its maker past a limit."""
+
+    def __init__(self, message: str, recipient: str | None) -> None:
+        super().__init__(message)
+        self.recipient = recipient
+        """The invited account whose limit was reached (``None``: the limit in all)."""
 
 
 CommitHook = Callable[[str, float], object]
@@ -716,10 +771,85 @@ class Store:
         if fd is not None:
             os.close(fd)
 
-    async def create(self, row: TableRow) -> None:
-        """Store a new table and its seats (the current rules version unless the row says)."""
+    async def create(self, row: TableRow, limits: InvitationLimits | None = None) -> None:
+        """Store a new table and its seats (the current rules version unless the row says).
+
+        With ``limits``, a table whose invitations would take their maker (``invited_by``)
+        past them raises :class:`TooManyInvitationsError` and is not stored. They are
+        counted in the same transaction, under a lock of the maker's account row on
+        PostgreSQL, so that servers making that account's tables at once agree.
+        """
         async with self._writing("table") as conn:
+            if limits is not None:
+                await self._check_invitations(conn, row, limits)
             await self._insert(conn, row)
+
+    async def _check_invitations(
+        self, conn: AsyncConnection, row: TableRow, limits: InvitationLimits
+    ) -> None:
+        """Raise :class:`TooManyInvitationsError` if ``row``'s invitations are too many."""
+        invited = [s for s in row.seats if s.invited_user_id is not None]
+        if not invited:
+            return
+        for maker in {s.invited_by for s in invited}:
+            if maker is None:
+                continue
+            if self.shared:
+                await conn.execute(
+                    sa.select(users_table.c.id).where(users_table.c.id == maker).with_for_update()
+                )
+            since = _now() - limits.counted_for
+            seats = seats_table.c
+            result = await conn.execute(
+                sa.select(seats.invited_user_id, sa.func.count())
+                .select_from(seats_table.join(tables_table, tables_table.c.id == seats.table_id))
+                .where(
+                    seats.invited_by == maker,
+                    seats.kind == "open",
+                    seats.invited_user_id.is_not(None),
+                    tables_table.c.created_at >= since,
+                )
+                .group_by(seats.invited_user_id)
+            )
+            held = {str(user): int(n) for user, n in result.all()}
+            mine = [s.invited_user_id for s in invited if s.invited_by == maker]
+            if sum(held.values()) + len(mine) > limits.in_all:
+                raise TooManyInvitationsError(
+                    f"an account may have at most {limits.in_all} open invitations at once, "
+                    f"and {sum(held.values())} of yours are open",
+                    None,
+                )
+            for user in mine:
+                if held.get(str(user), 0) + 1 > limits.to_one:
+                    raise TooManyInvitationsError(
+                        f"an account may have at most {limits.to_one} open invitations to "
+                        "one player at once",
+                        user,
+                    )
+
+    async def decline(self, table_id: str, user_id: str) -> bool:
+        """Make the open seat of ``table_id`` kept for ``user_id`` an ordinary open seat.
+
+        Whether there was one (else nothing is written). The other servers are told, as of
+        a join, so that they read the seats again.
+        """
+        async with self._writing("join") as conn:
+            done = await conn.execute(
+                seats_table.update()
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.kind == "open",
+                    seats_table.c.invited_user_id == user_id,
+                )
+                .values(invited_user_id=None, invited_by=None, name=None)
+            )
+            if not done.rowcount:
+                return False
+            await conn.execute(
+                tables_table.update().where(tables_table.c.id == table_id).values(updated_at=_now())
+            )
+            await self._notify(conn, {"k": "join", "t": table_id})
+        return True
 
     async def _insert(self, conn: AsyncConnection, row: TableRow) -> None:
         """Insert a new table and its seats in ``conn``'s transaction."""
@@ -761,6 +891,7 @@ class Store:
                     "token_hash": s.token_hash,
                     "user_id": s.user_id,
                     "invited_user_id": s.invited_user_id,
+                    "invited_by": s.invited_by,
                 }
                 for s in row.seats
             ],
@@ -953,22 +1084,35 @@ class Store:
             await self._notify(conn, {"k": "hints", "t": table_id})
 
     async def append_chat(
-        self, table_id: str, seat: int | None, name: str | None, text: str, at: dt.datetime
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str | None,
+        text: str,
+        at: dt.datetime,
+        *,
+        user_id: str | None = None,
     ) -> ChatRow:
         """Store a chat message of ``table_id`` and tell the other servers; the stored row.
 
-        ``seat`` and ``name`` are ``None`` for a spectator. The notice carries the whole
-        message (at most some 6,800 bytes: 500 characters escaped as JSON, and the name).
+        ``seat`` and ``name`` are ``None`` for a spectator; ``user_id`` is the account seated
+        there (``None``: a guest). The notice carries the whole message (at most some 6,900
+        bytes: 500 characters escaped as JSON, the name and the account's id).
         """
         async with self._writing("chat") as conn:
             result = await conn.execute(
                 chat_table.insert().values(
-                    table_id=table_id, seat=seat, name=name or "", text=text, created_at=at
+                    table_id=table_id,
+                    seat=seat,
+                    name=name or "",
+                    text=text,
+                    created_at=at,
+                    user_id=user_id,
                 )
             )
             key = result.inserted_primary_key
             assert key is not None
-            row = ChatRow(id=int(key[0]), seat=seat, name=name, text=text, at=at)
+            row = ChatRow(id=int(key[0]), seat=seat, name=name, text=text, at=at, user_id=user_id)
             await self._notify(conn, {"k": "chat", "t": table_id, "m": row.notice()})
         return row
 
@@ -989,6 +1133,7 @@ class Store:
                 name=None if r.seat is None else r.name,
                 text=r.text,
                 at=aware(r.created_at) or _now(),
+                user_id=None if r.seat is None else r.user_id,
             )
             for r in reversed(rows)
         ]
@@ -1332,28 +1477,61 @@ class Store:
             return [str(i) for (i,) in (await conn.execute(query)).all()]
 
     async def tables_of(
-        self, user_id: str, *, unfinished: int, finished: int
-    ) -> tuple[list[TableRow], list[TableRow]]:
-        """The tables where the account ``user_id`` has a seat or an invitation, with seats.
+        self,
+        user_id: str,
+        *,
+        unfinished: int,
+        invitations: int,
+        per_inviter: int,
+        finished: int,
+    ) -> AccountTables:
+        """The tables of the account ``user_id``, with their seats (``GET /api/my/games``).
 
-        An invitation is an open seat kept for the account. Returns the newest
-        ``unfinished`` of those not over, and the ``finished`` last finished.
+        The newest ``unfinished`` of the tables not over where it has a seat; the newest
+        ``invitations`` of those with an open seat kept for it (an invitation), at most
+        ``per_inviter`` of them from one inviter; the ``finished`` last finished where it had
+        a seat; and how many invitations it has in all. Invitations are read apart from the
+        seats, so that however many other accounts send cannot push the account's own games
+        out of the list, nor one inviter the others' invitations.
         """
-        mine = sa.select(seats_table.c.table_id).where(
-            sa.or_(seats_table.c.user_id == user_id, seats_table.c.invited_user_id == user_id)
-        )
+        seats = seats_table.c
         c = tables_table.c
+        seated = sa.select(seats.table_id).where(seats.user_id == user_id)
+        kept = sa.and_(seats.invited_user_id == user_id, seats.kind == "open")
+        # Each inviter's invitations numbered from the newest; those stored before inviters
+        # were (no inviter) are each their own.
+        ranked = (
+            sa.select(
+                seats.table_id,
+                sa.func.row_number()
+                .over(
+                    partition_by=sa.func.coalesce(seats.invited_by, seats.table_id),
+                    order_by=(c.created_at.desc(), c.id),
+                )
+                .label("rank"),
+            )
+            .select_from(seats_table.join(tables_table, c.id == seats.table_id))
+            .where(kept)
+            .subquery()
+        )
+        listed = sa.select(ranked.c.table_id).where(ranked.c.rank <= per_inviter)
         async with self.engine.connect() as conn:
             going = await self._tables(
-                conn, sa.and_(c.id.in_(mine), c.status != "finished"), unfinished
+                conn, sa.and_(c.id.in_(seated), c.status != "finished"), unfinished
             )
+            invited = await self._tables(conn, c.id.in_(listed), invitations)
             done = await self._tables(
                 conn,
-                sa.and_(c.id.in_(mine), c.status == "finished"),
+                sa.and_(c.id.in_(seated), c.status == "finished"),
                 finished,
                 order=c.updated_at.desc(),
             )
-        return going, done
+            count = await conn.scalar(
+                sa.select(sa.func.count()).select_from(seats_table).where(kept)
+            )
+        return AccountTables(
+            seated=going, invited=invited, finished=done, invitations=int(count or 0)
+        )
 
     async def _tables(
         self, conn: Any, where: Any, limit: int | None = None, *, order: Any = None
@@ -1436,6 +1614,7 @@ def _read_seat(s: Any) -> SeatRow:
         token_hash=s.token_hash,
         user_id=s.user_id,
         invited_user_id=s.invited_user_id,
+        invited_by=s.invited_by,
     )
 
 

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hmac
 import logging
+import math
 import secrets
 import sys
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,15 +78,17 @@ from closingbell.server.protocol import (
     Welcome,
     check_chat,
 )
-from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE
+from closingbell.server.ratelimit import ADDRESS_CONNECTIONS, ADDRESS_RATE, SlidingWindows
 from closingbell.server.ratings import Finish, bot_player, ranks, user_player
 from closingbell.server.store import (
     ChatRow,
+    InvitationLimits,
     Rematch,
     SeatRow,
     Store,
     StoreConflictError,
     TableRow,
+    TooManyInvitationsError,
     hash_token,
 )
 from closingbell.server.thinking import Asker, BotPool
@@ -246,15 +251,25 @@ class Settings:
     hash_per_address: int = 2
     """Password checks one client address may have running or waiting (0: no limit)."""
     chat_burst: int = 5
-    """Chat messages one connection may write in ``chat_window`` seconds (then refused with
-    ``chat_rate_limited`` until the oldest leaves the window)."""
+    """Chat messages one seat (over all its connections), one account (over all its seats
+    on this server) and one spectator's connection may each write in ``chat_window``
+    seconds (then refused with ``chat_rate_limited`` until the oldest leaves the window)."""
     chat_window: float = 10.0
-    """Seconds over which a connection's chat messages are counted."""
+    """Seconds over which chat messages are counted."""
     chat_history: int = 100
     """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
+    invitations_open: int = 10
+    """Open invitations (seats kept for other accounts, not yet taken nor declined) one
+    account may have made at once, counted in the database by every server; a table that
+    would make more is refused (``too_many_invitations``)."""
+    invitations_to_one: int = 3
+    """Open invitations one account may have made to one other account at once."""
+    invitation_days: float = 14.0
+    """Days after its table was made that an open invitation counts against its maker's
+    limits: one nobody answers does not hold its place for ever (it stays listed)."""
 
 
 @dataclass(eq=False)
@@ -289,8 +304,6 @@ class Connection:
     """Its actions whose answer has not been sent yet: the number of the text that answers
     each (counted as :attr:`texts_queued`) and when the action was received
     (``time.perf_counter()``)."""
-    chatted: deque[float] = field(default_factory=deque)
-    """When (event-loop time) it wrote its recent chat messages, oldest first."""
     chat_held: list[ChatEntry] | None = None
     """Chat messages written while its history is read, sent with it (``None``: none held)."""
     session: str | None = None
@@ -641,9 +654,12 @@ class LiveTable:
         """Give ``name`` an open seat (``seat``, or the first open one); return it and its token.
 
         ``user_id`` is the signed-in account joining (``None``: a guest). A seat kept for an
-        account (an invitation) is that account's only; a rated table seats accounts only.
+        account (an invitation) is that account's only; a rated table seats accounts only; a
+        guest may not sit under an account's name (:meth:`Hub.check_guest_name`).
         """
         with bound(table=self.id):
+            if user_id is None:
+                await self.hub.check_guest_name(name)
             return await self._join(name, seat, user_id)
 
     async def _join(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
@@ -717,6 +733,28 @@ class LiveTable:
         else:
             self.broadcast_state()
         return seat, token
+
+    async def decline(self, user_id: str) -> None:
+        """Decline the invitation of ``user_id``: the seat kept for it becomes an open seat.
+
+        Anyone may then take it. Every connection, on every server, is sent the seats as
+        after a join. Raises :class:`WebError` (``not_invited``) when no open seat is kept
+        for that account.
+        """
+        with bound(table=self.id):
+            async with self.lock:
+                try:
+                    declined = await self.hub.store.decline(self.id, user_id)
+                except SQLAlchemyError as exc:
+                    log.exception("table %s: decline not stored", self.id)
+                    raise WebError(
+                        ErrorCode.SERVER_ERROR, f"the decline was not stored: {exc}", 500
+                    ) from None
+                if not declined:
+                    raise WebError(
+                        ErrorCode.NOT_INVITED, "no open seat of this table is kept for you", 409
+                    )
+                await self._refresh_seats()
 
     def _start(self) -> None:
         self.status = "playing"
@@ -962,8 +1000,10 @@ class LiveTable:
         """Store and send everyone a chat message of ``conn``; raise :class:`WebError`.
 
         A spectator writes only where the table lets spectators chat. The text is checked
-        (:func:`~closingbell.server.protocol.check_chat`), and each connection may write
-        ``chat_burst`` messages in ``chat_window`` seconds.
+        (:func:`~closingbell.server.protocol.check_chat`), and ``chat_burst`` messages may be
+        written in ``chat_window`` seconds by each seat, whatever the number of its
+        connections, by each account, whatever the number of its tables on this server,
+        and by each spectator's connection (:meth:`_chat_writers`).
         """
         if conn.seat is None and not self.spectator_chat:
             raise WebError(
@@ -975,25 +1015,44 @@ class LiveTable:
             raise WebError(exc.code, str(exc)) from None
         settings = self.hub.settings
         now = asyncio.get_running_loop().time()
-        while conn.chatted and conn.chatted[0] <= now - settings.chat_window:
-            conn.chatted.popleft()
-        if len(conn.chatted) >= settings.chat_burst:
-            wait = conn.chatted[0] + settings.chat_window - now
+        wait = self.hub.chat_windows.take(self._chat_writers(conn), now)
+        if wait > 0:
+            who = "a spectator" if conn.seat is None else "a seat or an account"
             raise WebError(
                 ErrorCode.CHAT_RATE_LIMITED,
-                f"at most {settings.chat_burst} chat messages in {settings.chat_window:g} s; "
-                f"write again in {max(1, round(wait))} s",
+                f"at most {settings.chat_burst} chat messages from {who} in "
+                f"{settings.chat_window:g} s; write again in {max(1, math.ceil(wait))} s",
             )
-        conn.chatted.append(now)
-        name = None if conn.seat is None else self.seats[conn.seat].name
+        seat = None if conn.seat is None else self.seats[conn.seat]
         try:
             row = await self.hub.store.append_chat(
-                self.id, conn.seat, name, clean, self.hub.clock()
+                self.id,
+                conn.seat,
+                None if seat is None else seat.name,
+                clean,
+                self.hub.clock(),
+                user_id=None if seat is None else seat.user_id,
             )
         except SQLAlchemyError as exc:
             log.exception("table %s: chat message not stored", self.id)
             raise WebError(ErrorCode.SERVER_ERROR, f"the message was not stored: {exc}") from None
         self.heard_chat(row)
+
+    def _chat_writers(self, conn: Connection) -> list[object]:
+        """Who a chat message of ``conn`` counts against (:meth:`say`).
+
+        Its seat and the account seated there; a spectator, who names no seat nor account,
+        its own connection.
+        """
+        if conn.seat is None:
+            # By its id, not itself: the windows must not keep a closed connection alive.
+            # A new connection given a recent one's id inherits at most a few seconds' count.
+            return [("connection", id(conn))]
+        writers: list[object] = [("seat", self.id, conn.seat)]
+        user_id = self.seats[conn.seat].user_id
+        if user_id is not None:
+            writers.append(("account", user_id))
+        return writers
 
     def heard_chat(self, row: ChatRow) -> None:
         """Send every connection a chat message stored here or by another server."""
@@ -1526,6 +1585,9 @@ class Hub:
         )
         """Players' accounts and sessions (``server.accounts``)."""
         self.accounts.on_revoked = self.sessions_revoked
+        self.chat_windows = SlidingWindows(settings.chat_burst, settings.chat_window)
+        """The chat messages written lately by each seat, account and spectator's connection
+        of this server's tables (``LiveTable.say``)."""
         self._loading = asyncio.Lock()
         self._deadlines: asyncio.Task[None] | None = None
 
@@ -1752,6 +1814,7 @@ class Hub:
                         ErrorCode.BAD_SEATS, f"seat {p} is a bot's: only open seats are kept", 422
                     )
                 seats[p].invited_user_id, seats[p].name = account.id, account.username
+                seats[p].invited_by = None if user is None else user.id
         if request.rated and request.position is not None:
             raise WebError(
                 ErrorCode.BAD_REQUEST, "a game from a position is practice: it is never rated", 422
@@ -1797,7 +1860,22 @@ class Hub:
             turn_at=self.clock() if full else None,
             spectator_chat=request.spectator_chat,
         )
-        return await self.open(row, game, start, address=address)
+        settings = self.settings
+        limits = InvitationLimits(
+            in_all=settings.invitations_open,
+            to_one=settings.invitations_to_one,
+            counted_for=dt.timedelta(days=settings.invitation_days),
+        )
+        try:
+            return await self.open(
+                row, game, start, limits if any(invited) else None, address=address
+            )
+        except TooManyInvitationsError as exc:
+            message = str(exc)
+            named = [a.username for a in invited if a is not None and a.id == exc.recipient]
+            if named:
+                message += f" ({named[0]!r} has that many of yours)"
+            raise WebError(ErrorCode.TOO_MANY_INVITATIONS, message, 409) from None
 
     def check_search_bots(self, seats: list[str], address: str) -> None:
         """Refuse a new table whose search bots would take ``address`` over its limit.
@@ -1826,15 +1904,23 @@ class Hub:
             )
 
     async def open(
-        self, row: TableRow, game: Game, start: State | None = None, *, address: str = ""
+        self,
+        row: TableRow,
+        game: Game,
+        start: State | None = None,
+        limits: InvitationLimits | None = None,
+        *,
+        address: str = "",
     ) -> LiveTable:
         """Store the new table ``row`` of ``game`` and open it; raise :class:`WebError`.
 
         ``start`` is its first state (a position's), or ``None``: the deal of its seed;
         ``address`` is the client's that asked for it.
+        With ``limits``, a table whose invitations pass them is not made
+        (:class:`~closingbell.server.store.TooManyInvitationsError`).
         """
         try:
-            await self.store.create(row)
+            await self.store.create(row, limits)
         except SQLAlchemyError as exc:
             with bound(table=row.id):
                 log.exception("table not stored")
@@ -1873,6 +1959,26 @@ class Hub:
             raise WebError(ErrorCode.BAD_REQUEST, "a player is invited to two seats", 422)
         return found
 
+    async def check_guest_name(self, name: str) -> None:
+        """Refuse a guest's display name that is an account's username (``name_taken``).
+
+        Compared as account names are (any case), and after NFKC normalization, so that
+        full-width letters (U+FF41 for "a") do not pass for another spelling of the name.
+        """
+        try:
+            account = await self.accounts.find(unicodedata.normalize("NFKC", name))
+        except SQLAlchemyError as exc:
+            log.exception("the accounts could not be read")
+            raise WebError(
+                ErrorCode.SERVER_ERROR, f"the name could not be checked: {exc}", 500
+            ) from None
+        if account is not None:
+            raise WebError(
+                ErrorCode.NAME_TAKEN,
+                f"{name!r} is the name of an account: sign in as it, or choose another name",
+                409,
+            )
+
     async def listing(self) -> list[TableInfo]:
         """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""
         return [self.info_of(row) for row in await self.store.newest()]
@@ -1894,9 +2000,14 @@ class Hub:
 
 
 def chat_entry(row: ChatRow) -> ChatEntry:
-    """A stored chat message as clients are sent it."""
+    """A stored chat message as clients are sent it: whether an account wrote it, never which."""
     return ChatEntry(
-        id=row.id, seat=row.seat, name=row.name, text=row.text, time=row.at.timestamp()
+        id=row.id,
+        seat=row.seat,
+        name=row.name,
+        account=row.seat is not None and row.user_id is not None,
+        text=row.text,
+        time=row.at.timestamp(),
     )
 
 

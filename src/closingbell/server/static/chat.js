@@ -1,7 +1,9 @@
 // The table's chat: the messages people wrote (always shown as text, never as markup), a
 // labelled box to write in, and mutes. A muted player's messages are hidden and counted;
 // mutes are kept in this browser by the player's name, so that they hold at the rematch and
-// at every other table (spectators, who have no name, are muted all together).
+// at every other table (spectators, who have no name, are muted all together). A message
+// written by a signed-in account has its name marked and linked to the player's profile, so
+// that nobody passes for an account (guests may not sit under an account's name either).
 import { _, el, errorText, lang } from "/static/i18n.js";
 
 const MUTE_KEY = "closingbell.muted";
@@ -86,12 +88,22 @@ export function createChat(send) {
       new Intl.DateTimeFormat(lang() === "zh-Hant" ? "zh-TW" : "en", { hour: "2-digit", minute: "2-digit" }).format(at));
   }
 
+  /** The writer's name: an account's links to its profile, with a mark. */
+  function writer(entry) {
+    if (entry.seat === null) return el("span", { class: "chat-name" }, _("Spectator"));
+    if (!entry.account) return el("span", { class: "chat-name" }, entry.name);
+    const mark = _("Signed-in player");
+    return [
+      el("a", { class: "chat-name chat-account", href: `/players/${encodeURIComponent(entry.name)}`, dir: "auto" }, entry.name),
+      el("span", { class: "chat-badge", role: "img", "aria-label": mark, title: mark }, "✓"),
+    ];
+  }
+
   function line(entry) {
-    const who = entry.seat === null ? _("Spectator") : entry.name;
     const mine = entry.seat !== null && entry.seat === mySeat;
     // Text nodes only: whatever was typed is shown as typed, markup included.
     return el("li", { class: `chat-msg${mine ? " chat-mine" : ""}${entry.seat === null ? " chat-spectator" : ""}`, "data-id": entry.id, "data-seat": entry.seat === null ? "spectator" : entry.seat },
-      el("span", { class: "chat-name" }, who), _(": "),
+      writer(entry), _(": "),
       el("span", { class: "chat-text", dir: "auto" }, entry.text), " ", timeOf(entry));
   }
 

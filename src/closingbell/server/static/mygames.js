@@ -1,7 +1,9 @@
 // "My games": the signed-in player's tables, the ones waiting for their move first (with the
-// time left in games over days), then the seats kept for them (invitations), then the rest.
-// The list is fetched again every half minute; the page's title and badge count the tables
-// that wait for the player.
+// time left in games over days), then the seats kept for them (invitations, which they may
+// take or decline), then the rest. The list is fetched again every half minute; the page's
+// title and badge count the tables that wait for the player. The server lists a few of the
+// newest invitations only, and counts a few in the badge: anyone may invite, so invitations
+// must never drown the player's own games.
 import {
   _, el, failure, gameTitle, langPicker, loadMessages, postJSON, seatNames,
 } from "/static/i18n.js";
@@ -67,19 +69,37 @@ function yourTurn(game) {
 function invitation(game) {
   const error = el("span", { class: "error", role: "alert" });
   const take = el("button", { type: "button", class: "primary take-seat" }, _("Take your seat"));
+  const decline = el("button", { type: "button", class: "decline" }, _("Decline"));
+  const busy = (on) => { take.disabled = on; decline.disabled = on; };
+  const id = encodeURIComponent(game.table.id);
   take.addEventListener("click", async () => {
-    take.disabled = true;
+    busy(true);
     error.textContent = "";
     try {
-      const joined = await postJSON(`/api/tables/${encodeURIComponent(game.table.id)}/join`, {});
+      const joined = await postJSON(`/api/tables/${id}/join`, {});
       localStorage.setItem(`closingbell.seat.${game.table.id}`, JSON.stringify({ seat: joined.seat, token: joined.token }));
       location.href = link(game.table.id);
     } catch (e) {
-      take.disabled = false;
+      busy(false);
       error.textContent = failure(e);
     }
   });
-  return item(game, el("span", { class: "chip chip-waiting" }, _("Seat {n} is kept for you", { n: game.seat + 1 })), [take, error]);
+  decline.addEventListener("click", async () => {
+    busy(true);
+    error.textContent = "";
+    try {
+      await postJSON(`/api/tables/${id}/decline`, {});
+    } catch (e) {
+      busy(false);
+      error.textContent = failure(e);
+      return;
+    }
+    await draw();
+    // The list was drawn again without this entry: say what happened where focus was.
+    status.textContent = _("Invitation declined: the seat is open to anyone now.");
+    status.focus();
+  });
+  return item(game, el("span", { class: "chip chip-waiting" }, _("Seat {n} is kept for you", { n: game.seat + 1 })), [take, decline, error]);
 }
 
 function other(game) {
@@ -133,9 +153,13 @@ async function draw() {
   const going = games.filter((g) => !g.your_turn && !g.invited && g.table.status !== "finished");
   const over = games.filter((g) => g.table.status === "finished");
   status.textContent = games.length ? (turns.length ? "" : _("Nothing waits for you now.")) : _("You have no game yet.");
+  const unlisted = answer.invitations - invited.length;
   lists.replaceChildren(...[
     section("your-turn", _("Your turn"), turns, yourTurn),
     section("invitations", _("Invitations"), invited, invitation),
+    unlisted > 0 ? el("p", { id: "invitations-unlisted", class: "note" },
+      unlisted === 1 ? _("1 more invitation is not listed; it appears as you take or decline these.")
+        : _("{n} more invitations are not listed; they appear as you take or decline these.", { n: unlisted })) : null,
     section("others", _("Waiting for others"), going, other),
     section("finished", _("Finished"), over, finished),
     games.length ? null : el("p", {}, el("a", { class: "button primary", href: "/" }, _("Open a table in the lobby"))),
@@ -146,7 +170,7 @@ async function start() {
   await loadMessages();
   document.title = `${_("My games")} · closingbell`;
   document.getElementById("header-right").append(headerLink("/leaderboard", _("Leaderboard")), langPicker(), ...(await accountControls()));
-  status = el("p", { id: "my-games-status", class: "note", role: "status" });
+  status = el("p", { id: "my-games-status", class: "note", role: "status", tabindex: "-1" });
   lists = el("div", { id: "my-games" });
   main.replaceChildren(el("section", { class: "panel my-games", "aria-labelledby": "my-games-title" },
     el("h1", { id: "my-games-title" }, _("My games"), " ", el("span", { id: "waiting-badge", class: "badge", hidden: true })),

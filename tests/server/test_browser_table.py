@@ -332,3 +332,78 @@ def test_a_suits_card_count_is_never_covered_by_its_stack(browser: Any, quick: s
             assert all(p["label"] >= p["shadow"] for p in piles), piles
         finally:
             context.close()
+
+
+def test_my_games_shows_when_each_game_was_played_how_it_ended_and_if_it_was_rated(
+    browser: Any, quick: str
+) -> None:
+    """The page drawn from an answer of ``GET /api/my/games`` (docs/protocol.md)."""
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ana", "connected": False, "account": True},
+        {"seat": 1, "kind": "bot", "name": "hard", "connected": True, "account": False},
+    ]
+    table = {
+        "id": "t1",
+        "game": "card_stock_market",
+        "title": "Card Stock Market",
+        "players": 2,
+        "options": {},
+        "clock": None,
+        "status": "finished",
+        "version": 90,
+        "seats": seats,
+        "rated": True,
+    }
+    ended = 1_780_000_000.0
+    games = [
+        {
+            "table": table,
+            "seat": 0,
+            "your_turn": False,
+            "invited": False,
+            "to_move": None,
+            "deadline": None,
+            "time_left": None,
+            "updated": ended,
+            "result": {"place": 1, "players": 2, "score": 412, "won": True},
+        },
+        {
+            "table": {**table, "id": "t2", "rated": False},
+            "seat": 0,
+            "your_turn": False,
+            "invited": False,
+            "to_move": None,
+            "deadline": None,
+            "time_left": None,
+            "updated": ended - 86400,
+            "result": {"place": 2, "players": 2, "score": 150, "won": False},
+        },
+    ]
+    answer = json.dumps({"games": games, "waiting": 0, "invitations": 0})
+    for lang, size in (("en", DESKTOP), ("zh-Hant", PHONE)):
+        context = _context(browser, size, lang)
+        try:
+            page = context.new_page()
+            page.route(
+                "**/api/my/games",
+                lambda route: route.fulfill(
+                    status=200, content_type="application/json", body=answer
+                ),
+            )
+            page.goto(quick + "/my")
+            page.wait_for_selector("#finished [data-table='t1']")
+            won = page.inner_text("#finished [data-table='t1']")
+            lost = page.inner_text("#finished [data-table='t2']")
+            if lang == "en":
+                assert "Won with $412" in won and "rated" in won
+                assert "Place 2 of 2, $150" in lost and "rated" not in lost
+                assert page.inner_text("#back-to-lobby") == "Back to the lobby"
+            else:
+                assert "以 $412 獲勝" in won and "計入積分" in won
+                assert "第 2 名（共 2 人），$150" in lost  # noqa: RUF001
+            stamp = page.get_attribute("#finished [data-table='t1'] time", "datetime")
+            assert stamp is not None and stamp.startswith("2026-05-28")
+            assert page.get_attribute("#back-to-lobby", "href") == "/"
+            assert_accessible(page, f"My games with finished games ({lang})")
+        finally:
+            context.close()

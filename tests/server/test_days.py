@@ -26,7 +26,17 @@ HOUR = 3600.0
 DAY = 86400.0
 NO_LOOK = {"deadline_check": 3600.0}
 """Settings under which the server's own look for deadlines never comes during a test."""
-ENTRY_KEYS = {"table", "seat", "your_turn", "invited", "to_move", "deadline", "time_left"}
+ENTRY_KEYS = {
+    "table",
+    "seat",
+    "your_turn",
+    "invited",
+    "to_move",
+    "deadline",
+    "time_left",
+    "updated",
+    "result",
+}
 
 
 class Clock:
@@ -308,6 +318,17 @@ def test_my_games_lists_turns_then_invitations_then_the_rest(database_url: str) 
         assert entry["waiting"]["table"]["status"] == "waiting"
         assert entry["finished"]["table"]["status"] == "finished"
         assert entry["finished"]["to_move"] is None
+        # A finished game says how it ended for the player, and when.
+        final = site.get(f"/api/tables/{tables['finished']}/view").json()["result"]
+        mine = final["scores"][entry["finished"]["seat"]]
+        assert entry["finished"]["result"] == {
+            "place": 1 + sum(s > mine for s in final["scores"]),
+            "players": 2,
+            "score": mine,
+            "won": entry["finished"]["seat"] in final["winners"],
+        }
+        assert all(g["result"] is None for g in answer["games"] if g is not entry["finished"])
+        assert all(isinstance(g["updated"], float) for g in answer["games"])
         # Nothing of anyone's that a table's page does not show: no token, no account id.
         assert set(answer) == {"games", "waiting", "invitations"}
         assert answer["invitations"] == 1

@@ -48,6 +48,19 @@ INVITATIONS_COUNTED = 3
 turn: the badge stays a count of what waits for the player, however many invitations come."""
 
 
+class MyResult(BaseModel):
+    """How a finished game ended for the player."""
+
+    place: int
+    """The player's place, from 1 (seats with the same score share a place)."""
+    players: int
+    """How many played."""
+    score: int
+    """The player's final score (dollars in Card Stock Market)."""
+    won: bool
+    """Whether the player is among the winners."""
+
+
 class MyGame(BaseModel):
     """One table of the signed-in player's."""
 
@@ -65,6 +78,10 @@ class MyGame(BaseModel):
     """For a game over days, when the seat to move must have decided (Unix time)."""
     time_left: float | None
     """For a game over days, the seconds the seat to move has left (server's clock)."""
+    updated: float | None = None
+    """When the table last changed (Unix time): for a finished game, when it ended."""
+    result: MyResult | None = None
+    """For a finished game where the player had a seat, how it ended for them."""
 
 
 class MyGames(BaseModel):
@@ -130,7 +147,8 @@ async def my_games_page() -> FileResponse:
 async def _game(hub: Hub, row: TableRow, user_id: str) -> MyGame:
     """What ``user_id`` sees of one of its tables: live if being played, else as stored."""
     table = hub.tables.get(row.id)
-    if table is None and row.status == "playing":
+    if table is None and row.status in ("playing", "finished"):
+        # A finished game is loaded for its result (at most FINISHED_LISTED of them).
         with contextlib.suppress(WebError):  # unavailable: shown as stored says
             table = await hub.get(row.id)
     if table is None:
@@ -148,6 +166,15 @@ async def _game(hub: Hub, row: TableRow, user_id: str) -> MyGame:
         p for p, (account, kept_for) in enumerate(seats) if account is None and kept_for == user_id
     ]
     seat = (seated or kept or [0])[0]
+    result = None
+    if table is not None and table.status == "finished" and seated:
+        scores, winners = table.state.scores(), table.state.winners()
+        result = MyResult(
+            place=1 + sum(s > scores[seat] for s in scores),
+            players=len(scores),
+            score=scores[seat],
+            won=seat in winners,
+        )
     return MyGame(
         table=info,
         seat=seat,
@@ -156,6 +183,8 @@ async def _game(hub: Hub, row: TableRow, user_id: str) -> MyGame:
         to_move=to_move,
         deadline=deadline,
         time_left=time_left,
+        updated=None if row.updated_at is None else row.updated_at.timestamp(),
+        result=result,
     )
 
 

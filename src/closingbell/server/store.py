@@ -450,6 +450,8 @@ class TableRow:
     """The seats that voted for a rematch, first voter first (filled by :meth:`Store.load`)."""
     hints_used: bool = False
     """Whether a player took a hint at this table (its result then rates nobody)."""
+    updated_at: dt.datetime | None = None
+    """When the table last changed (a finished table: when its game ended), as stored."""
 
 
 @dataclass(frozen=True)
@@ -1536,8 +1538,10 @@ class Store:
     async def _tables(
         self, conn: Any, where: Any, limit: int | None = None, *, order: Any = None
     ) -> list[TableRow]:
-        # The times are left out: one row's unreadable time would fail the whole query.
-        query = sa.select(*(c for c in tables_table.c if not c.name.endswith("_at"))).order_by(
+        # The times are read as text: one row's unreadable time would fail the whole query.
+        when = sa.cast(tables_table.c.updated_at, sa.String).label("updated_text")
+        columns = [c for c in tables_table.c if not c.name.endswith("_at")]
+        query = sa.select(*columns, when).order_by(
             tables_table.c.created_at.desc() if order is None else order, tables_table.c.id
         )
         if where is not None:
@@ -1618,6 +1622,16 @@ def _read_seat(s: Any) -> SeatRow:
     )
 
 
+def _read_time(text: Any) -> dt.datetime | None:
+    """A stored time read as text (UTC when it names no zone), or ``None`` if unreadable."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return aware(dt.datetime.fromisoformat(text.strip()))
+    except ValueError:
+        return None
+
+
 def _read_table(r: Any) -> TableRow:
     """A stored table; what cannot be read is said in ``problem``, never raised.
 
@@ -1658,6 +1672,7 @@ def _read_table(r: Any) -> TableRow:
     row.rematch_of = r.rematch_of
     row.rematch = r.rematch
     row.hints_used = bool(r.hints_used)
+    row.updated_at = _read_time(getattr(r, "updated_text", None))
     return row
 
 

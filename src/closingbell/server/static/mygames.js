@@ -5,12 +5,12 @@
 // newest invitations only, and counts a few in the badge: anyone may invite, so invitations
 // must never drown the player's own games.
 import {
-  _, el, failure, gameTitle, langPicker, loadMessages, postJSON, seatNames,
+  _, el, failure, gameTitle, langPicker, loadMessages, money, num, postJSON, seatNames,
 } from "/static/i18n.js";
 import { countdown, duration, leftText } from "/static/days.js";
 import { myGames } from "/static/waiting.js";
 import { accountControls } from "/static/account.js";
-import { headerLink } from "/static/ratings.js";
+import { dateText, headerLink } from "/static/ratings.js";
 
 const POLL_EVERY = 30_000;
 const main = document.getElementById("main");
@@ -50,12 +50,35 @@ function pace(game) {
   return el("span", { class: "t-status" }, _("Real time"));
 }
 
+/** When the table last moved (a finished game: when it ended), in the page's language. */
+function when(game) {
+  if (game.updated === null || game.updated === undefined) return null;
+  const at = new Date(game.updated * 1000);
+  return el("time", { class: "t-when", datetime: at.toISOString() }, dateText(at.toISOString()));
+}
+
+/** Whether the table counts for ratings. */
+function rated(game) {
+  return game.table.rated ? el("span", { class: "t-status t-rated" }, _("rated")) : null;
+}
+
+/** How a finished game ended for the player: won, or their place, and their score. */
+function resultText(game) {
+  const r = game.result;
+  if (!r) return null;
+  const score = game.table.game === "card_stock_market" ? money(r.score) : num(r.score);
+  const text = r.won
+    ? _("Won with {score}", { score })
+    : _("Place {place} of {players}, {score}", { place: r.place, players: r.players, score });
+  return el("span", { class: `t-result${r.won ? " won" : ""}` }, text);
+}
+
 /** A table in a list: its title, where it stands, its pace, what to do, its players. */
 function item(game, state, actions) {
   const t = game.table;
   return el("li", { class: "my-game", "data-table": t.id },
     el("a", { class: "t-title", href: link(t.id) }, gameTitle(t.game, t.title)),
-    state, pace(game),
+    state, pace(game), rated(game), when(game),
     t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
     actions || null,
     el("span", { class: "t-seats" }, players(game)));
@@ -112,7 +135,7 @@ function other(game) {
 }
 
 function finished(game) {
-  return item(game, el("span", { class: "t-status" }, _("finished")));
+  return item(game, [el("span", { class: "t-status" }, _("finished")), resultText(game)]);
 }
 
 function section(id, title, games, draw) {
@@ -162,7 +185,9 @@ async function draw() {
         : _("{n} more invitations are not listed; they appear as you take or decline these.", { n: unlisted })) : null,
     section("others", _("Waiting for others"), going, other),
     section("finished", _("Finished"), over, finished),
-    games.length ? null : el("p", {}, el("a", { class: "button primary", href: "/" }, _("Open a table in the lobby"))),
+    games.length
+      ? el("p", { class: "back" }, el("a", { id: "back-to-lobby", href: "/" }, _("Back to the lobby")))
+      : el("p", {}, el("a", { id: "back-to-lobby", class: "button primary", href: "/" }, _("Open a table in the lobby"))),
   ].filter(Boolean));
 }
 

@@ -60,30 +60,6 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def http_from(
-    source: str, base: str, method: str, path: str, body: Any = None
-) -> tuple[int, Any]:
-    """One HTTP/1.1 request from the address ``source``; its status and JSON answer."""
-    host, port = base.rsplit(":", 1)
-    data = b"" if body is None else json.dumps(body).encode()
-    reader, writer = await asyncio.open_connection(host, int(port), local_addr=(source, 0))
-    try:
-        writer.write(
-            f"{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-            + data
-        )
-        await writer.drain()
-        answer = await reader.read()
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
-    head, _, payload = answer.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    return status, json.loads(payload) if payload else None
-
-
 class Victims:
     """Three tables of people (two people; one against medium; one against expert)."""
 
@@ -188,12 +164,12 @@ async def sign_up_flood(base: str, clients: int, until: float, answers: Counter[
     async def loop() -> None:
         while time.monotonic() < until:
             try:
-                status, body = await http_from(
-                    "127.0.0.2",
+                status, body = await _http(
                     base,
                     "POST",
                     "/api/account/signup",
                     {"username": TAKEN, "password": PASSWORD},
+                    source="127.0.0.2",
                 )
                 code = (body or {}).get("error", {}).get("code", "")
                 answers[f"{status} {code}".strip()] += 1
@@ -208,13 +184,8 @@ async def open_expert_tables(base: str, tables: int) -> tuple[list[str], Counter
     """Open ``tables`` tables of six experts from 127.0.0.3: their ids, and the answers."""
     made, answers = [], Counter[str]()
     for _ in range(tables):
-        status, body = await http_from(
-            "127.0.0.3",
-            base,
-            "POST",
-            "/api/tables",
-            {"game": "take_stock", "seats": ["expert"] * 6},
-        )
+        asked = {"game": "take_stock", "seats": ["expert"] * 6}
+        status, body = await _http(base, "POST", "/api/tables", asked, source="127.0.0.3")
         code = (body or {}).get("error", {}).get("code", "")
         answers[f"{status} {code}".strip()] += 1
         if status == 201:

@@ -576,16 +576,25 @@ def _without_password(url: str) -> str:
 
 
 async def _http(
-    base: str, method: str, path: str, body: Any = None, *, parse: bool = True
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    parse: bool = True,
+    source: str | None = None,
 ) -> tuple[int, Any]:
     """One HTTP/1.1 request on its own connection; the status and the JSON answer.
 
-    Without ``parse``, the answer's bytes. A few lines of asyncio rather than an HTTP
-    client library: the ``web`` extra has none, and the answers have a ``Content-Length``.
+    Without ``parse``, the answer's bytes. ``source`` is the local address to send from
+    (``127.0.0.2``, say), when not the system's choice. A few lines of asyncio rather than
+    an HTTP client library: the ``web`` extra has none, and the answers have a
+    ``Content-Length``.
     """
     host, port = base.rsplit(":", 1)
     data = b"" if body is None else json.dumps(body).encode()
-    reader, writer = await asyncio.open_connection(host, int(port))
+    local = None if source is None else (source, 0)
+    reader, writer = await asyncio.open_connection(host, int(port), local_addr=local)
     try:
         writer.write(
             f"{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\n"

@@ -1,6 +1,7 @@
 // Cards drawn as cards: HTML for the frame and the words, SVG for the emblems and pips, so
 // that they stay crisp at any size (a card's width is the CSS variable --cw). Our own drawings.
 import { _, el, svg } from "/static/i18n.js";
+import { tip } from "/static/tips.js";
 
 // ------------------------------------------------------------------ shapes
 
@@ -148,13 +149,17 @@ export function shareCard(ctx, id, opts = {}) {
   return node;
 }
 
-/** A Take Stock event card, face up: emblem, name and what it does. */
+/**
+ * A Take Stock event card, face up: emblem, name and what it does, which also shows as its
+ * tip (unless ``opts.tip`` is false: a card among others that share one tip).
+ */
 export function eventCard(ctx, kind, opts = {}) {
   const name = ctx.words.events[kind];
   const stock = eventStock(kind);
   const effect = eventEffect(kind);
-  const node = cardNode(opts, `card ts-event ev-${eventGroup(kind)}${stock === null ? "" : ` stock-${stock}`}`,
-    _("{event}: {effect}", { event: name, effect }));
+  const said = _("{event}: {effect}", { event: name, effect });
+  const node = cardNode(opts, `card ts-event ev-${eventGroup(kind)}${stock === null ? "" : ` stock-${stock}`}`, said);
+  if (opts.tip !== false) tip(node, said);
   node.dataset.event = String(kind);
   node.append(
     eventEmblem(kind),

@@ -1,0 +1,297 @@
+"""The table drawn for people, in Debian's Chromium with Playwright: every counter and mark
+explains itself (on hover, on the keyboard's focus, on a long press), the event cards have art
+of their own at every size, and the market's moves are animated where they happen.
+
+Tables start from positions (docs/positions.md) with bots in the other seats, so that each
+counter is there to look at. Screenshots go where tests/server/test_browser.py puts its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.server.a11y import assert_accessible
+from tests.server.test_browser import (
+    DESKTOP,
+    PAGE_ERRORS,
+    PHONE,
+    _api,
+    _context,
+    _no_script_errors,
+    _seat_in,
+    _shot,
+    _store,
+    _version,
+    _wait_until,
+    browser,
+    quick,
+)
+
+__all__ = ["_no_script_errors", "browser", "quick"]  # the fixtures, used here too
+
+TIP = "document.getElementById('tip')"
+SHOWN = f"({TIP} !== null && !{TIP}.hidden)"
+
+TAKE_STOCK = (
+    "oil: 1 3 7 split split; gem: 1 4 freeze; tech: 1 5 8 split;"
+    " saved: SplitCorn Upturn / NoChange / -; tokens: 4 / 2 / 3;"
+    " certs: Oil9 Oil4 / Gem5 / -"
+)
+"""Seat 0's turn with splits, a freeze, saved events, tokens and certificates about."""
+DOWNTURN = "turn: 2; decide: 0 downturn_discard waiting 0 1; aside: - / - / Oil5"
+"""A Market Downturn: seat 2 has set a card aside, seats 0 and 1 are still to choose."""
+CARD_STOCK_MARKET = (
+    "market: 6C QC 8H 4S JS; bankrupt: C; hands: 7D QD 2S 3S 10C AH KH 4C / ... / ...;"
+    " certs: 10H 2H / JS / 5C; cash: 0 / 0 / 1840; debts: 30 / 170 / 0; bank: 0"
+)
+"""A bankrupt suit, debts from two levies, an empty bank."""
+
+TAKE_STOCK_COUNTERS = {
+    "option tokens": "#others .tokens",
+    "a hidden hand": "#others .backs",
+    "saved events": "#others .backs >> nth=1",
+    "a certificate group": "#others .cert-sum",
+    "worth now": "#others .worth",
+    "score": "#others .score",
+    "the dealer": ".chip-dealer",
+    "a seat's number": "#others .seat-no",
+    "you": ".chip-you",
+    "your turn": ".chip-turn",
+    "cards in hand": "#mine .in-hand",
+    "the round": ".market-head .round",
+    "a price": ".row.stock-2 .row-head",
+    "splits": ".row.stock-2 .splits",
+    "the freeze": ".freeze-card",
+    "the draw pile": ".pile[data-zone='draw']",
+    "the discard pile": ".pile[data-zone='discard']",
+    "the event pile": ".pile[data-zone='events']",
+    "the event discards": ".pile[data-zone='event-discard']",
+    "the tokens in the box": ".pile.supply",
+    "a saved event card": "#mine .saved .card",
+}
+DOWNTURN_COUNTERS = {"still to choose": ".chip-waiting", "set aside": "#others .aside"}
+CARD_STOCK_MARKET_COUNTERS = {
+    "a hidden hand": "#others .backs",
+    "cash": "#others .cash",
+    "debt": "#others .debt",
+    "a certificate group": "#others .cert-sum",
+    "score": "#mine .score",
+    "the dealer and bank": ".chip-dealer",
+    "the turn": ".market-head .round",
+    "a price": ".suit-pile.suit-1 .price",
+    "the strip": ".suit-pile.suit-1 .strip",
+    "bankrupt": ".chip-bust",
+    "a market pile's cards": ".suit-pile.suit-1 .pile-label",
+    "the draw pile": ".pile[data-zone='draw']",
+    "the discard pile": ".pile[data-zone='discard']",
+    "the bank": ".bank .pile-label",
+    "the levies": ".bank .pile-label >> nth=1",
+    "the jokers": ".pile.jokers",
+}
+
+
+def _practice(base: str, game: str, position: str, players: int = 3) -> tuple[str, str]:
+    """A table from ``position`` with seat 0 open and bots beside it; its id and seat 0's token."""
+    seats = ["open"] + ["easy"] * (players - 1)
+    table = _api(base, "/api/tables", {"game": game, "seats": seats, "position": position})
+    tid = table["table"]["id"]
+    return tid, _api(base, f"/api/tables/{tid}/join", {"name": "Ana", "seat": 0})["token"]
+
+
+def _open(context: Any, base: str, tid: str, token: str) -> Any:
+    _seat_in(context, tid, 0, token)
+    page = context.new_page()
+    page.goto(f"{base}/t/{tid}")
+    page.wait_for_selector(".market")
+    return page
+
+
+def _tip(page: Any) -> dict[str, Any]:
+    """The tooltip as it is now: shown or not, its text, its box."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        f"""(() => {{ const t = {TIP}; if (!t || t.hidden) return {{ shown: false }};
+        const r = t.getBoundingClientRect(); const box = [r.left, r.top, r.right, r.bottom];
+        return {{ shown: true, text: t.innerText, box }}; }})()"""
+    )
+
+
+def _check_tip(page: Any, selector: str, kind: str, how: str) -> str:
+    """``selector``'s tooltip is shown, says its ``data-tip``, is tied to it and covers it not."""
+    where = f"{kind} ({selector}) on {how}"
+    _wait_until(page, SHOWN, 5)
+    tip = _tip(page)
+    node = page.locator(selector).first
+    said = node.get_attribute("data-tip")
+    assert said and tip["text"].startswith(said), where
+    assert "tip" in (node.get_attribute("aria-describedby") or "").split(), where
+    box = node.bounding_box()
+    left, top, right, bottom = tip["box"]
+    apart = (
+        right <= box["x"] + 1
+        or left >= box["x"] + box["width"] - 1
+        or bottom <= box["y"] + 1
+        or top >= box["y"] + box["height"] - 1
+    )
+    assert apart, f"the tooltip of {where} covers it"
+    return said
+
+
+def _hover_and_focus(page: Any, counters: dict[str, str]) -> dict[str, str]:
+    """Every counter's tooltip on hover, then on the keyboard's focus; what each said."""
+    said = {}
+    for kind, selector in counters.items():
+        node = page.locator(selector).first
+        assert node.count(), f"no {kind} ({selector}) on the table"
+        node.scroll_into_view_if_needed()
+        node.hover()
+        said[kind] = _check_tip(page, selector, kind, "hover")
+        page.mouse.move(2, 2)
+        _wait_until(page, f"!{SHOWN}", 5)
+        # The keyboard reaches it (it is focusable, or a control already) and shows the same.
+        assert node.evaluate("e => e.tabIndex >= 0"), kind
+        node.focus()
+        assert _check_tip(page, selector, kind, "focus") == said[kind]
+        page.keyboard.press("Escape")
+        assert not _tip(page)["shown"], f"Escape leaves the tooltip of {kind}"
+        assert "tip" not in (node.get_attribute("aria-describedby") or "")
+        node.evaluate("e => e.blur()")
+    return said
+
+
+def test_every_counter_explains_itself_on_hover_and_focus(browser: Any, quick: str) -> None:
+    """Take Stock's and Card Stock Market's counters and marks, in English and in Chinese."""
+    context = _context(browser, DESKTOP)
+    chinese = _context(browser, DESKTOP, "zh-Hant")
+    try:
+        tid, token = _practice(quick, "take_stock", TAKE_STOCK)
+        page = _open(context, quick, tid, token)
+        said = _hover_and_focus(page, TAKE_STOCK_COUNTERS)
+        assert said["option tokens"].startswith("Option tokens: 2.")
+        assert said["a hidden hand"].startswith("Cards in Easy 2's hand: ")
+        assert said["a price"] == (
+            "Oil's price: its top card, 7, × 3, one more than its splits."
+            " A card 1 to 4 above the top card raises it; an 11 or a 12 ends the round."
+        )
+        assert said["a certificate group"] == "Gem: 1 share × price 4 = 4 at today's price."
+        assert said["splits"].startswith("Splits on Oil: 2.")
+        assert said["the freeze"].startswith("Gem is frozen: ")
+        assert len(set(said.values())) == len(said), "two kinds of counter say the same"
+        page.locator(TAKE_STOCK_COUNTERS["option tokens"]).first.hover()
+        _wait_until(page, SHOWN, 5)
+        assert_accessible(page, "Take Stock with a tooltip open")
+        _shot(page, "tooltip-take-stock-en-desktop")
+
+        tid, token = _practice(quick, "take_stock", DOWNTURN)
+        page = _open(context, quick, tid, token)
+        said = _hover_and_focus(page, DOWNTURN_COUNTERS)
+        assert said["set aside"].startswith("Cards Easy 3 set aside face down: 1.")
+
+        tid, token = _practice(quick, "card_stock_market", CARD_STOCK_MARKET)
+        page = _open(chinese, quick, tid, token)
+        said = _hover_and_focus(page, CARD_STOCK_MARKET_COUNTERS)
+        for kind, text in said.items():
+            english = set(re.findall(r"[A-Za-z]{3,}", text))
+            assert not english, f"{kind} says {text!r} on the Chinese page"
+        assert (
+            said["the strip"]
+            == "漲跌幅表：一張數字牌最多讓方塊的股價漲 $3 或跌 $3。人頭牌上面可以蓋任何數字牌。"
+        )
+        page.locator(CARD_STOCK_MARKET_COUNTERS["the strip"]).first.hover()
+        _wait_until(page, SHOWN, 5)
+        assert_accessible(page, "Card Stock Market with a tooltip open")
+        _shot(page, "tooltip-card-stock-market-zh-desktop")
+    finally:
+        context.close()
+        chinese.close()
+
+
+def test_an_absent_player_and_the_bot_that_stands_in_are_explained(
+    browser: Any, quick: str
+) -> None:
+    context = _context(browser, DESKTOP)
+    try:
+        for clock in (None, 0.5):
+            body = {
+                "game": "take_stock",
+                "seats": ["open", "open"],
+                "options": {"rounds": 1, "first_dealer": 0},
+            }
+            if clock:
+                body["clock"] = clock
+            tid = _api(quick, "/api/tables", body)["table"]["id"]
+            ana = _api(quick, f"/api/tables/{tid}/join", {"name": "Ana", "seat": 0})
+            _api(quick, f"/api/tables/{tid}/join", {"name": "Bo", "seat": 1})
+            page = _open(context, quick, tid, ana["token"])
+            if clock is None:
+                # Bo never comes: he is away, and the game waits for him.
+                said = _hover_and_focus(page, {"away": ".chip-away"})
+                assert said["away"] == "Bo is not connected just now: their seat waits for them."
+            else:
+                # With a turn clock, a bot plays Bo's turns once his clock has run.
+                stand_in = "document.querySelector('.chip-away[data-tip*=bot]') !== null"
+                _wait_until(page, stand_in, 20)
+                said = _hover_and_focus(page, {"stand-in": ".chip-away"})
+                assert said["stand-in"] == (
+                    "Bo has left the table: a bot plays their turns until they come back."
+                )
+            page.close()
+    finally:
+        context.close()
+
+
+def _touch_context(browser: Any, lang: str) -> Any:
+    """A phone that is touched, in ``lang``, with movement off (as ``_context``)."""
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    _store(context, "closingbell.lang", lang)
+    context.on("weberror", lambda e: PAGE_ERRORS.append(str(e.error)))
+    return context
+
+
+def _long_press(page: Any, selector: str, hold: int = 700) -> None:
+    """Hold a finger on ``selector``'s middle for ``hold`` milliseconds, then lift it."""
+    node = page.locator(selector).first
+    node.scroll_into_view_if_needed()
+    box = node.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(hold)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(150)
+    cdp.detach()
+
+
+def test_a_long_press_explains_without_choosing(browser: Any, quick: str) -> None:
+    """On a phone a finger held on a counter, or on a card that is a choice, shows its tip and
+    chooses nothing; the next touch elsewhere hides it; a short tap still chooses."""
+    for lang in ("en", "zh-Hant"):
+        context = _touch_context(browser, lang)
+        try:
+            tid, token = _practice(quick, "take_stock", TAKE_STOCK)
+            page = _open(context, quick, tid, token)
+            _wait_until(page, "document.body.classList.contains('your-turn')")
+            _long_press(page, "#others .tokens")
+            _check_tip(page, "#others .tokens", "option tokens", "a long press")
+            card = "#mine .saved .card.playable"
+            assert page.locator(card).count() == 2
+            version = _version(page)
+            _long_press(page, card)
+            _check_tip(page, card, "a saved event card", "a long press")
+            assert page.locator("#decision .menu").count() == 0, "the long press chose the card"
+            assert page.locator(".card.selected").count() == 0
+            assert _version(page) == version
+            assert_accessible(page, f"a phone with a tooltip open ({lang})")
+            _shot(page, f"tooltip-take-stock-{lang}-phone")
+            page.touchscreen.tap(5, 300)
+            _wait_until(page, f"!{SHOWN}", 5)
+            # A short tap is a choice as before.
+            page.locator(card).first.scroll_into_view_if_needed()
+            box = page.locator(card).first.bounding_box()
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_selector("#decision .menu")
+            assert not _tip(page)["shown"]
+        finally:
+            context.close()

@@ -16,6 +16,7 @@ from tests.server.test_browser import (
     DESKTOP,
     PAGE_ERRORS,
     PHONE,
+    SCREENSHOTS,
     _api,
     _context,
     _no_script_errors,
@@ -34,7 +35,7 @@ TIP = "document.getElementById('tip')"
 SHOWN = f"({TIP} !== null && !{TIP}.hidden)"
 
 TAKE_STOCK = (
-    "oil: 1 3 7 split split; gem: 1 4 freeze; tech: 1 5 8 split;"
+    "oil: 1 3 7 split split; gem: 1 4 freeze; tech: 1 5 8 split; movie: 1 3 split split split;"
     " saved: SplitCorn Upturn / NoChange / -; tokens: 4 / 2 / 3;"
     " certs: Oil9 Oil4 / Gem5 / -"
 )
@@ -293,5 +294,122 @@ def test_a_long_press_explains_without_choosing(browser: Any, quick: str) -> Non
             page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.wait_for_selector("#decision .menu")
             assert not _tip(page)["shown"]
+        finally:
+            context.close()
+
+
+# ---------------------------------------------------------------------- the event cards
+
+EVENT_KINDS = [0, 5, 10, 15, 16, 17, 18, 19, 20, 21, 22, 23]
+"""One event of each group: split, crash, insider (of Corn), audit, freeze, no change,
+upturn, downturn, option gained, option lost, market crash, market closed."""
+GALLERY = """async (kinds) => {
+  const { eventCard } = await import("/static/cards.js");
+  const { el } = await import("/static/i18n.js");
+  const lang = document.documentElement.lang;
+  const words = await (await fetch(`/api/words/take_stock/${lang}`)).json();
+  const ctx = { words, shares: words.shares };
+  // Each place an event card is drawn on the table, as the board makes it.
+  const tray = (size) => (cards) =>
+    el("div", { class: "tray" }, el("div", { class: `tray-cards ${size}` }, cards));
+  const places = {
+    tray: tray("size-l"),
+    playing: tray("size-m"),
+    saved: (cards) => el("div", { class: "group saved size-s" }, cards),
+    split: (cards) => el("div", { class: "row" },
+      el("div", { class: "row-cards" }, el("div", { class: "splits" }, cards))),
+    freeze: (cards) => el("div", { class: "row" }, el("div", { class: "row-cards" }, cards)),
+  };
+  const gallery = el("div", { id: "gallery", class: "market" });
+  for (const [place, make] of Object.entries(places)) {
+    const cls = { split: "split-card", freeze: "freeze-card" }[place] || "";
+    const row = make(kinds.map((k) => eventCard(ctx, k, { cls, tip: false })));
+    row.dataset.place = place;
+    // Side by side, so that each can be seen whole (a row's splits overlap).
+    for (const c of row.querySelectorAll(".card")) {
+      c.style.setProperty("margin-left", "3px", "important");
+    }
+    gallery.append(row);
+  }
+  document.querySelector("#center").prepend(gallery);
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().height > 0;
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  return [...gallery.querySelectorAll(".card")].map((card) => {
+    const art = card.querySelector(".ev-art .emblem");
+    const name = card.querySelector(".ev-name");
+    const effect = card.querySelector(".ev-effect");
+    return {
+      place: card.parentElement.closest("[data-place]").dataset.place,
+      kind: Number(card.dataset.event),
+      card: box(card),
+      art: art ? box(art) : null,
+      drawn: art ? art.querySelectorAll("path, circle, rect, ellipse").length : 0,
+      scene: art ? art.innerHTML : "",
+      name: shown(name) ? box(name) : null,
+      effect: shown(effect) ? box(effect) : null,
+      nameSize: px(name),
+      effectSize: px(effect),
+    };
+  });
+}"""
+
+
+def _inside(inner: list[float], outer: list[float]) -> bool:
+    return (
+        inner[0] >= outer[0] - 0.5
+        and inner[1] >= outer[1] - 0.5
+        and inner[2] <= outer[2] + 0.5
+        and inner[3] <= outer[3] + 0.5
+    )
+
+
+def test_every_event_card_has_its_own_picture_at_every_size(browser: Any, quick: str) -> None:
+    """Each kind of event drawn in the tray, as the card being played, among the saved events,
+    as a split in a row and as a freeze at a row's end: a picture of its own, of a good size,
+    inside the card, with the name (and, in the tray, the effect) whole where there is room."""
+    for size, lang in ((DESKTOP, "en"), (PHONE, "zh-Hant")):
+        context = _context(browser, size, lang)
+        where = f"{lang}, {size['width']} pixels"
+        try:
+            tid, token = _practice(quick, "take_stock", TAKE_STOCK)
+            page = _open(context, quick, tid, token)
+            cards = page.evaluate(GALLERY, EVENT_KINDS)
+            assert len(cards) == 5 * len(EVENT_KINDS)
+            for card in cards:
+                what = f"event {card['kind']} in the {card['place']} ({where})"
+                left, right = card["card"][0], card["card"][2]
+                assert card["art"], what
+                a_left, a_top, a_right, a_bottom = card["art"]
+                # A picture of its own, at least half the card's width, within the card.
+                assert card["drawn"] >= 3, what
+                assert a_right - a_left >= 0.5 * (right - left) >= 10, what
+                assert a_bottom - a_top >= 10, what
+                assert _inside(card["art"], card["card"]), what
+                if card["place"] in ("tray", "playing", "saved"):
+                    assert card["name"] and _inside(card["name"], card["card"]), what
+                    assert card["nameSize"] >= 9, what
+                else:
+                    assert card["name"] is None, what
+                if card["place"] == "tray":
+                    assert card["effect"] and _inside(card["effect"], card["card"]), what
+                    assert card["effectSize"] >= 10, what
+            for place in ("tray", "split", "freeze"):
+                scenes = {c["scene"] for c in cards if c["place"] == place}
+                assert len(scenes) == len(EVENT_KINDS), f"two kinds share a picture ({where})"
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shot = (
+                SCREENSHOTS / f"event-cards-{lang}-{'desktop' if size is DESKTOP else 'phone'}.png"
+            )
+            page.locator("#gallery").screenshot(path=str(shot))
+            # On the table: the freeze at a frozen row's end is a small card marked as one.
+            freeze = page.locator(".row.frozen .freeze-card")
+            card, art = freeze.bounding_box(), freeze.locator(".emblem").bounding_box()
+            assert card["width"] <= 40 and art["width"] >= 0.6 * card["width"], (card, art)
+            page.evaluate("document.getElementById('gallery').remove()")
+            _shot(page, f"event-cards-table-{lang}-{'desktop' if size is DESKTOP else 'phone'}")
         finally:
             context.close()

@@ -8,6 +8,7 @@ counter is there to look at. Screenshots go where tests/server/test_browser.py p
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -413,3 +414,122 @@ def test_every_event_card_has_its_own_picture_at_every_size(browser: Any, quick:
             _shot(page, f"event-cards-table-{lang}-{'desktop' if size is DESKTOP else 'phone'}")
         finally:
             context.close()
+
+
+# ---------------------------------------------------------------------- the market's moves
+
+SEEN = """window.__seen = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...a) {
+  window.__seen.push(String(this.className.baseVal ?? this.className));
+  return animate.apply(this, a);
+};
+document.addEventListener('animationstart', (e) => {
+  window.__seen.push(`css ${e.animationName} ${e.target.className}`);
+}, true);"""
+"""Records what moves on the page: every Web Animation's element, every CSS animation."""
+MARKET = (
+    "oil: 1 3 split; corn: 1 2 4; gem: 1 3 5;"
+    " hands: Oil5 Oil6 Corn9 Gem9 Tech4 Movie5 Movie6 Corn3"
+    " / Tech2 Tech3 Movie2 Movie3 Corn5 Gem4 Tech6;"
+    " draw: Movie4 Tech5 Gem6 Corn6 Tech7 Movie7 ...; certs: Oil9 Oil4 / Gem7;"
+    " saved: SplitCorn CrashGem / -; events: NoChange NoChange Upturn OptionGained OptionLost ..."
+)
+"""Two players: seat 0 may raise Oil (6 to 10, its certificates' worth from 18 to 30), split
+Corn and crash Gem; the bot's cards and the events it may draw end no round meanwhile."""
+YOURS = "document.body.classList.contains('your-turn')"
+MOVING = """(s) => [...document.querySelectorAll(s)].some(
+  e => e.getAnimations().some(a => a.playState === 'running'))"""
+
+
+def _choose(page: Any, target: str, action: int | None = None) -> None:
+    """Click ``target`` and, if asked, the choice ``action`` of its menu; wait for the answer."""
+    version = _version(page)
+    page.locator(target).first.click()
+    if action is not None:
+        page.click(f"#decision .menu-choice[data-action='{action}']")
+    _wait_until(page, f"Number(document.body.dataset.version) > {version}")
+
+
+def _seen(page: Any) -> str:
+    return "\n".join(page.evaluate("window.__seen"))
+
+
+def test_the_market_moves_where_it_happens(browser: Any, quick: str) -> None:
+    """A raise counts the row's price up with a flash and a glow, and the certificates' worth
+    with it; a split is stamped on its row; a crash shakes its row. Nothing moves under
+    reduced motion or with Movement turned off."""
+    for how in ("on", "reduced motion", "Movement off"):
+        context = _context(browser, DESKTOP, motion=how != "reduced motion")
+        if how == "Movement off":
+            _store(context, "closingbell.motion", "off")
+        context.add_init_script(SEEN)
+        try:
+            tid, token = _practice(quick, "take_stock", MARKET, players=2)
+            page = _open(context, quick, tid, token)
+            _wait_until(page, YOURS)
+            _choose(page, "#mine .hand [data-card='28']", 28)  # raise Oil with Oil 5
+            price = ".row.stock-2 .price"
+            if how == "on":
+                _wait_until(page, f"({MOVING})({json.dumps(price)})", 5)
+                assert page.locator(price).first.evaluate("e => e.classList.contains('went-up')")
+                _wait_until(page, f"({MOVING})('#mine .worth .stat-value')", 5)
+            else:
+                page.wait_for_timeout(400)
+                assert not page.evaluate(f"({MOVING})({json.dumps(price)})"), how
+            _wait_until(page, YOURS, 30)
+            page.mouse.click(3, 3)  # finishes whatever still moves
+            # The counts end at the values drawn.
+            shown = page.locator(price).first
+            assert shown.inner_text() == shown.get_attribute("data-price").split(":")[1]
+            _choose(page, "[data-target='saved:0']", 182)  # play Split Corn ...
+            _choose(page, "#mine .hand .playable")  # ... for a discard
+            _wait_until(page, YOURS, 30)
+            _choose(page, "[data-target='saved:6']", 188)  # play Crash Gem ...
+            _choose(page, "#mine .hand .playable")
+            page.wait_for_timeout(300)
+            seen = _seen(page)
+            if how == "on":
+                assert "css went-up price went-up" in seen
+                assert "row stock-2" in seen and "stat-value" in seen
+                assert "split-card" in seen and "row stock-0" in seen  # the split, stamped
+                assert "css went-down price went-down" in seen and "row stock-1" in seen
+            else:
+                assert "price" not in seen and "row " not in seen and "split-card" not in seen, (
+                    how,
+                    seen,
+                )
+        finally:
+            context.close()
+
+
+BANKRUPTCY = (
+    "market: 6C 8D 8H 4S; hands: QD 2S 3S 10C AH KH 4C 5C / ... / ...;"
+    " certs: - / 7D 2D / 5C; cash: 200 / 150 / 200"
+)
+"""Seat 0 may bankrupt Diamonds with its queen, which wipes out seat 1's certificates."""
+
+
+def test_a_bankruptcy_shakes_its_pile_and_its_certificates_fall(browser: Any, quick: str) -> None:
+    context = _context(browser, DESKTOP, motion=True)
+    context.add_init_script(SEEN)
+    try:
+        tid, token = _practice(quick, "card_stock_market", BANKRUPTCY)
+        page = _open(context, quick, tid, token)
+        _wait_until(page, YOURS)
+        queen = "#mine .hand [data-card='24']"
+        page.locator(queen).click()
+        bankrupt = page.locator("#decision .menu-choice[data-action='160']")  # 156 + 3 × 1 + 1
+        version = _version(page)
+        bankrupt.click()
+        _wait_until(page, f"Number(document.body.dataset.version) > {version}")
+        _wait_until(page, f"({MOVING})('.suit-pile.suit-1')", 5)
+        page.wait_for_timeout(300)
+        seen = _seen(page)
+        assert "suit-pile suit-1" in seen  # the pile shakes and glows
+        assert "chip chip-bust" in seen  # "bankrupt" is stamped on it
+        assert "css went-down price went-down" in seen
+        assert seen.count("ghost") >= 2  # both certificates of Diamonds fall to the discards
+        _shot(page, "bankruptcy-en-desktop")
+    finally:
+        context.close()

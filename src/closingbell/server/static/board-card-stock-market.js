@@ -224,6 +224,12 @@ export function moves(events, ctx) {
       const cards = e.cards !== null ? e.cards : Array.from({ length: e.count }, () => null);
       for (const c of cards) out.push({ card: c, from: "draw", to: from(e.seat), back: c === null ? "deck" : null });
     }
+    // A bankruptcy, shown at its pile and at the certificates it wiped out (scene.js).
+    if (e.type === "bankrupt") {
+      const suit = Math.floor(e.card / 13);
+      out.push({ effect: "bankrupt", zone: `pile-${suit}` });
+      e.lost.forEach((n, q) => { if (n) out.push({ effect: "wiped", zone: `certs-${q}`, suit }); });
+    }
   }
   return out;
 }

@@ -337,7 +337,15 @@ export function moves(events, ctx) {
     else if (e.type === "market") out.push({ card: null, from: "events", to: from(e.seat), back: "event" });
     else if (e.type === "event_discard") out.push({ card: null, from: from(e.seat), to: "event-discard", back: "event" });
   }
-  return out.filter((m) => m.card !== undefined);
+  // What the events did to the rows, shown there (scene.js).
+  for (const e of events) {
+    const zone = `row-${e.stock}`;
+    if (e.type === "split") out.push({ effect: e.discarded ? "wasted" : "split", zone });
+    else if (e.type === "crash") out.push({ effect: "crash", zone });
+    else if (e.type === "freeze") out.push({ effect: e.frozen ? "freeze" : "thaw", zone });
+    else if (e.type === "audit") out.push({ effect: "audit", zone });
+  }
+  return out.filter((m) => m.card !== undefined || m.effect);
 }
 
 /** The round-scoring events of the log. */

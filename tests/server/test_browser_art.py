@@ -182,6 +182,9 @@ def test_every_counter_explains_itself_on_hover_and_focus(browser: Any, quick: s
         page.locator(TAKE_STOCK_COUNTERS["option tokens"]).first.hover()
         _wait_until(page, SHOWN, 5)
         assert_accessible(page, "Take Stock with a tooltip open")
+        page.locator(
+            TAKE_STOCK_COUNTERS["option tokens"]
+        ).first.focus()  # stays while the page is pictured
         _shot(page, "tooltip-take-stock-en-desktop")
 
         tid, token = _practice(quick, "take_stock", DOWNTURN)
@@ -202,6 +205,9 @@ def test_every_counter_explains_itself_on_hover_and_focus(browser: Any, quick: s
         page.locator(CARD_STOCK_MARKET_COUNTERS["the strip"]).first.hover()
         _wait_until(page, SHOWN, 5)
         assert_accessible(page, "Card Stock Market with a tooltip open")
+        page.locator(
+            CARD_STOCK_MARKET_COUNTERS["the strip"]
+        ).first.focus()  # stays while the page is pictured
         _shot(page, "tooltip-card-stock-market-zh-desktop")
     finally:
         context.close()

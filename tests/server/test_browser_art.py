@@ -34,6 +34,7 @@ __all__ = ["_no_script_errors", "browser", "quick"]  # the fixtures, used here t
 
 TIP = "document.getElementById('tip')"
 SHOWN = f"({TIP} !== null && !{TIP}.hidden)"
+YOURS = "document.body.classList.contains('your-turn')"
 
 TAKE_STOCK = (
     "oil: 1 3 7 split split; gem: 1 4 freeze; tech: 1 5 8 split; movie: 1 3 split split split;"
@@ -239,6 +240,7 @@ def test_an_absent_player_and_the_bot_that_stands_in_are_explained(
                 # With a turn clock, a bot plays Bo's turns once his clock has run.
                 stand_in = "document.querySelector('.chip-away[data-tip*=bot]') !== null"
                 _wait_until(page, stand_in, 20)
+                _wait_until(page, YOURS, 20)  # the bot has played Bo's turn: the table rests
                 said = _hover_and_focus(page, {"stand-in": ".chip-away"})
                 assert said["stand-in"] == (
                     "Bo has left the table: a bot plays their turns until they come back."
@@ -443,7 +445,6 @@ MARKET = (
 )
 """Two players: seat 0 may raise Oil (6 to 10, its certificates' worth from 18 to 30), split
 Corn and crash Gem; the bot's cards and the events it may draw end no round meanwhile."""
-YOURS = "document.body.classList.contains('your-turn')"
 MOVING = """(s) => [...document.querySelectorAll(s)].some(
   e => e.getAnimations().some(a => a.playState === 'running'))"""
 
@@ -486,8 +487,9 @@ def test_the_market_moves_where_it_happens(browser: Any, quick: str) -> None:
             _wait_until(page, YOURS, 30)
             page.mouse.click(3, 3)  # finishes whatever still moves
             # The counts end at the values drawn.
-            shown = page.locator(price).first
-            assert shown.inner_text() == shown.get_attribute("data-price").split(":")[1]
+            ended = f"[...document.querySelectorAll({json.dumps(price)})].every("
+            ended += "e => e.textContent === e.dataset.price.split(':')[1])"
+            _wait_until(page, ended, 2)
             _choose(page, "[data-target='saved:0']", 182)  # play Split Corn ...
             _choose(page, "#mine .hand .playable")  # ... for a discard
             _wait_until(page, YOURS, 30)

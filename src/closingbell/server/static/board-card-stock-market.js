@@ -4,6 +4,7 @@
 import { _, el, money, num } from "/static/i18n.js";
 import { cardBack, playingCard, playingCardName, suitIcon } from "/static/cards.js";
 import { backs, cardsInHand, handLabel, count, fan, chip, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
+import { tip } from "/static/tips.js";
 
 const SUITS = 4;
 const JOKER = 52;
@@ -38,7 +39,9 @@ function certificates(ctx, view, seat, size, pickable) {
     const summary = count(shares, _("{suit}: {n} share, worth {worth} now", { suit: ctx.words.suits[s], n: shares, worth: money(worth) }), _("{suit}: {n} shares, worth {worth} now", { suit: ctx.words.suits[s], n: shares, worth: money(worth) }));
     out.append(el("div", { class: `cert-group suit-${s}`, role: "group", "aria-label": summary },
       el("div", { class: "fan-flat" }, cards.map((c) => playingCard(ctx, c, pickable ? ctx.pick(`cert:${c}`) || {} : {}))),
-      el("span", { class: "cert-sum", "aria-hidden": "true" }, _("{n} sh", { n: shares }), " · ", el("b", {}, money(worth)))));
+      tip(el("span", { class: "cert-sum", role: "img", "aria-label": summary }, _("{n} sh", { n: shares }), " · ", el("b", {}, money(worth))),
+        count(shares, _("{name}: {n} share × price {price} = {worth} at today's price.", { name: ctx.words.suits[s], n: 1, price: money(view.suits[s].price), worth: money(worth) }),
+        _("{name}: {n} shares × price {price} = {worth} at today's price.", { name: ctx.words.suits[s], n: shares, price: money(view.suits[s].price), worth: money(worth) })))));
   }
   if (!out.childElementCount) out.append(el("span", { class: "none" }, _("No certificates yet")));
   return out;
@@ -47,18 +50,28 @@ function certificates(ctx, view, seat, size, pickable) {
 function money3(view, seat) {
   const debt = view.debts[seat];
   return [
-    stat(_("Cash"), money(view.cash[seat]), "cash"),
-    debt ? stat(_("Debt"), money(debt), "debt") : null,
+    stat(_("Cash"), money(view.cash[seat]), "cash", _("Cash: the money to buy with. Purchases are paid to the bank, and sales are paid by it.")),
+    debt ? stat(_("Debt"), money(debt), "debt", _("Debt: owed to the bank since a levy. Money received repays it first, and it counts against the score.")) : null,
   ];
+}
+
+/** The words around each seat's area in this game. */
+function areaWords() {
+  return {
+    dealerWord: _("Dealer and bank"),
+    dealerTip: _("The dealer dealt the cards and keeps the bank's money; the player after the dealer took the first turn."),
+    scoreTip: _("Cash less debt. When the market closes, every certificate is sold to the bank and the most money wins."),
+  };
 }
 
 function opponent(ctx, view, seat) {
   const body = el("div", { class: "seat-body" },
     el("div", { class: "holdings" },
-      backs(() => cardBack("deck"), view.hand_sizes[seat], 8, cardsInHand(view.hand_sizes[seat])),
+      backs(() => cardBack("deck"), view.hand_sizes[seat], 8, cardsInHand(view.hand_sizes[seat]),
+        _("Cards in {name}'s hand: {n}. Only they can see which.", { name: ctx.names[seat], n: view.hand_sizes[seat] })),
       money3(view, seat)),
     certificates(ctx, view, seat, "xs", false));
-  return seatArea(ctx, seat, { dealer: view.dealer, dealerWord: _("Dealer and bank"), score: view.scores[seat], body });
+  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body, ...areaWords() });
 }
 
 function suitPile(ctx, view, s) {
@@ -73,13 +86,17 @@ function suitPile(ctx, view, s) {
   ].filter(Boolean).join(_(", "));
   const depth = el("div", { class: "depth" });
   depth.style.setProperty("--depth", String(Math.min(m.pile.length - 1, 6)));
+  const inPile = count(m.pile.length, _("{n} card in its pile", { n: 1 }), _("{n} cards in its pile", { n: m.pile.length }));
   return el("div", { class: `suit-pile suit-${s}${m.bankrupt ? " bankrupt" : ""}`, "data-zone": `pile-${s}`, role: "group", "aria-label": label },
     el("div", { class: "suit-head", "aria-hidden": "true" }, suitIcon(s), el("span", { class: "suit-name" }, name)),
-    el("div", { class: "price", "aria-hidden": "true", "data-price": `${s}:${m.price}` }, money(m.price)),
-    el("div", { class: "strip", "aria-hidden": "true" }, `▲${m.max_rise} ▼${m.max_fall}`),
-    m.bankrupt ? chip(_("bankrupt"), "chip-bust") : null,
+    tip(el("div", { class: "price", role: "img", "aria-label": _("{suit}: price {price}", { suit: name, price: money(m.price) }), "data-price": `${s}:${m.price}` }, money(m.price)),
+      _("{suit}'s price, set by the top card of its pile: a number card its value, a face card $11 to $13 as a raise or $0 as a bankruptcy.", { suit: name })),
+    tip(el("div", { class: "strip", role: "img", "aria-label": _("a number card may move it up {rise} or down {fall}", { rise: money(m.max_rise), fall: money(m.max_fall) }) }, `▲${m.max_rise} ▼${m.max_fall}`),
+      _("The strip: a number card may raise {suit}'s price by at most {rise} or lower it by at most {fall}. Any number card may cover a face card.", { suit: name, rise: money(m.max_rise), fall: money(m.max_fall) })),
+    m.bankrupt ? chip(_("bankrupt"), "chip-bust", _("A face card bankrupted {suit}: its price is $0 and every certificate of it was discarded. A number card on top brings it back.", { suit: name })) : null,
     el("div", { class: "stack" }, depth, playingCard(ctx, top, { ariaLabel: _("Top card: {card}", { card: playingCardName(ctx, top) }) })),
-    el("span", { class: "pile-label", "aria-hidden": "true" }, count(m.pile.length, _("{n} card", { n: 1 }), _("{n} cards", { n: m.pile.length }))));
+    tip(el("span", { class: "pile-label", role: "img", "aria-label": inPile }, count(m.pile.length, _("{n} card", { n: 1 }), _("{n} cards", { n: m.pile.length }))),
+      _("Cards in {suit}'s market pile: {n}. Each market change puts one on top; the top card sets the price.", { suit: name, n: m.pile.length })));
 }
 
 /** The last card that went to the discard pile and is still there, from the log. */
@@ -98,28 +115,33 @@ function discardTop(view, events) {
 
 function piles(ctx, view) {
   const top = discardTop(view, ctx.events || []);
-  const jokers = view.jokers_held_out
+  const jokers = tip(view.jokers_held_out
     ? el("div", { class: "pile jokers" },
       el("div", { class: "fan-flat size-xs" }, Array.from({ length: view.jokers_held_out }, () => playingCard(ctx, JOKER))),
       el("span", { class: "pile-label" }, _("Jokers wait for the reshuffle")))
     : el("div", { class: "pile jokers" }, el("span", { class: "pile-label warn" },
       view.joker_drawn_by !== null && view.joker_drawn_by !== undefined
         ? _("{name} drew a joker: the market is closed", { name: ctx.names[view.joker_drawn_by] })
-        : _("The jokers are in the draw pile: the first one drawn ends the game")));
+        : _("The jokers are in the draw pile: the first one drawn ends the game"))),
+  _("The two jokers join the draw pile when it is first shuffled anew; the first joker drawn closes the market and ends the game."));
   return el("div", { class: "piles", "aria-label": _("Piles") },
-    el("div", { class: "pile", "data-zone": "draw" },
+    tip(el("div", { class: "pile", "data-zone": "draw" },
       cardBack("deck", view.draw_pile, count(view.draw_pile, _("Draw pile: {n} card", { n: 1 }), _("Draw pile: {n} cards", { n: view.draw_pile }))),
       el("span", { class: "pile-label" }, _("Draw pile"))),
-    el("div", { class: "pile", "data-zone": "discard" },
+    _("Draw pile: {n} cards. At the end of a turn the player draws back up to eight cards.", { n: view.draw_pile })),
+    tip(el("div", { class: "pile", "data-zone": "discard" },
       top === null
         ? el("div", { class: "card empty-slot", role: "img", "aria-label": _("The discard pile is empty") })
         : playingCard(ctx, top, { ariaLabel: count(view.discard_pile.length, _("Discard pile: {n} card, {card} on top", { n: 1, card: playingCardName(ctx, top) }), _("Discard pile: {n} cards, {card} on top", { n: view.discard_pile.length, card: playingCardName(ctx, top) })) }),
       el("span", { class: "pile-label" }, _("Discards"), " ", el("b", {}, num(view.discard_pile.length)))),
+    _("Discard pile: {n} cards, the cards discarded and the certificates sold. When the draw pile runs out, it is shuffled with the jokers into a new one.", { n: view.discard_pile.length })),
     el("div", { class: "pile bank", "data-zone": "bank" },
       el("span", { class: "bank-icon", "aria-hidden": "true" }, "$"),
-      el("span", { class: "pile-label" }, _("Bank"), " ",
+      tip(el("span", { class: "pile-label" }, _("Bank"), " ",
         el("b", {}, view.bank === null ? _("unlimited") : money(view.bank))),
-      view.levies ? el("span", { class: "pile-label" }, _("Levies so far: {n}", { n: view.levies })) : null),
+      _("The bank: purchases are paid into it and sales out of it. When it cannot pay for a sale, every player pays $100 into it: a levy.")),
+      view.levies ? tip(el("span", { class: "pile-label" }, _("Levies so far: {n}", { n: view.levies })),
+        _("Levies so far: each time the bank could not pay for a sale, every player paid $100 into it, and whoever could not pay owes it the rest.")) : null),
     jokers);
 }
 
@@ -128,7 +150,8 @@ function turnInfo(ctx, view) {
   const parts = [_("Turn {n}", { n: view.turn_number })];
   if (view.decision === "discarding") parts.push(_("discards: {n} of 4", { n: view.discards }));
   else parts.push(_("transactions: {t} of 2", { t: view.trades }), _("market changes: {c} of 2", { c: view.changes }));
-  return el("span", { class: "round" }, parts.join(" · "));
+  return tip(el("span", { class: "round" }, parts.join(" · ")),
+    _("A turn: up to two transactions (buying or selling) and up to two market changes, or up to four discards instead; then the player draws back up to eight cards."));
 }
 
 function mine(ctx, view) {
@@ -140,7 +163,7 @@ function mine(ctx, view) {
     el("div", { class: "holdings" }, money3(view, seat)),
     el("div", { class: "my-stuff" }, group(_("Your certificates"), "my-certs", certificates(ctx, view, seat, "s", true))),
     hand);
-  return seatArea(ctx, seat, { dealer: view.dealer, dealerWord: _("Dealer and bank"), score: view.scores[seat], body });
+  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body, ...areaWords() });
 }
 
 /** The board: ``others`` (the other players), ``center`` (market and piles), ``mine``. */
@@ -200,6 +223,12 @@ export function moves(events, ctx) {
       // The owner reads the cards; everyone else reads null there, and the count.
       const cards = e.cards !== null ? e.cards : Array.from({ length: e.count }, () => null);
       for (const c of cards) out.push({ card: c, from: "draw", to: from(e.seat), back: c === null ? "deck" : null });
+    }
+    // A bankruptcy, shown at its pile and at the certificates it wiped out (scene.js).
+    if (e.type === "bankrupt") {
+      const suit = Math.floor(e.card / 13);
+      out.push({ effect: "bankrupt", zone: `pile-${suit}` });
+      e.lost.forEach((n, q) => { if (n) out.push({ effect: "wiped", zone: `certs-${q}`, suit }); });
     }
   }
   return out;

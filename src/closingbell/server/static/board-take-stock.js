@@ -4,6 +4,7 @@
 import { _, el, num } from "/static/i18n.js";
 import { cardBack, eventCard, shareCard, stockEmblem } from "/static/cards.js";
 import { backs, cardsInHand, handLabel, count, fan, group, othersInOrder, seatArea, stat } from "/static/board-common.js";
+import { tip } from "/static/tips.js";
 
 const STOCKS = 5;
 
@@ -47,32 +48,48 @@ function certificates(ctx, view, seat, size) {
     const summary = count(shares, _("{stock}: {n} share, worth {worth} now", { stock: ctx.words.stocks[s], n: shares, worth: num(shares * p[s]) }), _("{stock}: {n} shares, worth {worth} now", { stock: ctx.words.stocks[s], n: shares, worth: num(shares * p[s]) }));
     out.append(el("div", { class: `cert-group stock-${s}`, role: "group", "aria-label": summary },
       el("div", { class: "fan-flat" }, mine.map((c) => shareCard(ctx, c))),
-      el("span", { class: "cert-sum", "aria-hidden": "true" },
-        _("{n} sh", { n: shares }), " · ", el("b", {}, num(shares * p[s])))));
+      tip(el("span", { class: "cert-sum", role: "img", "aria-label": summary },
+        _("{n} sh", { n: shares }), " · ", el("b", {}, num(shares * p[s]))),
+      count(shares, _("{name}: {n} share × price {price} = {worth} at today's price.", { name: ctx.words.stocks[s], n: 1, price: num(p[s]), worth: num(shares * p[s]) }),
+        _("{name}: {n} shares × price {price} = {worth} at today's price.", { name: ctx.words.stocks[s], n: shares, price: num(p[s]), worth: num(shares * p[s]) })))));
   }
   if (!out.childElementCount) out.append(el("span", { class: "none" }, _("No certificates yet")));
   return out;
 }
 
 function tokens(n) {
-  return el("span", { class: "tokens", role: "img", "aria-label": count(n, _("{n} option token", { n }), _("{n} option tokens", { n })) },
-    el("span", { class: "token", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }, `×${n}`));
+  return tip(el("span", { class: "tokens", role: "img", "aria-label": count(n, _("{n} option token", { n }), _("{n} option tokens", { n })) },
+    el("span", { class: "token", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }, `×${n}`)),
+  _("Option tokens: {n}. When a round ends, each token spent adds a card from the hand to the certificates.", { n }));
+}
+
+const WORTH = () => _("What these certificates would score at today's prices: each card's shares × its stock's price, added up.");
+
+/** The words around each seat's area in this game. */
+function areaWords() {
+  return {
+    dealerTip: _("The dealer of this round: the player after the dealer took its first turn. The lowest total deals the next round."),
+    scoreTip: _("Points from the rounds scored so far. A round pays each certificate's shares × its stock's closing price."),
+  };
 }
 
 function opponent(ctx, view, seat) {
   const body = el("div", { class: "seat-body" },
     el("div", { class: "holdings" },
-      backs(() => cardBack("share"), view.hand_sizes[seat], 6, cardsInHand(view.hand_sizes[seat])),
+      backs(() => cardBack("share"), view.hand_sizes[seat], 6, cardsInHand(view.hand_sizes[seat]),
+        _("Cards in {name}'s hand: {n}. Only they can see which.", { name: ctx.names[seat], n: view.hand_sizes[seat] })),
       view.saved_counts[seat]
-        ? backs(() => cardBack("event"), view.saved_counts[seat], 3, count(view.saved_counts[seat], _("{n} saved event", { n: 1 }), _("{n} saved events", { n: view.saved_counts[seat] })))
+        ? backs(() => cardBack("event"), view.saved_counts[seat], 3, count(view.saved_counts[seat], _("{n} saved event", { n: 1 }), _("{n} saved events", { n: view.saved_counts[seat] })),
+          _("Events {name} saved: {n}, face down, to play on a later turn.", { name: ctx.names[seat], n: view.saved_counts[seat] }))
         : null,
       view.hidden_counts[seat]
-        ? el("span", { class: "aside" }, _("{n} set aside", { n: view.hidden_counts[seat] }))
+        ? tip(el("span", { class: "aside" }, _("{n} set aside", { n: view.hidden_counts[seat] })),
+          _("Cards {name} set aside face down: {n}. They are shown once everyone has chosen.", { name: ctx.names[seat], n: view.hidden_counts[seat] }))
         : null,
       tokens(view.tokens[seat]),
-      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth")),
+      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth", WORTH())),
     certificates(ctx, view, seat, "xs"));
-  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body });
+  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body, ...areaWords() });
 }
 
 function row(ctx, view, s) {
@@ -86,18 +103,27 @@ function row(ctx, view, s) {
     r.frozen ? _("frozen") : null,
   ].filter(Boolean).join(_(", "));
   const headAttrs = { class: pick ? "row-head playable" : "row-head", "aria-label": pick ? `${described}. ${pick.label}` : described, "data-target": pick ? pick.target : null };
-  const head = el(pick ? "button" : "div", pick ? { ...headAttrs, type: "button" } : { ...headAttrs, role: "img" },
+  const explained = [
+    r.splits
+      ? _("{stock}'s price: its top card, {top}, × {mult}, one more than its splits.", { stock: ctx.words.stocks[s], top, mult })
+      : _("{stock}'s price: its top card, {top}.", { stock: ctx.words.stocks[s], top }),
+    r.frozen
+      ? _("Frozen: it cannot be raised or audited, and a split played on it is wasted.")
+      : _("A card 1 to 4 above the top card raises it; an 11 or a 12 ends the round."),
+  ].join(" ");
+  const head = tip(el(pick ? "button" : "div", pick ? { ...headAttrs, type: "button" } : { ...headAttrs, role: "img" },
     stockEmblem(s, "row-emblem"),
     el("span", { class: "row-name", "aria-hidden": "true" }, ctx.words.stocks[s]),
     el("span", { class: "price", "aria-hidden": "true", "data-price": `${s}:${r.price}` }, String(r.price)),
     r.splits ? el("span", { class: "mult", "aria-hidden": "true" }, `${top} × ${mult}`) : null,
-    r.frozen ? el("span", { class: "frozen-tag", "aria-hidden": "true" }, _("frozen")) : null);
+    r.frozen ? el("span", { class: "frozen-tag", "aria-hidden": "true" }, _("frozen")) : null), explained);
   const cards = el("div", { class: "row-cards" });
   if (r.splits) {
     const splitPick = ctx.pick(`split:${s}`);
-    const splits = el("div", { class: "splits" });
+    const splits = tip(el("div", { class: "splits", role: "group", "aria-label": count(r.splits, _("{stock}: {n} split", { stock: ctx.words.stocks[s], n: 1 }), _("{stock}: {n} splits", { stock: ctx.words.stocks[s], n: r.splits })) }),
+      _("Splits on {stock}: {n}. They multiply its price by {mult}; a crash or an audit removes one.", { stock: ctx.words.stocks[s], n: r.splits, mult }));
     for (let i = 0; i < r.splits; i++) {
-      splits.append(eventCard(ctx, s, i === r.splits - 1 && splitPick ? { ...splitPick, cls: `split-card ${splitPick.cls || ""}` } : { cls: "split-card" }));
+      splits.append(eventCard(ctx, s, i === r.splits - 1 && splitPick ? { ...splitPick, cls: `split-card ${splitPick.cls || ""}` } : { cls: "split-card", tip: false }));
     }
     cards.append(splits);
   }
@@ -107,7 +133,10 @@ function row(ctx, view, s) {
     const last = i === r.cards.length - 1;
     cards.append(shareCard(ctx, id, last && topPick ? topPick : {}));
   });
-  if (r.frozen) cards.append(eventCard(ctx, 16, { cls: "freeze-card" }));
+  if (r.frozen) {
+    cards.append(tip(eventCard(ctx, 16, { cls: "freeze-card" }),
+      _("{stock} is frozen: it cannot be raised or audited, and a split played on it is wasted. Another Stock Freeze thaws it; a crash removes the freeze.", { stock: ctx.words.stocks[s] })));
+  }
   const node = el("div", {
     class: `row stock-${s}${r.frozen ? " frozen" : ""}${pick ? " targetable" : ""}${pick && pick.selected ? " selected" : ""}`,
     "data-zone": `row-${s}`,
@@ -146,20 +175,25 @@ function piles(ctx, view) {
       ? el("div", { class: "card empty-slot", role: "img", "aria-label": _("The share discard pile is empty") })
       : shareCard(ctx, top, { ariaLabel: count(view.discard_pile.length, _("Share discard pile: {n} card, {card} on top", { n: 1, card: ctx.words.cards[top] }), _("Share discard pile: {n} cards, {card} on top", { n: view.discard_pile.length, card: ctx.words.cards[top] })) }),
     el("span", { class: "pile-label" }, _("Discards"), " ", el("b", {}, num(view.discard_pile.length))));
+  tip(discard, _("Share discard pile: {n} cards, face up. Insider Trading takes cards back from it; when the draw pile runs out, it is shuffled into a new one.", { n: view.discard_pile.length }));
   const parts = [
-    el("div", { class: "pile", "data-zone": "draw" },
+    tip(el("div", { class: "pile", "data-zone": "draw" },
       cardBack("share", view.draw_pile, count(view.draw_pile, _("Share draw pile: {n} card", { n: 1 }), _("Share draw pile: {n} cards", { n: view.draw_pile }))),
       el("span", { class: "pile-label" }, _("Draw pile"))),
+    _("Share draw pile: {n} cards. Each turn starts by drawing one.", { n: view.draw_pile })),
     discard,
-    el("div", { class: "pile", "data-zone": "events" },
+    tip(el("div", { class: "pile", "data-zone": "events" },
       cardBack("event", view.event_pile, count(view.event_pile, _("Event pile: {n} card before Market Closed", { n: 1 }), _("Event pile: {n} cards before Market Closed", { n: view.event_pile }))),
       el("span", { class: "pile-label" }, _("Event pile"))),
-    el("div", { class: "pile", "data-zone": "event-discard" },
+    _("Event pile: {n} cards lie above Market Closed. Playing the market draws from it, and drawing Market Closed ends the round.", { n: view.event_pile })),
+    tip(el("div", { class: "pile", "data-zone": "event-discard" },
       cardBack("event", view.event_discard, count(view.event_discard, _("Event discard pile: {n} card, face down", { n: 1 }), _("Event discard pile: {n} cards, face down", { n: view.event_discard }))),
       el("span", { class: "pile-label" }, _("Event discards"))),
-    el("div", { class: "pile supply" },
+    _("Event discard pile: {n} cards, face down: the events played or not chosen, and the splits and freezes taken off the market.", { n: view.event_discard })),
+    tip(el("div", { class: "pile supply" },
       el("span", { class: "token big", role: "img", "aria-label": _("Option tokens in the box: {n}", { n: view.option_supply }) }),
       el("span", { class: "pile-label" }, _("Tokens in the box"), " ", el("b", {}, num(view.option_supply)))),
+    _("Option tokens in the box: {n}. Stock Option Gained hands them out; Stock Option Lost and spent tokens come back here.", { n: view.option_supply })),
   ];
   if (view.discard_pile.length) {
     const list = el("details", { class: "discard-list" },
@@ -209,11 +243,11 @@ function mine(ctx, view) {
   const body = el("div", { class: "seat-body" },
     el("div", { class: "holdings" },
       tokens(view.tokens[seat]),
-      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth"),
-      stat(_("Cards in hand"), num(view.hand.length))),
+      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth", WORTH()),
+      stat(_("Cards in hand"), num(view.hand.length), "in-hand", _("Cards in your hand: {n}. A round ends when a discard empties a player's hand.", { n: view.hand.length }))),
     el("div", { class: "my-stuff" }, certificates(ctx, view, seat, "s"), saved, aside),
     hand);
-  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body });
+  return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body, ...areaWords() });
 }
 
 /** The board: ``others`` (the other players), ``center`` (market, piles, choices), ``mine``. */
@@ -224,7 +258,8 @@ export function render(view, ctx) {
   const market = el("div", { class: "market", role: "group", "aria-label": _("Market") },
     Array.from({ length: STOCKS }, (_x, s) => row(ctx, view, s)));
   const head = el("div", { class: "market-head" },
-    el("span", { class: "round" }, _("Round {round} of {rounds}", { round: view.round, rounds: view.rounds })));
+    tip(el("span", { class: "round" }, _("Round {round} of {rounds}", { round: view.round, rounds: view.rounds })),
+      _("Each round is scored when it ends; after the last round the highest total wins.")));
   const center = el("div", { class: "center ts-center" },
     el("div", { class: "market-wrap" }, head, market), piles(ctx, view), tray(ctx, view));
   return { others, center, mine: me === null || me === undefined ? null : mine(ctx, view) };
@@ -302,7 +337,15 @@ export function moves(events, ctx) {
     else if (e.type === "market") out.push({ card: null, from: "events", to: from(e.seat), back: "event" });
     else if (e.type === "event_discard") out.push({ card: null, from: from(e.seat), to: "event-discard", back: "event" });
   }
-  return out.filter((m) => m.card !== undefined);
+  // What the events did to the rows, shown there (scene.js).
+  for (const e of events) {
+    const zone = `row-${e.stock}`;
+    if (e.type === "split") out.push({ effect: e.discarded ? "wasted" : "split", zone });
+    else if (e.type === "crash") out.push({ effect: "crash", zone });
+    else if (e.type === "freeze") out.push({ effect: e.frozen ? "freeze" : "thaw", zone });
+    else if (e.type === "audit") out.push({ effect: "audit", zone });
+  }
+  return out.filter((m) => m.card !== undefined || m.effect);
 }
 
 /** The round-scoring events of the log. */

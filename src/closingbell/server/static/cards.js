@@ -1,6 +1,8 @@
 // Cards drawn as cards: HTML for the frame and the words, SVG for the emblems and pips, so
 // that they stay crisp at any size (a card's width is the CSS variable --cw). Our own drawings.
 import { _, el, svg } from "/static/i18n.js";
+import { tip } from "/static/tips.js";
+import { eventArt } from "/static/event-art.js";
 
 // ------------------------------------------------------------------ shapes
 
@@ -61,26 +63,6 @@ const STOCK_EMBLEMS = [
 export function stockEmblem(stock, cls = "emblem") {
   return svg("svg", { class: `${cls} stock-${stock}`, viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" },
     STOCK_EMBLEMS[stock]());
-}
-
-/** Event emblems in a 24 × 24 box, by the first kind of their group. */
-function eventEmblem(kind) {
-  const g = eventGroup(kind);
-  const shapes = {
-    split: () => [svg("path", { class: "line", d: "M12 21V12M12 12 5 4M12 12l7-8M5 4v5M5 4h5M19 4v5M19 4h-5" })],
-    crash: () => [svg("path", { class: "line", d: "M2 5l6 5 4-3 10 12M22 19h-6M22 19v-6" })],
-    insider: () => [svg("path", { class: "line", d: "M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" }), svg("circle", { cx: 12, cy: 12, r: 3.2 })],
-    audit: () => [svg("circle", { class: "line", cx: 10, cy: 10, r: 6.5 }), svg("path", { class: "line", d: "M15 15l6.5 6.5M7 10h6" })],
-    freeze: () => [svg("path", { class: "line", d: "M12 2v20M3.3 7l17.4 10M3.3 17 20.7 7M9 3.8l3 2.6 3-2.6M9 20.2l3-2.6 3 2.6" })],
-    nochange: () => [svg("path", { class: "line", d: "M5 9h14M5 15h14" })],
-    upturn: () => [svg("path", { class: "line", d: "M12 21V4M5 11l7-7 7 7M3 21h18" })],
-    downturn: () => [svg("path", { class: "line", d: "M12 3v17M5 13l7 7 7-7M3 3h18" })],
-    gained: () => [svg("circle", { class: "line", cx: 12, cy: 12, r: 9 }), svg("path", { class: "line", d: "M12 7v10M7 12h10" })],
-    lost: () => [svg("circle", { class: "line", cx: 12, cy: 12, r: 9 }), svg("path", { class: "line", d: "M7 12h10" })],
-    marketcrash: () => [svg("path", { class: "line", d: "M2 3l5 5 4-3 5 7 6 8M2 11l4 4 3-2 4 6" })],
-    closed: () => [svg("path", { d: "M12 2.5a1.6 1.6 0 0 1 1.6 1.6v.6A6.5 6.5 0 0 1 18.5 11v4.5l2.2 2.8v1H3.3v-1l2.2-2.8V11a6.5 6.5 0 0 1 4.9-6.3v-.6A1.6 1.6 0 0 1 12 2.5zM9.5 20.5h5a2.5 2.5 0 0 1-5 0z" })],
-  };
-  return svg("svg", { class: "emblem", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" }, shapes[g]());
 }
 
 // ------------------------------------------------------------------ Take Stock
@@ -148,16 +130,21 @@ export function shareCard(ctx, id, opts = {}) {
   return node;
 }
 
-/** A Take Stock event card, face up: emblem, name and what it does. */
+/**
+ * A Take Stock event card, face up: its picture, name and what it does, which also shows as its
+ * tip (unless ``opts.tip`` is false: a card among others that share one tip).
+ */
 export function eventCard(ctx, kind, opts = {}) {
   const name = ctx.words.events[kind];
   const stock = eventStock(kind);
   const effect = eventEffect(kind);
-  const node = cardNode(opts, `card ts-event ev-${eventGroup(kind)}${stock === null ? "" : ` stock-${stock}`}`,
-    _("{event}: {effect}", { event: name, effect }));
+  const said = _("{event}: {effect}", { event: name, effect });
+  const node = cardNode(opts, `card ts-event ev-${eventGroup(kind)}${stock === null ? "" : ` stock-${stock}`}`, said);
+  if (opts.tip !== false) tip(node, said);
   node.dataset.event = String(kind);
   node.append(
-    eventEmblem(kind),
+    el("span", { class: "ev-art", "aria-hidden": "true" }, eventArt(eventGroup(kind)),
+      stock === null ? null : stockEmblem(stock, "ev-stock")),
     el("span", { class: "ev-name", "aria-hidden": "true" }, name),
     el("span", { class: "ev-effect", "aria-hidden": "true" }, effect),
   );

@@ -1,6 +1,8 @@
 // Movement: cards glide from where they were to where they went (draw, play to a row, buy,
 // discard ...). Short, skippable (any click or key finishes it), and off when the system asks
-// for reduced motion or the player turns it off. The boards say what moved (their moves()).
+// for reduced motion or the player turns it off. The boards say what moved (their moves()),
+// and scene.js shows what the market's events did where they happened.
+import * as scene from "/static/scene.js";
 
 const KEY = "closingbell.motion";
 const DURATION = 380;
@@ -29,7 +31,7 @@ export function snapshot(root) {
   const zones = new Map();
   const cards = [];
   const prices = new Map();
-  if (!root) return { zones, cards, prices };
+  if (!root) return { zones, cards, prices, counters: new Map() };
   for (const z of root.querySelectorAll("[data-zone]")) {
     if (!zones.has(z.dataset.zone)) zones.set(z.dataset.zone, z.getBoundingClientRect());
   }
@@ -41,7 +43,7 @@ export function snapshot(root) {
     const [key, value] = p.dataset.price.split(":");
     prices.set(key, Number(value));
   }
-  return { zones, cards, prices };
+  return { zones, cards, prices, counters: scene.counters(root) };
 }
 
 function visible(rect) {
@@ -98,20 +100,14 @@ function ghost(model, from, to, delay) {
 /**
  * Move what ``moves`` says moved, from where ``snap`` saw it to where it is now in ``root``.
  * A move is ``{card, from, to, back}``: zones by name; ``back`` draws a face-down card when
- * the card is unknown. ``makeBack(kind)`` makes such a card.
+ * the card is unknown. ``makeBack(kind)`` makes such a card. A move ``{effect, zone}`` is
+ * what an event did there (a split, a crash, a bankruptcy: see scene.js).
  */
 export function play(root, snap, moves, makeBack) {
-  if (!root) return;
-  for (const p of root.querySelectorAll("[data-price]")) {
-    const [k, value] = p.dataset.price.split(":");
-    const before = snap.prices.get(k);
-    if (before !== undefined && before !== Number(value)) {
-      p.classList.add(Number(value) > before ? "went-up" : "went-down");
-    }
-  }
-  if (!motionOn()) return;
+  if (!root || !motionOn()) return;
+  scene.play(root, snap, moves.filter((m) => m.effect));
   let delay = 0;
-  for (const m of moves.slice(-12)) {
+  for (const m of moves.filter((x) => !x.effect).slice(-12)) {
     const key = m.card === null || m.card === undefined ? null : String(m.card);
     const seen = key === null ? [] : snap.cards.filter((c) => c.zone === m.from && c.card === key);
     const source = seen.length ? seen[seen.length - 1] : null;
@@ -139,6 +135,7 @@ export function play(root, snap, moves, makeBack) {
 
 /** Finish every movement at once (the cards' and the prices' flashes). */
 export function skip() {
+  scene.stop();
   for (const a of [...running]) a.finish();
   for (const a of document.getAnimations()) if (a.playState === "running") a.finish();
 }

@@ -759,7 +759,9 @@ function send(message) {
 
 function drawState(message) {
   const snap = motion.snapshot(main); // the other players may sit in the side column
-  const incremental = message.first_event > 0 && last !== null;
+  // A table started from a position has no log before its first move: that move's message
+  // starts at event 0 too, and follows on from what was drawn.
+  const incremental = last !== null && (message.first_event > 0 || events.length === 0);
   if (message.first_event === 0) {
     events = [];
     logList.replaceChildren();

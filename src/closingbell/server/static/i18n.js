@@ -184,7 +184,7 @@ export function errorText(code, values) {
     chat_too_long: _("A message has at most 500 characters."),
     chat_rate_limited: _("You are writing too fast: wait a few seconds."),
     chat_not_allowed: _("Spectators only read the chat at this table."),
-    not_practice: _("Hints are given only at practice tables, where every other seat is a bot."),
+    not_practice: _("Hints are given only at practice tables: unrated, with a bot in every other seat."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

@@ -14,6 +14,29 @@ function niceStep(raw) {
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
 }
 const BUSY_RETRY = 10000;
+const MARK_HEIGHT = 22; // a mistake's numbered mark on the chart: big enough to tap
+const MARK_GAP = 4; // between two marks side by side
+const MARK_ROW = MARK_HEIGHT + 6; // from one row of marks to the next
+
+/**
+ * Where the marks of points at ``xs`` (ascending) go: in rows, each mark at least ``spacing``
+ * from the next in its row, as near its point as the others allow, within ``lo`` to ``hi``.
+ * As few rows as hold them all; point i goes to row i modulo their number. Returns
+ * ``{ placed: [{ x, row }, ...], rows }``.
+ */
+function spread(xs, lo, hi, spacing) {
+  const perRow = Math.max(1, Math.floor((hi - lo) / spacing) + 1);
+  const rows = Math.max(1, Math.ceil(xs.length / perRow));
+  const placed = xs.map((x, i) => ({ x, row: i % rows }));
+  for (let r = 0; r < rows; r += 1) {
+    const row = placed.filter((p) => p.row === r);
+    let edge = -Infinity;
+    for (const p of row) { p.x = Math.max(p.x, lo, edge + spacing); edge = p.x; }
+    edge = Infinity;
+    for (const p of row.reverse()) { p.x = Math.min(p.x, hi, edge - spacing); edge = p.x; }
+  }
+  return { placed, rows };
+}
 
 /**
  * The review's part of the page, for the finished table ``tableId``. ``hooks``:
@@ -138,14 +161,19 @@ export function createReview(tableId, hooks) {
   function chart(box) {
     const decisions = found.decisions;
     const width = Math.max(260, Math.min(900, box.clientWidth || 320));
-    const height = 200;
     const left = 40;
     const right = 10;
-    const top = 10;
     const bottom = 42;
+    const plot = 148; // the height of the plot itself
     const n = Math.max(decisions.length, 2);
     const X = (k) => left + ((width - left - right) * k) / (n - 1);
-    const Y = (p) => top + (height - top - bottom) * (1 - p);
+    // The mistakes' numbered marks, in rows above the plot, each tied to its point.
+    const mistakes = decisions.map((d, k) => [d, k]).filter(([d]) => d.mistake);
+    const markWidth = Math.max(24, 10 + 8 * String(decisions.length).length);
+    const { placed, rows } = spread(mistakes.map(([, k]) => X(k)), markWidth / 2 + 2, width - markWidth / 2 - 2, markWidth + MARK_GAP);
+    const top = mistakes.length ? 6 + rows * MARK_ROW + 4 : 10;
+    const height = top + plot + bottom;
+    const Y = (p) => top + plot * (1 - p);
     const parts = [
       svg("title", { id: "review-chart-title" }, _("Chance of winning through the game")),
       svg("desc", { id: "review-chart-desc" }, _("{name}'s chance of winning after each of {n} decisions, from {from} to {to}; {m} mistakes are marked in red.", {
@@ -171,21 +199,35 @@ export function createReview(tableId, hooks) {
     }
     parts.push(svg("polyline", { class: "line best-line", points: decisions.map((d, k) => `${X(k)},${Y(d.best.win)}`).join(" ") }));
     parts.push(svg("polyline", { class: "line", points: decisions.map((d, k) => `${X(k)},${Y(d.taken.win)}`).join(" ") }));
-    decisions.forEach((d, k) => {
-      if (!d.mistake) return;
+    // Points of mistakes a few decisions apart overlap: the marks above, spread out so that
+    // none covers another, are what is clicked or focused.
+    const marks = mistakes.map(([d, k], i) => {
+      const { x, row } = placed[i];
+      const y = 6 + (rows - 1 - row) * MARK_ROW;
       const label = _("Mistake at decision {k}: {action}", { k: num(k + 1), action: d.taken.label });
-      const mark = svg("circle", {
-        class: "mistake-mark", cx: X(k), cy: Y(d.taken.win), r: 5.5, tabindex: "0", role: "button",
-        "aria-label": label, "data-index": d.index,
-      }, svg("title", {}, label));
+      parts.push(
+        svg("polyline", { class: "mistake-lead", points: `${x},${y + MARK_HEIGHT} ${X(k)},${top} ${X(k)},${Y(d.taken.win)}` }),
+        svg("circle", { class: "mistake-dot", cx: X(k), cy: Y(d.taken.win), r: 4 }));
+      const mark = svg("g", {
+        class: d.index === chosen ? "mistake-mark current" : "mistake-mark", tabindex: "0", role: "button",
+        "aria-label": label, "aria-current": d.index === chosen ? "true" : null, "data-index": d.index,
+      },
+      svg("title", {}, label),
+      svg("rect", { x: x - markWidth / 2, y, width: markWidth, height: MARK_HEIGHT, rx: 5 }),
+      svg("text", { x, y: y + MARK_HEIGHT / 2 + 4, "text-anchor": "middle" }, num(k + 1)));
       mark.addEventListener("click", () => choose(d.index));
       mark.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(d.index); } });
-      parts.push(mark);
+      return mark;
     });
+    parts.push(...marks); // last: above the lines
+    // Drawn anew when a decision is chosen: the focus stays on the mark it was on.
+    const focused = box.contains(document.activeElement) ? document.activeElement.getAttribute("data-index") : null;
     box.replaceChildren(svg("svg", {
       class: "chart-svg review-chart-svg", width, height, viewBox: `0 0 ${width} ${height}`,
       role: "group", "aria-labelledby": "review-chart-title review-chart-desc",
     }, parts));
+    const again = marks.find((m) => m.getAttribute("data-index") === focused);
+    if (again) again.focus({ preventScroll: true });
   }
 
   // ---------------------------------------------------------------- the list

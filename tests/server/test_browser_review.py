@@ -101,9 +101,34 @@ OWN_POINTS = """mark => {
 """Whether every part of a mark's box is the mark's own: no other covers it."""
 
 
+IN_SIGHT = """() => {
+    const box = document.getElementById('review-worth-box');
+    const rect = (e) => e.getBoundingClientRect();
+    const top = rect(box).top + box.clientTop;
+    const bottom = Math.min(top + box.clientHeight, window.innerHeight);
+    // The cells, not the rows: a row's box stays where it was when its cells stick.
+    const head = rect(document.querySelector('#review-worth thead th')).bottom;
+    const rows = [...document.querySelectorAll('#review-worth tbody tr')];
+    const best = rows.find(r => r.querySelector('.best-tag'));
+    const taken = rows.find(r => r.querySelector('.taken-tag'));
+    const cell = (r) => rect(r.cells[0]);
+    const pinned = cell(best).bottom;
+    const whole = (r, above) => cell(r).top >= above - 1 && cell(r).bottom <= bottom + 1;
+    return {
+        best: whole(best, head),
+        taken: taken === best || whole(taken, pinned),
+        halfHidden: rows.filter(r => r !== best)
+            .filter(r => cell(r).top < pinned - 1 && cell(r).bottom > pinned + 1).length,
+    };
+}"""
+"""Whether the preferred row and the row played show whole, in the worth table's box and in
+the window, and how many rows are half hidden under the header and the preferred row."""
+
+
 def _every_mark_opens_its_decision(page: Any, decisions: list[dict[str, Any]], lang: str) -> None:
     """Each mistake's mark on the chart is a target of its own, of a size to tap, reached by
-    the keyboard in order, and clicking it opens that decision."""
+    the keyboard in order, and clicking it opens that decision, with both the preferred
+    action's row and the played one in sight."""
     positions = {d["index"]: k for k, d in enumerate(decisions)}
     mistakes = [d for d in decisions if d["mistake"]]
     marks = page.locator("#review-chart .mistake-mark")
@@ -139,6 +164,9 @@ def _every_mark_opens_its_decision(page: Any, decisions: list[dict[str, Any]], l
         current = page.get_attribute("#review-list button[aria-current='true']", "data-index")
         assert current == str(d["index"])
         assert heading.format(k=positions[d["index"]] + 1) in page.inner_text("#review-detail h2")
+        # Both the preferred action and the one played are in sight, none half hidden.
+        sight = page.evaluate(IN_SIGHT)
+        assert sight == {"best": True, "taken": True, "halfHidden": 0}, (d["index"], sight)
 
 
 def test_a_finished_games_review_steps_the_board_to_its_mistakes(

@@ -293,7 +293,11 @@ export function createReview(tableId, hooks) {
       const tags = [];
       if (v.action === d.taken.action) tags.push(el("span", { class: "tag taken-tag" }, _("Played")));
       if (v.action === d.best.action) tags.push(el("span", { class: "tag best-tag" }, _("Preferred")));
-      const cls = [v.action === d.taken.action ? "taken" : "", v.action === d.taken.action && d.mistake ? "mistake" : ""].join(" ").trim();
+      const cls = [
+        v.action === d.best.action ? "best" : "",
+        v.action === d.taken.action ? "taken" : "",
+        v.action === d.taken.action && d.mistake ? "mistake" : "",
+      ].join(" ").trim();
       return el("tr", { class: cls || null },
         el("th", { scope: "row" }, el("span", { class: "worth-label" }, v.label), " ", tags),
         el("td", {}, el("span", { class: "worth-main" }, margin(v.margin)), el("span", { class: "worth-range" }, interval(v.margin_interval, margin))),
@@ -332,11 +336,39 @@ export function createReview(tableId, hooks) {
     detail.replaceChildren(...parts);
     detail.classList.toggle("is-mistake", d.mistake);
     detail.hidden = false;
-    // A long list of actions scrolls in its box: the action taken is brought into it.
-    const box = detail.querySelector(".worth-box");
-    const taken = detail.querySelector(".worth tr.taken");
-    if (box && taken && taken.offsetTop + taken.offsetHeight > box.clientHeight) {
-      box.scrollTop = taken.offsetTop - box.clientHeight / 2;
+    fitWorth(detail.querySelector(".worth-box"));
+  }
+
+  /**
+   * Scroll the worth table's ``box`` so that the action played and the preferred one both
+   * show. A long list scrolls under the table's header and the preferred row (the first),
+   * which stay in place (style.css); when the row played is beyond the box, the rows move up
+   * just enough to show it whole, and by whole rows, so that the first in sight starts right
+   * under the preferred row and none is half hidden under it (with room below the last row
+   * when the list must scroll further than its end for that).
+   */
+  function fitWorth(box) {
+    const table = box && box.querySelector(".worth");
+    if (!table) return;
+    box.style.setProperty("--worth-head", `${table.tHead.getBoundingClientRect().height}px`);
+    box.scrollTop = 0;
+    const rows = [...table.tBodies[0].rows];
+    const taken = rows.findIndex((r) => r.classList.contains("taken"));
+    if (taken < 1) return;
+    const origin = box.getBoundingClientRect().top + box.clientTop;
+    const top = (r) => r.getBoundingClientRect().top - origin;
+    const end = top(rows[taken]) + rows[taken].getBoundingClientRect().height;
+    if (end <= box.clientHeight) return;
+    const pinned = top(rows[0]) + rows[0].getBoundingClientRect().height - top(table.tHead);
+    for (let j = 1; j <= taken; j += 1) {
+      const scroll = top(rows[j]) - pinned;
+      if (end - scroll <= box.clientHeight || j === taken) {
+        // Near the end of the list, room below the last row lets it scroll that far.
+        const short = scroll - (box.scrollHeight - box.clientHeight);
+        if (short > 0) box.style.paddingBottom = `${Math.ceil(short)}px`;
+        box.scrollTop = scroll;
+        return;
+      }
     }
   }
 
@@ -355,8 +387,14 @@ export function createReview(tableId, hooks) {
     mark();
     drawDetail();
     await hooks.stepTo(seat, index);
-    // The replay's controls, then this decision and the board as the seat saw it.
+    // The replay's controls, then this decision and the board as the seat saw it; on a short
+    // screen, the page goes on up to the decision's top so that the worth table shows whole.
     (detail.previousElementSibling || detail).scrollIntoView({ block: "start", behavior: "instant" });
+    const box = detail.querySelector(".worth-box");
+    if (!box || detail.hidden) return;
+    const over = box.getBoundingClientRect().bottom - window.innerHeight;
+    const room = detail.getBoundingClientRect().top;
+    if (over > 0 && room > 0) window.scrollBy({ top: Math.min(over + 8, room), behavior: "instant" });
   }
 
   // ---------------------------------------------------------------- open and close

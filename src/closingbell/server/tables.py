@@ -672,17 +672,25 @@ class LiveTable:
         if user_id is not None and any(s.user_id == user_id for s in self.seats):
             raise WebError(ErrorCode.ALREADY_SEATED, "your account already has a seat here", 409)
         if seat is not None:
+            # The refusal names the seat as the protocol does (from 0), in its message and
+            # in a field of its own, from which a page writes "Seat 2" for people.
             if seat >= len(self.seats):
                 raise WebError(
                     ErrorCode.BAD_SEAT,
                     f"seat {seat} is not a seat of this table (0 to {len(self.seats) - 1})",
                     422,
+                    {"seat": seat},
                 )
             if self.seats[seat].kind != "open":
-                raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
+                raise WebError(
+                    ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409, {"seat": seat}
+                )
             if seat not in self._free_for(user_id):
                 raise WebError(
-                    ErrorCode.SEAT_TAKEN, f"seat {seat} is kept for an invited player", 409
+                    ErrorCode.SEAT_TAKEN,
+                    f"seat {seat} is kept for an invited player",
+                    409,
+                    {"seat": seat},
                 )
         else:
             open_seats = self._free_for(user_id)

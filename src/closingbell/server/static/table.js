@@ -204,6 +204,8 @@ async function join(name, seat, error) {
       info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;
       seats = info.seats;
       drawJoin();
+      // The refusal already says that the seat was taken: once is enough.
+      if (e.code === "seat_taken" && joinForm) joinForm.note.textContent = "";
     } catch { /* the socket will tell */ }
   }
 }

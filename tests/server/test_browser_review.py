@@ -90,6 +90,85 @@ def _step_to(page: Any, index: int) -> None:
     page.wait_for_selector("#review-detail:not([hidden])")
 
 
+OWN_POINTS = """mark => {
+    const r = mark.getBoundingClientRect();
+    const points = [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9]];
+    return points.every(([fx, fy]) => {
+        const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+        return hit !== null && hit.closest('.mistake-mark') === mark;
+    });
+}"""
+"""Whether every part of a mark's box is the mark's own: no other covers it."""
+
+
+IN_SIGHT = """() => {
+    const box = document.getElementById('review-worth-box');
+    const rect = (e) => e.getBoundingClientRect();
+    const top = rect(box).top + box.clientTop;
+    const bottom = Math.min(top + box.clientHeight, window.innerHeight);
+    // The cells, not the rows: a row's box stays where it was when its cells stick.
+    const head = rect(document.querySelector('#review-worth thead th')).bottom;
+    const rows = [...document.querySelectorAll('#review-worth tbody tr')];
+    const best = rows.find(r => r.querySelector('.best-tag'));
+    const taken = rows.find(r => r.querySelector('.taken-tag'));
+    const cell = (r) => rect(r.cells[0]);
+    const pinned = cell(best).bottom;
+    const whole = (r, above) => cell(r).top >= above - 1 && cell(r).bottom <= bottom + 1;
+    return {
+        best: whole(best, head),
+        taken: taken === best || whole(taken, pinned),
+        halfHidden: rows.filter(r => r !== best)
+            .filter(r => cell(r).top < pinned - 1 && cell(r).bottom > pinned + 1).length,
+    };
+}"""
+"""Whether the preferred row and the row played show whole, in the worth table's box and in
+the window, and how many rows are half hidden under the header and the preferred row."""
+
+
+def _every_mark_opens_its_decision(page: Any, decisions: list[dict[str, Any]], lang: str) -> None:
+    """Each mistake's mark on the chart is a target of its own, of a size to tap, reached by
+    the keyboard in order, and clicking it opens that decision, with both the preferred
+    action's row and the played one in sight."""
+    positions = {d["index"]: k for k, d in enumerate(decisions)}
+    mistakes = [d for d in decisions if d["mistake"]]
+    marks = page.locator("#review-chart .mistake-mark")
+    assert [int(i) for i in marks.evaluate_all("ms => ms.map(m => m.dataset.index)")] == [
+        d["index"] for d in mistakes
+    ]
+    boxes = []
+    for i in range(marks.count()):
+        marks.nth(i).scroll_into_view_if_needed()
+        box = marks.nth(i).bounding_box()
+        assert box is not None and box["width"] >= 24 and box["height"] >= 22, box
+        assert marks.nth(i).evaluate(OWN_POINTS), f"mark {i} is covered"
+        boxes.append(box)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (
+                a["x"] + a["width"] <= b["x"]
+                or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"]
+                or b["y"] + b["height"] <= a["y"]
+            )
+            assert apart, (a, b)
+    # The keyboard goes from one mark to the next.
+    marks.first.focus()
+    for d in mistakes[1:]:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.index") == str(d["index"])
+    # A click on each opens its own decision.
+    heading = "Decision {k} of" if lang == "en" else "第 {k} 個決定"
+    for d in mistakes:
+        page.locator(f"#review-chart .mistake-mark[data-index='{d['index']}']").click()
+        _step_to(page, d["index"])
+        current = page.get_attribute("#review-list button[aria-current='true']", "data-index")
+        assert current == str(d["index"])
+        assert heading.format(k=positions[d["index"]] + 1) in page.inner_text("#review-detail h2")
+        # Both the preferred action and the one played are in sight, none half hidden.
+        sight = page.evaluate(IN_SIGHT)
+        assert sight == {"best": True, "taken": True, "halfHidden": 0}, (d["index"], sight)
+
+
 def test_a_finished_games_review_steps_the_board_to_its_mistakes(
     browser: Any, reviewing: str
 ) -> None:
@@ -115,12 +194,13 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         summary = page.inner_text("#review-summary")
         assert f"{len(mistakes)} mistake" in summary and f"{len(decisions)} decisions" in summary
         # The chart: an inline SVG with the chance of winning and the mistakes marked.
-        assert page.locator("#review-chart svg polyline").count() == 2
+        assert page.locator("#review-chart svg polyline.line").count() == 2
         assert page.locator("#review-chart .mistake-mark").count() == len(mistakes)
         assert page.get_attribute("#review-chart svg", "aria-labelledby")
         _no_overflow(page)
         if shots:
             _shot(page, "review-en-desktop")
+        _every_mark_opens_its_decision(page, decisions, "en")
         # A mistake chosen on the chart (with the keyboard) steps the board to it.
         first = mistakes[0]
         page.locator("#review-chart .mistake-mark").first.focus()
@@ -189,5 +269,7 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         _no_overflow(page)
         if shots:
             _shot(page, "review-mistake-zh-phone")
+        page.uncheck("#review-only-mistakes")
+        _every_mark_opens_its_decision(page, review["decisions"], "zh-Hant")
     finally:
         context.close()

@@ -38,7 +38,7 @@ from tests.server.helpers import (
     wait_state,
 )
 from tests.server.leakcheck import expected_hint
-from tests.server.test_accounts import sign_up, stored
+from tests.server.test_accounts import sign_up, stored, use
 from tests.server.test_cluster import servers
 from tests.server.test_positions import migrate, schema
 from tests.server.test_standings import figures, play_out, rated_table, sit
@@ -156,21 +156,48 @@ def test_no_hint_once_the_game_is_over(client: TestClient) -> None:
     assert info(client, table)["hints_used"] is False
 
 
+def test_a_rated_table_gives_no_hints_even_against_bots_only(database_url: str) -> None:
+    with client_for(database_url, bot_delay=60) as site:
+        sign_up(site, "Alice")
+        table = rated_table(site, ["open", "medium"], seed=FIRST_TO_MOVE)["id"]
+        token = sit(site, table)
+        with site.websocket_connect(f"/ws/tables/{table}") as ws:
+            state = hello(ws, token)
+            assert state["current_player"] == 0
+            ask(ws, state["version"])
+            assert "unrated" in expect_error(ws, "not_practice")["message"]
+        shown = info(site, table)
+        assert shown["rated"] is True and shown["hints_used"] is False
+
+
+def use_hints(url: str, table_id: str) -> None:
+    """Store that a hint was taken at ``table_id``, as servers did at rated tables before
+    rated tables refused hints."""
+
+    async def run() -> None:
+        store = Store(url)
+        try:
+            await store.use_hints(table_id)
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
 def test_a_table_whose_hints_were_used_rates_nobody_and_the_rebuild_agrees(
     database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client_for(database_url) as site:
-        sign_up(site, "Alice")
+        cookie = sign_up(site, "Alice")
         plain = rated_table(site, ["open", "medium"], seed=5)
         play_out(site, plain["id"], [sit(site, plain["id"])])
         live = figures(database_url)
         assert len(live["changes"]) == 2
         hinted = rated_table(site, ["open", "medium"], seed=FIRST_TO_MOVE)
         token = sit(site, hinted["id"])
-        with site.websocket_connect(f"/ws/tables/{hinted['id']}") as ws:
-            state = hello(ws, token)
-            ask(ws, state["version"])
-            expect(ws, "hint")
+    use_hints(database_url, hinted["id"])
+    with client_for(database_url) as site:
+        use(site, cookie)
         shown = info(site, hinted["id"])
         assert shown["rated"] is True and shown["hints_used"] is True
         final = play_out(site, hinted["id"], [token])

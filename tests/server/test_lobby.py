@@ -110,16 +110,13 @@ def test_joining_fills_seats_and_starts_the_game(client: TestClient) -> None:
 def test_join_a_chosen_seat(client: TestClient) -> None:
     table = create(client, "take_stock", ["open", "open", "open"])
     assert join(client, table["id"], "Cy", seat=2)["seat"] == 2
-    error_of(
-        client.post(f"/api/tables/{table['id']}/join", json={"name": "Di", "seat": 2}),
-        409,
-        "seat_taken",
-    )
-    error_of(
-        client.post(f"/api/tables/{table['id']}/join", json={"name": "Di", "seat": 3}),
-        422,
-        "bad_seat",
-    )
+    taken = client.post(f"/api/tables/{table['id']}/join", json={"name": "Di", "seat": 2})
+    # The seat is named as everywhere in the protocol, from 0: in the message and a field.
+    assert error_of(taken, 409, "seat_taken") == "seat 2 is not open"
+    assert taken.json()["error"]["seat"] == 2
+    beyond = client.post(f"/api/tables/{table['id']}/join", json={"name": "Di", "seat": 3})
+    assert error_of(beyond, 422, "bad_seat").startswith("seat 3 is not a seat of this table")
+    assert beyond.json()["error"]["seat"] == 3
 
 
 def test_joining_a_full_table_is_refused(client: TestClient) -> None:

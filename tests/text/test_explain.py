@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -14,8 +15,9 @@ from closingbell.core.view import View
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.text.card_stock_market import CardStockMarketNarrator
 from closingbell.text.games import narrator_for
+from closingbell.text.hints import hint_reason
 from closingbell.text.i18n import LANGS
-from closingbell.text.narrator import cost_of
+from closingbell.text.narrator import Narrator, cost_of
 from closingbell.text.take_stock import TakeStockNarrator
 from tests.conformance.hidden import perturber_for
 
@@ -147,6 +149,51 @@ def test_a_discard_that_gives_up_a_raise() -> None:
     )
     zh = explain(ts("zh-Hant"), view, "discard Oil 5", "discard Gem 2")
     assert "放棄讓你的油（4 股）多值 8 分的機會" in zh
+
+
+def test_two_discards_worth_the_same_are_said_to_differ_little() -> None:
+    _, view = take_stock(
+        "decide: 0 discard for market A; gem: 1 2; corn: 1 2; hands: Gem9 Corn9 Oil5 ... / ...; "
+        "certs: Oil6 / -"
+    )
+    # Neither 9 can be laid on its row; each is 2 shares at a price of 2: 4 points.
+    said = explain(ts("en"), view, "discard Gem 9", "discard Corn 9")
+    assert said.startswith(
+        "From what you can see now, discarding Gem 9 and discarding Corn 9 differ little; the "
+        "analysis prefers discarding Corn 9 because it did better when the deals that fit what "
+        "you can see were played out. The cost:"
+    ), said
+    assert "worth 4 points" not in said
+    zh = explain(ts("zh-Hant"), view, "discard Gem 9", "discard Corn 9")
+    assert zh.startswith("就目前看得到的局面，「丟棄寶石 9」與「丟棄玉米 9」相差不多；"), zh  # noqa: RUF001
+    assert "打到最後" in zh and "4 分" not in zh
+
+
+def test_what_two_actions_share_is_left_out_for_what_sets_them_apart() -> None:
+    _, view = take_stock("oil: 1 3; hands: Oil5 Gem2 Corn9 ... / ...; certs: Tech6 / -")
+    # Both lift a stock nobody holds; only the raise of Oil lengthens the longest row.
+    said = explain(ts("en"), view, "raise Oil 5", "raise Gem 2")
+    assert said.startswith(
+        "Raising Oil to 5 makes Oil the longest row, so the Limit rises to 3 certificates; the "
+        "analysis prefers raising Gem to 2."
+    ), said
+    assert "nobody holds" not in said
+    zh = explain(ts("zh-Hant"), view, "raise Oil 5", "raise Gem 2")
+    assert "限制規則的上限升為 3 張憑證" in zh and "沒有人持有" not in zh
+
+
+def test_two_moves_of_suits_nobody_holds_are_said_to_differ_little() -> None:
+    _, view = card_stock_market("market: 4D 5S; hands: 6D 8S ... / ...")
+    said = explain(csm("en"), view, "market 6D", "market 8S")
+    assert said.startswith(
+        "From what you can see now, playing 6♦ on Diamonds and playing 8♠ on Spades differ "
+        "little; the analysis prefers playing 8♠ on Spades because"
+    ), said
+    assert "nobody holds" not in said
+    zh = explain(csm("zh-Hant"), view, "market 6D", "market 8S")
+    start = "就目前看得到的局面，「把 6♦ 打到方塊」與「把 8♠ 打到黑桃」相差不多"  # noqa: RUF001
+    assert zh.startswith(start), zh
+    assert "沒有人持有" not in zh
 
 
 def test_events_to_choose_between_show_their_prices() -> None:
@@ -336,3 +383,81 @@ def test_every_pair_of_actions_reads_without_gaps_and_ignores_the_hidden_cards(
             assert moved.explain(moved_view, value.action, again.best, again) == said
             told += 1
     assert told > 50
+
+
+def ranked(view: View, order: list[int]) -> DecisionAnalysis:
+    """An analysis of ``view`` that ranks the actions in ``order``, each 1 behind the last."""
+    assert view.seat is not None
+
+    def value(action: int, behind: float) -> ActionValue:
+        return ActionValue(
+            action=action,
+            margin=Estimate(10.0 - behind, 3.0),
+            win=Estimate(0.4, 0.1),
+            behind=Estimate(-behind, 0.0 if not behind else 2.1),
+        )
+
+    return DecisionAnalysis(
+        seat=view.seat, worlds=8, actions=tuple(value(a, float(k)) for k, a in enumerate(order))
+    )
+
+
+def names_left_out(words: Narrator) -> Callable[[str], str]:
+    """``text`` with every card, stock, suit and event name put as "·"."""
+    found = words.vocabulary()
+    names = {n for key in ("stocks", "suits", "cards", "events") for n in found.get(key, [])}
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+    return lambda text: pattern.sub("·", text)
+
+
+NOBODY = {"en": "nobody holds", "zh-Hant": "沒有人持有"}
+"""How the narrators say that nobody holds a stock or suit."""
+FIGURE = re.compile(r"\d+(?:\.\d+)?")
+"""A number in a reason."""
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize(
+    ("name", "players"), [("take_stock", 2), ("take_stock", 3), ("card_stock_market", 3)]
+)
+def test_no_reason_states_one_clause_for_both_actions(name: str, players: int, lang: str) -> None:
+    """A reason tells the two actions apart, or says plainly that little sets them apart.
+
+    Over pairs of actions of random decisions, neither the review's explanation nor the
+    hint's reason gives the two actions facts that read the same once the names of their
+    cards, stocks or suits are left out ("a certificate of Gem worth 6 points", "of Corn
+    worth 6 points"), nor says of both that they move what nobody holds in words that read
+    the same once their figures are left out too.
+    """
+    game = closingbell.load_game(name, players=players)
+    words = narrator_for(game, [f"P{q + 1}" for q in range(players)], lang)
+    assert words is not None
+    plain = names_left_out(words)
+    told = alike = 0
+    for deal in range(8):
+        state = game.new_game(deal)
+        rng = random.Random(deal)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seat = state.current_player
+            if len(legal) > 1 and rng.random() < 0.3 and seat is not None:
+                view = state.view(seat)
+                pairs = [(a, b) for a in legal for b in legal if a != b]
+                for taken, best in rng.sample(pairs, min(6, len(pairs))):
+                    found = ranked(
+                        view, [best, taken, *(a for a in legal if a not in (taken, best))]
+                    )
+                    said = words.explain(view, taken, best, found)
+                    hint = hint_reason(words, view, found)
+                    assert hint is not None
+                    for text in (said, hint):
+                        ours = [plain(f.text) for f in words.facts(view, taken) if f.text in text]
+                        theirs = [plain(f.text) for f in words.facts(view, best) if f.text in text]
+                        assert not set(ours) & set(theirs), text
+                        nobody = {FIGURE.sub("·", f) for f in ours if NOBODY[lang] in f}
+                        assert not nobody & {FIGURE.sub("·", f) for f in theirs}, text
+                    told += 1
+                    alike += ("differ little" in said) or ("相差不多" in said)
+            state.apply(rng.choice(legal))
+    assert told > 300
+    assert alike < told / 5  # most reasons still name what differs

@@ -12,7 +12,14 @@ from closingbell.text.games import narrator_for
 from closingbell.text.hints import hint_reason
 from closingbell.text.i18n import LANGS, translations
 from closingbell.text.narrator import capital, cost_of
-from tests.text.test_explain import LAST_SAVE, csm, moved_decisions, take_stock, ts
+from tests.text.test_explain import (
+    LAST_SAVE,
+    card_stock_market,
+    csm,
+    moved_decisions,
+    take_stock,
+    ts,
+)
 
 TS = closingbell.load_game("take_stock", players=2)
 
@@ -84,6 +91,29 @@ def test_card_stock_market_leads_are_in_dollars() -> None:
     assert said is not None and said.endswith(
         "It leads by about $12 of final margin ($9.0 to $15)."
     )
+
+
+def test_two_moves_alike_in_sight_say_so_and_what_the_play_outs_found() -> None:
+    _, view = card_stock_market("market: 4D 5S; hands: 6D 8S ... / ...")
+    words = csm("en")
+    order = ["market 8S", "market 6D"]  # both move a suit nobody holds
+    clear = hint_reason(words, view, valued(words.game, view, order, lead=4.0, spread=1.0))
+    assert clear == (
+        "From what you can see now, playing 8♠ on Spades and playing 6♦ on Diamonds differ "
+        "little, yet playing 8♠ on Spades did better when the deals that fit what you can see "
+        "were played out. It leads by about $4.0 of final margin ($3.0 to $5.0)."
+    )
+    close = hint_reason(words, view, valued(words.game, view, order, lead=1.0, spread=3.0))
+    assert close == (
+        "From what you can see now, playing 8♠ on Spades and playing 6♦ on Diamonds differ "
+        "little. Playing 6♦ on Diamonds is about as good: the analysis cannot tell the two apart."
+    )
+    zh = csm("zh-Hant")
+    said = hint_reason(zh, view, valued(zh.game, view, order, lead=4.0, spread=1.0))
+    assert said is not None and said.startswith(
+        "就目前看得到的局面，「把 8♠ 打到黑桃」與「把 6♦ 打到方塊」相差不多，但"  # noqa: RUF001
+    ), said
+    assert "沒有人持有" not in said
 
 
 def test_one_action_has_no_reason() -> None:

@@ -688,17 +688,25 @@ class LiveTable:
         if user_id is not None and any(s.user_id == user_id for s in self.seats):
             raise WebError(ErrorCode.ALREADY_SEATED, "your account already has a seat here", 409)
         if seat is not None:
+            # The refusal names the seat as the protocol does (from 0), in its message and
+            # in a field of its own, from which a page writes "Seat 2" for people.
             if seat >= len(self.seats):
                 raise WebError(
                     ErrorCode.BAD_SEAT,
                     f"seat {seat} is not a seat of this table (0 to {len(self.seats) - 1})",
                     422,
+                    {"seat": seat},
                 )
             if self.seats[seat].kind != "open":
-                raise WebError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409)
+                raise WebError(
+                    ErrorCode.SEAT_TAKEN, f"seat {seat} is not open", 409, {"seat": seat}
+                )
             if seat not in self._free_for(user_id):
                 raise WebError(
-                    ErrorCode.SEAT_TAKEN, f"seat {seat} is kept for an invited player", 409
+                    ErrorCode.SEAT_TAKEN,
+                    f"seat {seat} is kept for an invited player",
+                    409,
+                    {"seat": seat},
                 )
         else:
             open_seats = self._free_for(user_id)
@@ -1150,18 +1158,25 @@ class LiveTable:
     # ------------------------------------------------------------ hints
 
     def practice(self, seat: int) -> bool:
-        """Whether ``seat``'s player is the only person here: every other seat is a bot's."""
+        """Whether this is a practice table for ``seat``: unrated, and every other seat a bot's.
+
+        A rated table is never one, even against bots only: a hint there would help a result
+        that counts for ratings.
+        """
+        if self.rated:
+            return False
         return all(s.kind == "bot" for p, s in enumerate(self.seats) if p != seat)
 
     async def hint(self, conn: Connection, message: AskHint) -> None:
         """Send ``conn`` the analysis of its seat's decision; raise :class:`WebError` if refused.
 
-        Only at a practice table (:meth:`practice`), for the seat to decide, at the version
-        the message names. The analysis (:func:`closingbell.bots.hints.hint`) reads that
-        seat's view only, in the bots' helper processes, seeded by the table's seed and the
-        version: asked again for the same decision, the same hint is sent without being
-        worked out again. Before it is sent, the table records for good that hints were used
-        (``hints_used``, stored first): its result changes no rating.
+        Only at a practice table (:meth:`practice`, never a rated one), for the seat to
+        decide, at the version the message names. The analysis
+        (:func:`closingbell.bots.hints.hint`) reads that seat's view only, in the bots' helper
+        processes, seeded by the table's seed and the version: asked again for the same
+        decision, the same hint is sent without being worked out again. Before it is sent,
+        the table records for good that hints were used (``hints_used``, stored first): its
+        result changes no rating.
         """
         async with self.lock:
             seat = conn.seat
@@ -1170,7 +1185,8 @@ class LiveTable:
             if not self.practice(seat):
                 raise WebError(
                     ErrorCode.NOT_PRACTICE,
-                    "hints are given only at practice tables, where every other seat is a bot's",
+                    "hints are given only at practice tables: unrated, and every other seat a "
+                    "bot's",
                 )
             await self._check_turn(seat, message.version)
             version = self.version

@@ -25,6 +25,7 @@ from closingbell.text.narrator import (
     Cost,
     Fact,
     OptionWords,
+    alike,
     capital,
     check_explained,
     cost_of,
@@ -461,9 +462,16 @@ class CardStockMarketNarrator:
 
     def _why(self, v: CardStockMarketView, taken: int, preferred: int) -> str:
         _ = self.tr.gettext
-        told, prefer = telling(self.facts(v, taken), self.facts(v, preferred))
+        taken_facts, preferred_facts = self.facts(v, taken), self.facts(v, preferred)
+        told, prefer = telling(taken_facts, preferred_facts)
         words = {"taken": self.doing(v, taken), "preferred": self.doing(v, preferred)}
-        if told is not None and prefer is not None:
+        if alike(taken_facts, preferred_facts):
+            text = _(
+                "From what you can see now, {taken} and {preferred} differ little; the "
+                "analysis prefers {preferred} because it did better when the deals that fit "
+                "what you can see were played out."
+            ).format(**words)
+        elif told is not None and prefer is not None:
             text = _("{taken} {taken_fact}, while {preferred} {preferred_fact}.").format(
                 taken_fact=told, preferred_fact=prefer, **words
             )
@@ -606,7 +614,8 @@ class CardStockMarketNarrator:
                 facts.append(Fact(_("gives up this turn's trading and market changes"), 50))
             use = self._card_use(v, action - A.DISCARD)
             if use is not None:
-                facts.append(Fact(_("gives up {use}").format(use=use.text), use.weight))
+                same = None if use.same is None else ("gives up", *use.same)
+                facts.append(Fact(_("gives up {use}").format(use=use.text), use.weight, same))
             return sorted(facts, key=lambda f: -f.weight)
         if action < A.SELL:
             card = action - A.BUY
@@ -624,6 +633,7 @@ class CardStockMarketNarrator:
                             "{faces} of its face cards unseen"
                         ).format(lot=self._count(shares), suit=suit, faces=faces),
                         60,
+                        same=("free", shares, faces),
                     )
                 )
             else:
@@ -639,6 +649,7 @@ class CardStockMarketNarrator:
                             cash=_dollars(v.cash[seat] - cost),
                         ),
                         40,
+                        same=("buy", shares, cost),
                     )
                 )
                 if faces:
@@ -649,6 +660,7 @@ class CardStockMarketNarrator:
                                 "cards can bankrupt"
                             ).format(cost=_dollars(cost), suit=suit, faces=faces),
                             25,
+                            same=("exposed", cost, faces),
                         )
                     )
             if C.is_face(card):
@@ -658,6 +670,7 @@ class CardStockMarketNarrator:
                             "spends a face card as {lot}, not as a raise or a bankruptcy of {suit}"
                         ).format(lot=self._count(shares), suit=suit),
                         45,
+                        same=("face bought", shares),
                     )
                 )
             if v.shares[seat][s] + shares == C.MAX_SHARES:
@@ -667,6 +680,7 @@ class CardStockMarketNarrator:
                             cap=C.MAX_SHARES, suit=suit
                         ),
                         30,
+                        same=("fills",),
                     )
                 )
             return sorted(facts, key=lambda f: -f.weight)
@@ -705,6 +719,7 @@ class CardStockMarketNarrator:
                         price=_dollars(price),
                     ),
                     40,
+                    same=("sell", amount, shares),
                 )
             )
             return sorted(facts, key=lambda f: -f.weight)
@@ -727,6 +742,7 @@ class CardStockMarketNarrator:
                             lot=self._count(lost), suit=self.suit(s)
                         ),
                         35,
+                        same=("wipe free", lost),
                     )
                 ]
             return [
@@ -735,6 +751,7 @@ class CardStockMarketNarrator:
                         suit=self.suit(s), before=_dollars(price)
                     ),
                     20,
+                    same=("drop",),
                 )
             ]
         return [
@@ -743,6 +760,7 @@ class CardStockMarketNarrator:
                     suit=self.suit(s), price=_dollars(price), holdings=holdings
                 ),
                 30 + weight,
+                same=("wipe", holdings),
             )
         ]
 
@@ -756,14 +774,21 @@ class CardStockMarketNarrator:
                     suit=self.suit(s), price=_dollars(before)
                 ),
                 20,
+                same=("shed",),
             )
         text = _("moves {suit} from {before} to {after}").format(
             suit=self.suit(s), before=_dollars(before), after=_dollars(after)
         )
         holdings, weight = self._holdings(v, s, after - before)
         if holdings is None:
-            return Fact(_("{move}, a suit nobody holds").format(move=text), 10)
-        return Fact(_("{move} ({holdings})").format(move=text, holdings=holdings), 15 + weight)
+            # A suit nobody holds moves nobody's money, whichever suit and way: alike.
+            return Fact(_("{move}, a suit nobody holds").format(move=text), 10, same=("move",))
+        # Two suits moving the same sums for the same holders read alike.
+        return Fact(
+            _("{move} ({holdings})").format(move=text, holdings=holdings),
+            15 + weight,
+            same=("move", holdings),
+        )
 
     def _card_use(self, v: CardStockMarketView, card: int) -> Fact | None:
         """The best use a card in hand has now: a move of its price, or a purchase."""
@@ -774,7 +799,9 @@ class CardStockMarketNarrator:
         suit = self.suit(s)
         if C.is_face(card):
             return Fact(
-                _("a face card that could raise {suit} or bankrupt it").format(suit=suit), 40
+                _("a face card that could raise {suit} or bankrupt it").format(suit=suit),
+                40,
+                same=("face",),
             )
         rank = C.rank_of(card)
         playable = any(low <= rank <= high for low, high in self.number_spans(v, s))
@@ -789,6 +816,7 @@ class CardStockMarketNarrator:
                     lot=self._count(mine),
                 ),
                 30 + min(30, abs(gain)),
+                same=("move for you", gain),
             )
         if playable:
             return Fact(
@@ -796,6 +824,7 @@ class CardStockMarketNarrator:
                     suit=suit, before=_dollars(m.price), after=_dollars(rank)
                 ),
                 25,
+                same=("move of nobody's", rank > m.price),
             )
         shares = C.SHARES[card]
         if mine + shares <= C.MAX_SHARES and shares * m.price <= v.cash[seat]:
@@ -804,6 +833,7 @@ class CardStockMarketNarrator:
                     lot=self._count(shares), suit=suit, cost=_dollars(shares * m.price)
                 ),
                 20,
+                same=("purchase", shares, shares * m.price),
             )
         return None
 

@@ -144,17 +144,42 @@ class Fact:
     """The phrase, which follows the action's own short name ("adds 16 points to ...")."""
     weight: int
     """How telling it is: of an action's facts, the heaviest is the one said."""
+    same: tuple[object, ...] | None = None
+    """What it says with the card, stock or suit it is about left out, or ``None``: its text.
+    Two actions' facts with the same ``same`` say one thing of each ("a certificate worth
+    6 points", of Gem and of Corn), so neither tells the two apart."""
+
+    @property
+    def gist(self) -> object:
+        """What the fact says, to compare with another action's facts."""
+        return self.text if self.same is None else self.same
 
 
 def telling(taken: Sequence[Fact], preferred: Sequence[Fact]) -> tuple[str | None, str | None]:
-    """The fact to tell of each action: its heaviest one that the other does not share."""
-    shared = {f.text for f in taken} & {f.text for f in preferred}
+    """The fact to tell of each action: its heaviest one that the other does not share.
+
+    A fact is shared when the other action has one with the same text or the same
+    :attr:`Fact.gist`: both are ``None`` when every fact of each is shared (see
+    :func:`alike`).
+    """
+    texts = {f.text for f in taken} & {f.text for f in preferred}
+    gists = {f.gist for f in taken} & {f.gist for f in preferred}
 
     def pick(facts: Sequence[Fact]) -> str | None:
-        kept = sorted((f for f in facts if f.text not in shared), key=lambda f: -f.weight)
+        kept = [f for f in facts if f.text not in texts and f.gist not in gists]
+        kept.sort(key=lambda f: -f.weight)
         return kept[0].text if kept else None
 
     return pick(taken), pick(preferred)
+
+
+def alike(taken: Sequence[Fact], preferred: Sequence[Fact]) -> bool:
+    """Whether the two actions' facts say the same things: some, and none told apart.
+
+    Then no fact sets them apart in what the seat sees, and a reason says so rather than
+    state one clause twice.
+    """
+    return bool(taken) and bool(preferred) and telling(taken, preferred) == (None, None)
 
 
 def capital(text: str) -> str:

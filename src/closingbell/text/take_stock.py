@@ -23,6 +23,7 @@ from closingbell.text.narrator import (
     Cost,
     Fact,
     OptionWords,
+    alike,
     capital,
     check_explained,
     cost_of,
@@ -558,9 +559,16 @@ class TakeStockNarrator:
 
     def _why(self, v: TakeStockView, taken: int, preferred: int) -> str:
         _ = self._
-        told, prefer = telling(self.facts(v, taken), self.facts(v, preferred))
+        taken_facts, preferred_facts = self.facts(v, taken), self.facts(v, preferred)
+        told, prefer = telling(taken_facts, preferred_facts)
         words = {"taken": self.doing(v, taken), "preferred": self.doing(v, preferred)}
-        if told is not None and prefer is not None:
+        if alike(taken_facts, preferred_facts):
+            text = _(
+                "From what you can see now, {taken} and {preferred} differ little; the "
+                "analysis prefers {preferred} because it did better when the deals that fit "
+                "what you can see were played out."
+            ).format(**words)
+        elif told is not None and prefer is not None:
             text = _("{taken} {taken_fact}, while {preferred} {preferred_fact}.").format(
                 taken_fact=told, preferred_fact=prefer, **words
             )
@@ -683,7 +691,9 @@ class TakeStockNarrator:
         names = {"stock": self.stock_names[s], "before": before, "after": after}
         if not d:
             return Fact(
-                _("leaves {stock} at {price}").format(stock=names["stock"], price=before), 5
+                _("leaves {stock} at {price}").format(stock=names["stock"], price=before),
+                5,
+                same=("leaves",),
             )
         if can:
             text = _("can take {stock} from {before} to {after}").format(**names)
@@ -710,9 +720,13 @@ class TakeStockNarrator:
                 )
             )
             weight += min(30, abs(theirs * d))
-        if parts:
-            text = _("{move} ({holdings})").format(move=text, holdings=_("; ").join(parts))
-        return Fact(text, weight)
+        if not parts:
+            # A stock nobody holds moves nobody's points, whichever stock and way: alike.
+            return Fact(text, weight, same=("move", can))
+        holdings = _("; ").join(parts)
+        text = _("{move} ({holdings})").format(move=text, holdings=holdings)
+        # Two stocks moving the same points for the same holders read alike.
+        return Fact(text, weight, same=("move", can, holdings))
 
     def _raise_to(self, v: TakeStockView, s: int, value: int) -> int | None:
         """The price ``value`` would raise stock ``s`` to now, or ``None`` if it cannot."""
@@ -798,6 +812,7 @@ class TakeStockNarrator:
                             "certificates"
                         ).format(stock=self.stock_names[s], limit=longest),
                         35,
+                        same=("limit", longest),
                     )
                 )
             return facts
@@ -831,6 +846,7 @@ class TakeStockNarrator:
                             "adds {shares} of {stock}, which score nothing while it is frozen"
                         ).format(shares=shares, stock=self.stock_names[s]),
                         50,
+                        same=("save frozen",),
                     )
                 )
             else:
@@ -845,6 +861,7 @@ class TakeStockNarrator:
                             price=v.stocks[s].price,
                         ),
                         45,
+                        same=("save", worth),
                     )
                 )
             return facts
@@ -903,6 +920,7 @@ class TakeStockNarrator:
                     rival_shares=self.share_words(theirs),
                 ),
                 40 + min(30, mine * d),
+                same=("raise", mine * d, rival, theirs * d),
             )
         if mine:
             return Fact(
@@ -910,6 +928,7 @@ class TakeStockNarrator:
                     worth=self.point_words(mine * d), shares=self.share_words(mine), stock=stock
                 ),
                 40 + min(30, mine * d),
+                same=("raise", mine * d, None, 0),
             )
         if rival is not None:
             theirs = held[rival][s]
@@ -921,12 +940,14 @@ class TakeStockNarrator:
                     stock=stock,
                 ),
                 45 + min(25, theirs * d),
+                same=("raise", 0, rival, theirs * d),
             )
         return Fact(
             _("lifts {stock}, which nobody holds yet, from {before} to {after}").format(
                 stock=stock, before=v.stocks[s].price, after=after
             ),
             15,
+            same=("lift",),
         )
 
     def _discard_facts(self, v: TakeStockView, held: list[list[int]], card: int) -> list[Fact]:
@@ -939,7 +960,13 @@ class TakeStockNarrator:
             facts.append(Fact(_("empties your hand, ending the round"), 85))
         found = self._card_use(v, held, card)
         if found is not None:
-            facts.append(Fact(_("gives up {use}").format(use=found.text), found.weight))
+            facts.append(
+                Fact(
+                    _("gives up {use}").format(use=found.text),
+                    found.weight,
+                    _within("gives up", found),
+                )
+            )
         return facts
 
     def _card_use(self, v: TakeStockView, held: list[list[int]], card: int) -> Fact | None:
@@ -956,6 +983,7 @@ class TakeStockNarrator:
                     stock=stock, value=value
                 ),
                 45,
+                same=("closing raise",),
             )
         if after is not None and mine:
             gain = mine * (after - v.stocks[s].price)
@@ -964,6 +992,7 @@ class TakeStockNarrator:
                     worth=self.point_words(gain), shares=self.share_words(mine), stock=stock
                 ),
                 40 + min(30, gain),
+                same=("raise for you", gain),
             )
         if after is not None:
             return Fact(
@@ -971,6 +1000,7 @@ class TakeStockNarrator:
                     stock=stock, before=v.stocks[s].price, after=after
                 ),
                 35,
+                same=("raise of nobody's",),
             )
         worth = self._worth(v, card)
         if worth:
@@ -979,6 +1009,7 @@ class TakeStockNarrator:
                     stock=stock, worth=self.point_words(worth)
                 ),
                 20 + min(20, worth // 2),
+                same=("certificate", worth),
             )
         return None
 
@@ -998,6 +1029,7 @@ class TakeStockNarrator:
                             stock=self.stock_names[stock]
                         ),
                         40,
+                        same=("wasted",),
                     )
                 ]
             top = row.cards[-2] if len(row.cards) > 1 else row.cards[-1]
@@ -1013,6 +1045,7 @@ class TakeStockNarrator:
                             stock=self.stock_names[stock]
                         ),
                         35,
+                        same=("nothing to take",),
                     )
                 ]
             return [
@@ -1148,6 +1181,7 @@ class TakeStockNarrator:
                             stock=self.stock_names[s]
                         ),
                         30,
+                        same=("nothing to remove",),
                     )
                 ]
             return [self._move(v, held, s, min(prices), can=len(prices) > 1)]
@@ -1165,6 +1199,7 @@ class TakeStockNarrator:
                         stock=stock, price=row.price
                     ),
                     20,
+                    same=("thaw", row.price),
                 )
             ]
         if getattr(self.game.options, "frozen_scoring", "price") == "zero":
@@ -1175,6 +1210,7 @@ class TakeStockNarrator:
                         stock=stock, move=fact.text
                     ),
                     fact.weight,
+                    _within("frozen", fact),
                 )
             ]
         return [
@@ -1183,6 +1219,7 @@ class TakeStockNarrator:
                     stock=stock, price=row.price
                 ),
                 20,
+                same=("freeze", row.price),
             )
         ]
 
@@ -1193,7 +1230,13 @@ class TakeStockNarrator:
         found = self._card_use(v, held, action - A.RETRIEVE)
         if found is None:
             return [Fact(_("brings a card into your hand that would score nothing now"), 5)]
-        return [Fact(_("brings into your hand {use}").format(use=found.text), found.weight)]
+        return [
+            Fact(
+                _("brings into your hand {use}").format(use=found.text),
+                found.weight,
+                _within("brings", found),
+            )
+        ]
 
     def _exercise_facts(self, v: TakeStockView, action: int) -> list[Fact]:
         _ = self._
@@ -1244,6 +1287,7 @@ class TakeStockNarrator:
                     tokens=tokens,
                 ),
                 40 + min(30, worth // 3),
+                same=("exercise", worth),
             )
         ]
 
@@ -1397,6 +1441,11 @@ def option_words(lang: str) -> dict[str, OptionWords]:
             },
         ),
     }
+
+
+def _within(kind: str, fact: Fact) -> tuple[object, ...] | None:
+    """The :attr:`Fact.same` of a fact that wraps ``fact`` in words of ``kind``."""
+    return None if fact.same is None else (kind, *fact.same)
 
 
 def _ts(view: View) -> TakeStockView:

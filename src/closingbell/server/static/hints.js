@@ -1,7 +1,8 @@
-// Hints at a practice table (nobody but the player seated): a Hint button on the player's
-// turn, and what the analysis prefers with what it is worth (docs/protocol.md, "Hints").
-// The page highlights the preferred action's card, row or button; a chip in the banner
-// says that hints were used here, which keeps the table's result out of the ratings.
+// Hints at a practice table (unrated, nobody but the player seated): a Hint button on the
+// player's turn, with what taking one costs written beside it, and what the analysis prefers
+// with what it is worth (docs/protocol.md, "Hints"). A rated table offers none. The page
+// highlights the preferred action's card, row or button; a chip in the banner says that
+// hints were used here, which keeps the table's result out of the ratings.
 import { _, el, errorText, lang, money } from "/static/i18n.js";
 
 function locale() {
@@ -18,6 +19,7 @@ export function createHints(send, gameOf) {
   let seat = null;
   let state = null;
   let seats = [];
+  let rated = false;
   let replaying = false;
   let used = false;
   let asked = null; // the version a hint was asked for, until it comes
@@ -29,16 +31,20 @@ export function createHints(send, gameOf) {
     title: _("A hint was taken at this table: its result counts for no rating."),
   }, _("Hints used"));
   const button = el("button", {
-    type: "button", id: "hint-button", class: "hint-button", "aria-describedby": "hint-about",
+    type: "button", id: "hint-button", class: "hint-button", "aria-describedby": "hint-what hint-cost",
     onclick: ask,
   }, _("Hint"));
-  const about = el("span", { id: "hint-about", class: "visually-hidden" },
-    _("What the analysis would choose now, and what it is worth. A table where a hint is taken is not rated."));
+  const what = el("span", { id: "hint-what", class: "visually-hidden" },
+    _("What the analysis would choose now, and what it is worth."));
+  // What a hint costs, in sight before one is taken.
+  const cost = el("small", { id: "hint-cost", class: "hint-cost" },
+    _("A hint marks this game “Hints used” for good; rated tables give none."));
   const result = el("div", { id: "hint-result", class: "hint-result", "aria-live": "polite" });
-  const element = el("div", { id: "hint-box", class: "hint-box", hidden: true }, button, about, result);
+  const element = el("div", { id: "hint-box", class: "hint-box", hidden: true },
+    el("div", { class: "hint-ask" }, button, what, cost), result);
 
   function practice() {
-    return seat !== null && seats.length > 0 && seats.every((s) => s.seat === seat || s.kind === "bot");
+    return !rated && seat !== null && seats.length > 0 && seats.every((s) => s.seat === seat || s.kind === "bot");
   }
 
   function myTurn() {
@@ -95,6 +101,7 @@ export function createHints(send, gameOf) {
     const have = hint && hint.version === state.version;
     button.disabled = waiting || Boolean(have);
     button.textContent = waiting ? _("Working out a hint…") : _("Hint");
+    cost.hidden = used; // once taken, the chip says so
     if (have) result.replaceChildren(card(hint));
     else if (problem) result.replaceChildren(el("p", { class: "error", id: "hint-error" }, problem));
     else result.replaceChildren();
@@ -107,6 +114,7 @@ export function createHints(send, gameOf) {
     welcome(info, mySeat) {
       seat = mySeat;
       seats = info.seats;
+      rated = Boolean(info.rated);
       used = used || Boolean(info.hints_used);
       refresh();
     },

@@ -129,7 +129,8 @@ export function seatNames(seats, labels) {
 
 /**
  * An error in words, by its code (docs/protocol.md): the server's English message is for
- * API clients and logs, never shown. ``values`` fills placeholders such as {seat}.
+ * API clients and logs, never shown. ``values`` fills placeholders such as {seat}, a seat as
+ * people count them (from 1: ``seatNumber``).
  */
 export function errorText(code, values) {
   const words = {
@@ -187,7 +188,7 @@ export function errorText(code, values) {
     chat_too_long: _("A message has at most 500 characters."),
     chat_rate_limited: _("You are writing too fast: wait a few seconds."),
     chat_not_allowed: _("Spectators only read the chat at this table."),
-    not_practice: _("Hints are given only at practice tables, where every other seat is a bot."),
+    not_practice: _("Hints are given only at practice tables: unrated, with a bot in every other seat."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });
@@ -234,8 +235,12 @@ export async function loadGames() {
   return answer;
 }
 
-/** The text of a network failure or an error code. */
+/**
+ * The text of a network failure or an error code. The seat a refusal names (its ``seat``
+ * field, from 0 as the protocol counts) fills {seat} as people count: from 1.
+ */
 export function failure(error, values) {
   if (error && error.code === "network") return _("The server cannot be reached; check the connection.");
-  return errorText(error && error.code, values);
+  const named = error && error.details && Number.isInteger(error.details.seat) ? { seat: seatNumber(error.details.seat) } : {};
+  return errorText(error && error.code, { ...named, ...values });
 }

@@ -412,6 +412,7 @@ async function main() {
       return el("li", { class: `table-${t.status}` }, head,
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
         t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
+        t.rated && !t.hints_used ? el("span", { class: "t-status t-rated" }, _("rated")) : null,
         t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
         t.tutorial ? el("span", { class: "t-status t-tutorial" }, _("guided first game")) : null,
         t.move_time ? el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) })) : null,

@@ -14,6 +14,29 @@ function niceStep(raw) {
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
 }
 const BUSY_RETRY = 10000;
+const MARK_HEIGHT = 22; // a mistake's numbered mark on the chart: big enough to tap
+const MARK_GAP = 4; // between two marks side by side
+const MARK_ROW = MARK_HEIGHT + 6; // from one row of marks to the next
+
+/**
+ * Where the marks of points at ``xs`` (ascending) go: in rows, each mark at least ``spacing``
+ * from the next in its row, as near its point as the others allow, within ``lo`` to ``hi``.
+ * As few rows as hold them all; point i goes to row i modulo their number. Returns
+ * ``{ placed: [{ x, row }, ...], rows }``.
+ */
+function spread(xs, lo, hi, spacing) {
+  const perRow = Math.max(1, Math.floor((hi - lo) / spacing) + 1);
+  const rows = Math.max(1, Math.ceil(xs.length / perRow));
+  const placed = xs.map((x, i) => ({ x, row: i % rows }));
+  for (let r = 0; r < rows; r += 1) {
+    const row = placed.filter((p) => p.row === r);
+    let edge = -Infinity;
+    for (const p of row) { p.x = Math.max(p.x, lo, edge + spacing); edge = p.x; }
+    edge = Infinity;
+    for (const p of row.reverse()) { p.x = Math.min(p.x, hi, edge - spacing); edge = p.x; }
+  }
+  return { placed, rows };
+}
 
 /**
  * The review's part of the page, for the finished table ``tableId``. ``hooks``:
@@ -138,14 +161,19 @@ export function createReview(tableId, hooks) {
   function chart(box) {
     const decisions = found.decisions;
     const width = Math.max(260, Math.min(900, box.clientWidth || 320));
-    const height = 200;
     const left = 40;
     const right = 10;
-    const top = 10;
     const bottom = 42;
+    const plot = 148; // the height of the plot itself
     const n = Math.max(decisions.length, 2);
     const X = (k) => left + ((width - left - right) * k) / (n - 1);
-    const Y = (p) => top + (height - top - bottom) * (1 - p);
+    // The mistakes' numbered marks, in rows above the plot, each tied to its point.
+    const mistakes = decisions.map((d, k) => [d, k]).filter(([d]) => d.mistake);
+    const markWidth = Math.max(24, 10 + 8 * String(decisions.length).length);
+    const { placed, rows } = spread(mistakes.map(([, k]) => X(k)), markWidth / 2 + 2, width - markWidth / 2 - 2, markWidth + MARK_GAP);
+    const top = mistakes.length ? 6 + rows * MARK_ROW + 4 : 10;
+    const height = top + plot + bottom;
+    const Y = (p) => top + plot * (1 - p);
     const parts = [
       svg("title", { id: "review-chart-title" }, _("Chance of winning through the game")),
       svg("desc", { id: "review-chart-desc" }, _("{name}'s chance of winning after each of {n} decisions, from {from} to {to}; {m} mistakes are marked in red.", {
@@ -171,21 +199,35 @@ export function createReview(tableId, hooks) {
     }
     parts.push(svg("polyline", { class: "line best-line", points: decisions.map((d, k) => `${X(k)},${Y(d.best.win)}`).join(" ") }));
     parts.push(svg("polyline", { class: "line", points: decisions.map((d, k) => `${X(k)},${Y(d.taken.win)}`).join(" ") }));
-    decisions.forEach((d, k) => {
-      if (!d.mistake) return;
+    // Points of mistakes a few decisions apart overlap: the marks above, spread out so that
+    // none covers another, are what is clicked or focused.
+    const marks = mistakes.map(([d, k], i) => {
+      const { x, row } = placed[i];
+      const y = 6 + (rows - 1 - row) * MARK_ROW;
       const label = _("Mistake at decision {k}: {action}", { k: num(k + 1), action: d.taken.label });
-      const mark = svg("circle", {
-        class: "mistake-mark", cx: X(k), cy: Y(d.taken.win), r: 5.5, tabindex: "0", role: "button",
-        "aria-label": label, "data-index": d.index,
-      }, svg("title", {}, label));
+      parts.push(
+        svg("polyline", { class: "mistake-lead", points: `${x},${y + MARK_HEIGHT} ${X(k)},${top} ${X(k)},${Y(d.taken.win)}` }),
+        svg("circle", { class: "mistake-dot", cx: X(k), cy: Y(d.taken.win), r: 4 }));
+      const mark = svg("g", {
+        class: d.index === chosen ? "mistake-mark current" : "mistake-mark", tabindex: "0", role: "button",
+        "aria-label": label, "aria-current": d.index === chosen ? "true" : null, "data-index": d.index,
+      },
+      svg("title", {}, label),
+      svg("rect", { x: x - markWidth / 2, y, width: markWidth, height: MARK_HEIGHT, rx: 5 }),
+      svg("text", { x, y: y + MARK_HEIGHT / 2 + 4, "text-anchor": "middle" }, num(k + 1)));
       mark.addEventListener("click", () => choose(d.index));
       mark.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(d.index); } });
-      parts.push(mark);
+      return mark;
     });
+    parts.push(...marks); // last: above the lines
+    // Drawn anew when a decision is chosen: the focus stays on the mark it was on.
+    const focused = box.contains(document.activeElement) ? document.activeElement.getAttribute("data-index") : null;
     box.replaceChildren(svg("svg", {
       class: "chart-svg review-chart-svg", width, height, viewBox: `0 0 ${width} ${height}`,
       role: "group", "aria-labelledby": "review-chart-title review-chart-desc",
     }, parts));
+    const again = marks.find((m) => m.getAttribute("data-index") === focused);
+    if (again) again.focus({ preventScroll: true });
   }
 
   // ---------------------------------------------------------------- the list
@@ -251,7 +293,11 @@ export function createReview(tableId, hooks) {
       const tags = [];
       if (v.action === d.taken.action) tags.push(el("span", { class: "tag taken-tag" }, _("Played")));
       if (v.action === d.best.action) tags.push(el("span", { class: "tag best-tag" }, _("Preferred")));
-      const cls = [v.action === d.taken.action ? "taken" : "", v.action === d.taken.action && d.mistake ? "mistake" : ""].join(" ").trim();
+      const cls = [
+        v.action === d.best.action ? "best" : "",
+        v.action === d.taken.action ? "taken" : "",
+        v.action === d.taken.action && d.mistake ? "mistake" : "",
+      ].join(" ").trim();
       return el("tr", { class: cls || null },
         el("th", { scope: "row" }, el("span", { class: "worth-label" }, v.label), " ", tags),
         el("td", {}, el("span", { class: "worth-main" }, margin(v.margin)), el("span", { class: "worth-range" }, interval(v.margin_interval, margin))),
@@ -290,11 +336,39 @@ export function createReview(tableId, hooks) {
     detail.replaceChildren(...parts);
     detail.classList.toggle("is-mistake", d.mistake);
     detail.hidden = false;
-    // A long list of actions scrolls in its box: the action taken is brought into it.
-    const box = detail.querySelector(".worth-box");
-    const taken = detail.querySelector(".worth tr.taken");
-    if (box && taken && taken.offsetTop + taken.offsetHeight > box.clientHeight) {
-      box.scrollTop = taken.offsetTop - box.clientHeight / 2;
+    fitWorth(detail.querySelector(".worth-box"));
+  }
+
+  /**
+   * Scroll the worth table's ``box`` so that the action played and the preferred one both
+   * show. A long list scrolls under the table's header and the preferred row (the first),
+   * which stay in place (style.css); when the row played is beyond the box, the rows move up
+   * just enough to show it whole, and by whole rows, so that the first in sight starts right
+   * under the preferred row and none is half hidden under it (with room below the last row
+   * when the list must scroll further than its end for that).
+   */
+  function fitWorth(box) {
+    const table = box && box.querySelector(".worth");
+    if (!table) return;
+    box.style.setProperty("--worth-head", `${table.tHead.getBoundingClientRect().height}px`);
+    box.scrollTop = 0;
+    const rows = [...table.tBodies[0].rows];
+    const taken = rows.findIndex((r) => r.classList.contains("taken"));
+    if (taken < 1) return;
+    const origin = box.getBoundingClientRect().top + box.clientTop;
+    const top = (r) => r.getBoundingClientRect().top - origin;
+    const end = top(rows[taken]) + rows[taken].getBoundingClientRect().height;
+    if (end <= box.clientHeight) return;
+    const pinned = top(rows[0]) + rows[0].getBoundingClientRect().height - top(table.tHead);
+    for (let j = 1; j <= taken; j += 1) {
+      const scroll = top(rows[j]) - pinned;
+      if (end - scroll <= box.clientHeight || j === taken) {
+        // Near the end of the list, room below the last row lets it scroll that far.
+        const short = scroll - (box.scrollHeight - box.clientHeight);
+        if (short > 0) box.style.paddingBottom = `${Math.ceil(short)}px`;
+        box.scrollTop = scroll;
+        return;
+      }
     }
   }
 
@@ -313,8 +387,14 @@ export function createReview(tableId, hooks) {
     mark();
     drawDetail();
     await hooks.stepTo(seat, index);
-    // The replay's controls, then this decision and the board as the seat saw it.
+    // The replay's controls, then this decision and the board as the seat saw it; on a short
+    // screen, the page goes on up to the decision's top so that the worth table shows whole.
     (detail.previousElementSibling || detail).scrollIntoView({ block: "start", behavior: "instant" });
+    const box = detail.querySelector(".worth-box");
+    if (!box || detail.hidden) return;
+    const over = box.getBoundingClientRect().bottom - window.innerHeight;
+    const room = detail.getBoundingClientRect().top;
+    if (over > 0 && room > 0) window.scrollBy({ top: Math.min(over + 8, room), behavior: "instant" });
   }
 
   // ---------------------------------------------------------------- open and close

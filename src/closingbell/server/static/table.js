@@ -56,12 +56,22 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 let statusLine, statusDetail, watching, previewLine, recentLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, turn, dock, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
 let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review, lessons;
+let ratedMark;
+
+/** The header's mark of a rated table, shown while its result counts for ratings. */
+function drawRated() {
+  ratedMark.hidden = !(info && info.rated && !info.hints_used);
+}
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
   statusLine = el("span", { id: "status" });
   statusDetail = el("p", { id: "status-detail", class: "status-detail" });
   watching = el("span", { id: "watching", class: "chip watching", hidden: true });
+  ratedMark = el("span", {
+    id: "rated-mark", class: "chip chip-rated", hidden: true,
+    title: _("The result counts for the players' ratings."),
+  }, _("Rated"));
   previewLine = el("p", { id: "preview", class: "preview" });
   recentLine = el("p", { id: "recent", class: "recent" });
   deadline = deadlineLine();
@@ -219,6 +229,8 @@ async function join(name, seat, error) {
       info = (await fetchJSON(`/api/tables/${encodeURIComponent(tableId)}`)).table;
       seats = info.seats;
       drawJoin();
+      // The refusal already says that the seat was taken: once is enough.
+      if (e.code === "seat_taken" && joinForm) joinForm.note.textContent = "";
     } catch { /* the socket will tell */ }
   }
 }
@@ -828,6 +840,7 @@ function connect() {
       chat.welcome(info, message.seat);
       rematch.welcome(info, message.seat);
       hints.welcome(info, message.seat);
+      drawRated();
       lessons.welcome(info, message.seat);
       drawJoin();
     } else if (message.type === "state") {
@@ -952,6 +965,8 @@ async function start() {
   document.title = `${title} · closingbell`;
   document.body.classList.add(`game-${info.game}`);
   document.getElementById("game-title").textContent = title;
+  document.getElementById("game-title").after(ratedMark);
+  drawRated();
   sidePanel.open = window.matchMedia("(min-width: 1024px)").matches;
   tabRounds.hidden = info.game !== "take_stock";
   if (tabRounds.hidden) {

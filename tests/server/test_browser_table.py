@@ -399,7 +399,7 @@ def test_my_games_shows_when_each_game_was_played_how_it_ended_and_if_it_was_rat
                 assert "Place 2 of 2, $150" in lost and "rated" not in lost
                 assert page.inner_text("#back-to-lobby") == "Back to the lobby"
             else:
-                assert "以 $412 獲勝" in won and "計入積分" in won
+                assert "以 $412 獲勝" in won and "計分" in won
                 assert "第 2 名（共 2 人），$150" in lost  # noqa: RUF001
             stamp = page.get_attribute("#finished [data-table='t1'] time", "datetime")
             assert stamp is not None and stamp.startswith("2026-05-28")

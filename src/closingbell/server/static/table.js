@@ -359,6 +359,7 @@ function drawDecision(view, ctx) {
   const mine = view && view.seat !== null && view.seat !== undefined;
   if (!mine || !last.legal.length || replaying || last.status !== "playing") {
     decision.hidden = true;
+    document.body.classList.remove("picking");
     decision.replaceChildren();
     return;
   }
@@ -380,6 +381,7 @@ function drawDecision(view, ctx) {
   if (picked) row.push(el("button", { type: "button", class: "cancel", onclick: cancel }, _("Cancel")));
   if (row.length) parts.push(el("div", { class: "choices-row" }, row));
   decision.classList.toggle("picking", Boolean(picked));
+  document.body.classList.toggle("picking", Boolean(picked));
   const quiet = !buttons.length && !selected;
   if (quiet) parts.push(el("p", { class: "hint" }, _("Pick one of the highlighted cards or rows.")));
   parts.push(el("p", { id: "choice-error", class: "error", role: "alert" }));

@@ -531,6 +531,9 @@ class StateMessage(BaseModel):
     time_left: float | None = None
     """For a game over days, the seconds the seat to move had left when this was sent
     (counted by the server's clock, so that a client whose clock is wrong counts right)."""
+    deciding_for: float | None = None
+    """Seconds the seat to move had been deciding when this was sent (a bot: thinking),
+    to a tenth; ``None`` unless the game is being played."""
 
 
 class SeatsMessage(BaseModel):

@@ -26,7 +26,7 @@ import secrets
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -151,8 +151,15 @@ def bot_seed(seed: int, seat: int, role: str = "bot") -> int:
 class Settings:
     """How the server behaves; the defaults suit people playing in browsers."""
 
-    bot_delay: float = 0.6
-    """Seconds a bot waits before each move, so that people can follow."""
+    bot_delay: float = 0.3
+    """Seconds a bot waits before the first decision of its turn, so that people can follow
+    (thinking meanwhile: a search bot that thinks longer waits no more)."""
+    bot_step_delay: float = 0.15
+    """Seconds a bot waits before each following decision of the same turn (never more than
+    ``bot_delay``); shorter once the turn's pauses near ``bot_turn`` (:func:`bot_pause`)."""
+    bot_turn: float = 1.0
+    """Seconds a bot's turn lasts at most, pauses and a quick bot's thinking together: its
+    following decisions' pauses shrink to fit (a search bot's thinking may take longer)."""
     allow_seed: bool = False
     """Whether a new table may be given its seed (tests only: a known seed reveals the deal).
 
@@ -255,6 +262,20 @@ class Settings:
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
+
+
+def bot_pause(settings: Settings, first: bool, elapsed: float) -> float:
+    """Seconds a bot waits before a decision, thinking meanwhile.
+
+    ``first``: the decision begins the bot's turn, which waits ``bot_delay``; a following
+    decision of the same turn waits ``bot_step_delay``, at most half of what is left of
+    ``bot_turn`` after ``elapsed`` seconds of the turn, so that however many decisions a
+    turn has, each is seen and the whole turn takes ``bot_turn`` at most.
+    """
+    if first:
+        return max(0.0, settings.bot_delay)
+    left = max(0.0, settings.bot_turn - elapsed)
+    return max(0.0, min(settings.bot_step_delay, settings.bot_delay, left / 2))
 
 
 @dataclass(eq=False)
@@ -440,6 +461,9 @@ class LiveTable:
         self.stand_ins: dict[int, Bot] = {}
         self.last_action: LastAction | None = None
         self.turn_since = loop.time()
+        self.version_since = loop.time()
+        """When (event-loop time) the table reached its version: the seat to move has been
+        deciding since."""
         self.used = loop.time()
         """When (event-loop time) the table was last fetched or busy (see ``server.memory``)."""
         self.gone = False
@@ -595,7 +619,14 @@ class LiveTable:
             seats=self.seat_infos(),
             deadline=self.deadline(),
             time_left=self.time_left(),
+            deciding_for=self.deciding_for(),
         )
+
+    def deciding_for(self) -> float | None:
+        """Seconds the seat to move has been deciding (a bot: thinking), to a tenth."""
+        if self.status != "playing":
+            return None
+        return round(max(0.0, asyncio.get_running_loop().time() - self.version_since), 1)
 
     def names(self, lang: str) -> list[str]:
         """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
@@ -721,7 +752,7 @@ class LiveTable:
     def _start(self) -> None:
         self.status = "playing"
         self.turn_at = self.hub.clock()
-        self.turn_since = asyncio.get_running_loop().time()
+        self.turn_since = self.version_since = asyncio.get_running_loop().time()
         self.broadcast_state()
         self.kick()
 
@@ -1332,8 +1363,10 @@ class LiveTable:
         self.state = new
         self.status = "finished" if new.is_terminal() else "playing"
         self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
+        now = asyncio.get_running_loop().time()
+        self.version_since = now
         if new.current_player != before:
-            self.turn_since = asyncio.get_running_loop().time()
+            self.turn_since = now
 
     # ------------------------------------------------------------ bots and the clock
 
@@ -1396,17 +1429,25 @@ class LiveTable:
                 view = self.state.view(seat)
                 version = self.version
                 # A decision long overdue is made at once: the player coming back finds it.
-                prompt = self.overdue()
-            if self.hub.settings.bot_delay > 0 and not prompt:
-                await asyncio.sleep(self.hub.settings.bot_delay)
-            started = time.perf_counter()
+                pause = 0.0
+                if not self.overdue():
+                    first = self.last_action is None or self.last_action.seat != seat
+                    elapsed = asyncio.get_running_loop().time() - self.turn_since
+                    pause = bot_pause(self.hub.settings, first, elapsed)
+            # The bot thinks during the pause: a search that takes longer adds no pause.
+            thinking = asyncio.ensure_future(self._think(bot, view))
             try:
-                action, thought = await self.hub.bots.choose(bot, view, self.asker)
+                if pause > 0:
+                    await self.hub.sleep(pause)
+                action, thought, took = await thinking
+            except asyncio.CancelledError:
+                thinking.cancel()
+                raise
             except Exception:
                 log.exception("table %s: bot of seat %s failed", self.id, seat)
                 return
             name = self.seats[seat].bot if by == "bot" else STAND_IN_BOT
-            self.hub.metrics.thought(name or "", time.perf_counter() - started)
+            self.hub.metrics.thought(name or "", took)
             async with self.lock:
                 self._keep(seat, bot, thought)
                 if self.version != version or self._controller(seat) is None:
@@ -1418,6 +1459,12 @@ class LiveTable:
                         continue  # another server's action came first: think again
                     log.error("table %s: bot move refused: %s", self.id, exc.message)
                     return
+
+    async def _think(self, bot: Bot, view: View) -> tuple[int, Bot, float]:
+        """The bot's action, the bot to keep, and the seconds it took to choose."""
+        started = time.perf_counter()
+        action, thought = await self.hub.bots.choose(bot, view, self.asker)
+        return action, thought, time.perf_counter() - started
 
     def _arm_clock(self) -> None:
         if self._timer is not None:
@@ -1526,6 +1573,8 @@ class Hub:
         )
         """Players' accounts and sessions (``server.accounts``)."""
         self.accounts.on_revoked = self.sessions_revoked
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """Waits a number of seconds: the bots' pauses (tests give one of their own)."""
         self._loading = asyncio.Lock()
         self._deadlines: asyncio.Task[None] | None = None
 

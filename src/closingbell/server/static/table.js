@@ -18,6 +18,7 @@ import { createRematch } from "/static/rematch.js";
 import { createHints } from "/static/hints.js";
 import { createReview } from "/static/review.js";
 import { createLessons } from "/static/lessons.js";
+import { createPacer, paceControl } from "/static/pace.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -45,6 +46,9 @@ let wasMyTurn = null;
 let finalShown = false;
 let roundsSeen = null;
 let user = null; // the signed-in account ({ username }), or null for a guest
+let pacer = null; // shows the bots' moves at the chosen pace (pace.js)
+let arrived = 0; // when the state shown was received (performance.now())
+let searchBots = new Set(); // the bots that think for a while (search)
 const standIns = new Set(JSON.parse(localStorage.getItem(standInKey) || "[]"));
 let usingKeyboard = false;
 let focusInTable = false;
@@ -56,18 +60,21 @@ document.addEventListener("pointerdown", () => { usingKeyboard = false; }, true)
 let statusLine, statusDetail, watching, previewLine, banner, joinBox, othersBox, centerBox, decision;
 let mineBox, replayBar, tableCol, logList, replayLog, roundsPanel, tabLog, tabRounds, panelLog;
 let panelRounds, sidePanel, tools, side, overlay, deadline, chat, rematch, hints, review, lessons;
+let thinking;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
   statusLine = el("span", { id: "status" });
   statusDetail = el("p", { id: "status-detail", class: "status-detail" });
   watching = el("span", { id: "watching", class: "chip watching", hidden: true });
+  // Counted every second: not read out each time by screen readers.
+  thinking = el("span", { id: "thinking", class: "chip thinking", hidden: true, "aria-live": "off" });
   previewLine = el("p", { id: "preview", class: "preview" });
   deadline = deadlineLine();
   hints = createHints(send, () => (info ? info.game : null));
   banner = el("div", { id: "banner", class: "banner" },
     el("div", { role: "status", "aria-live": "polite" },
-      el("p", { class: "status-main" }, statusLine, " ", watching, " ", hints.chip), statusDetail),
+      el("p", { class: "status-main" }, statusLine, " ", watching, " ", thinking, " ", hints.chip), statusDetail),
     hints.element, deadline.node, previewLine);
   joinBox = el("div", { id: "join", hidden: true });
   othersBox = el("div", { id: "others" });
@@ -434,6 +441,18 @@ function drawBanner() {
   document.title = yourTurn ? `● ${_("Your turn")} · ${title}` : `${title} · closingbell`;
   if (yourTurn && wasMyTurn === false) chime();
   wasMyTurn = yourTurn;
+  drawThinking();
+}
+
+/** While a bot decides, that it thinks and for how long (a search bot's at once). */
+function drawThinking() {
+  const seat = last && last.status === "playing" && !replaying ? last.current_player : null;
+  const bot = seat === null || seat === undefined ? null : seats[seat];
+  const seconds = last ? (last.deciding_for || 0) + (performance.now() - arrived) / 1000 : 0;
+  const show = Boolean(bot && bot.kind === "bot" && !(pacer && pacer.behind())
+    && (searchBots.has(bot.name) || seconds >= 2));
+  thinking.hidden = !show;
+  thinking.textContent = show ? _("Thinking… {seconds} s", { seconds: Math.floor(seconds) }) : "";
 }
 
 // ------------------------------------------------------------------ the log
@@ -762,12 +781,18 @@ function connect() {
   const mine = stored();
   socket.onopen = () => {
     retry = 500;
+    pacer.clear(); // the new connection sends the whole state again
     // Without a seat's token, a signed-in player's session finds their seat, if any.
     if (!mine && user) send({ type: "hello", account: true, lang: lang() });
     else send({ type: "hello", token: mine ? mine.token : null, lang: lang() });
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    // The game's messages wait behind the bots' moves being shown; answers come at once.
+    if (["chat", "error", "hint", "pong"].includes(message.type)) receive(message);
+    else pacer.push(message);
+  };
+  const receive = (message, when = performance.now()) => {
     if (message.type === "welcome") {
       info = message.table;
       seats = info.seats;
@@ -781,6 +806,7 @@ function connect() {
       document.body.dataset.version = String(message.version);
       document.body.dataset.status = message.status;
       info.status = message.status;
+      arrived = when;
       drawState(message);
     } else if (message.type === "seats") {
       seats = message.seats;
@@ -818,6 +844,8 @@ function connect() {
       showError(message.code);
     }
   };
+  if (pacer) pacer.clear();
+  pacer = createPacer(receive);
   socket.onclose = (event) => {
     main.classList.remove("loading");
     if (event.code === 4404) { statusLine.textContent = errorText("unknown_table"); return; }
@@ -854,7 +882,7 @@ function toggles() {
     motion.setMotion(on);
     moving.setAttribute("aria-pressed", String(on));
   });
-  return [sound, moving];
+  return [sound, moving, paceControl()];
 }
 
 async function start() {
@@ -873,6 +901,7 @@ async function start() {
   }
   seats = info.seats;
   labels = games.bot_labels || {};
+  searchBots = new Set(games.search_bots || []);
   const meta = games.games.find((g) => g.name === info.game);
   title = gameTitle(info.game, meta ? meta.title : info.title);
   board = BOARDS[info.game];
@@ -906,6 +935,7 @@ async function start() {
     if (e.key === "Escape" && selected && !overlay.open) cancel();
   });
   connect();
+  setInterval(drawThinking, 1000);
 }
 
 start();

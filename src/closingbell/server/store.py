@@ -367,6 +367,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+ENDED = ("finished", "abandoned")
+"""The statuses of a table that is over: played to its end, or abandoned."""
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -413,7 +417,7 @@ class TableRow:
     clock: float | None
     """The turn clock in seconds."""
     status: str
-    """``waiting``, ``playing`` or ``finished``."""
+    """``waiting``, ``playing``, ``finished`` or ``abandoned`` (see :meth:`Store.abandon`)."""
     version: int = 0
     """The number of actions stored."""
     rules_version: int | None = None
@@ -725,13 +729,18 @@ class Store:
         if fd is not None:
             os.close(fd)
 
-    async def create(self, row: TableRow) -> None:
-        """Store a new table and its seats (the current rules version unless the row says)."""
-        async with self._writing("table") as conn:
-            await self._insert(conn, row)
+    async def create(self, row: TableRow, at: dt.datetime | None = None) -> None:
+        """Store a new table and its seats (the current rules version unless the row says).
 
-    async def _insert(self, conn: AsyncConnection, row: TableRow) -> None:
-        """Insert a new table and its seats in ``conn``'s transaction."""
+        ``at`` is when its people were last there (default: now; see :meth:`seen`).
+        """
+        async with self._writing("table") as conn:
+            await self._insert(conn, row, at)
+
+    async def _insert(
+        self, conn: AsyncConnection, row: TableRow, at: dt.datetime | None = None
+    ) -> None:
+        """Insert a new table and its seats in ``conn``'s transaction (seen ``at``, or now)."""
         now = _now()
         if row.rules_version is None:
             row.rules_version = game_class(row.game).info.version
@@ -745,7 +754,7 @@ class Store:
                 status=row.status,
                 version=row.version,
                 created_at=now,
-                updated_at=now,
+                updated_at=at or now,
                 position=row.position,
                 rules_version=row.rules_version,
                 rated=row.rated,
@@ -807,6 +816,9 @@ class Store:
                     seats_table.c.table_id == table_id,
                     seats_table.c.seat == seat,
                     seats_table.c.kind == "open",
+                    sa.exists().where(
+                        tables_table.c.id == table_id, tables_table.c.status == "waiting"
+                    ),
                     sa.or_(
                         seats_table.c.invited_user_id.is_(None),
                         seats_table.c.invited_user_id == user_id,
@@ -822,7 +834,7 @@ class Store:
                 .where(seats_table.c.table_id == table_id, seats_table.c.kind == "open")
             )
             status = "waiting" if still_open else "playing"
-            now = _now()
+            now = at or _now()
             await conn.execute(
                 tables_table.update()
                 .where(tables_table.c.id == table_id)
@@ -912,7 +924,9 @@ class Store:
                 done = await conn.execute(
                     tables_table.update()
                     .where(
-                        tables_table.c.id == item.table_id, tables_table.c.version == item.number
+                        tables_table.c.id == item.table_id,
+                        tables_table.c.version == item.number,
+                        tables_table.c.status != "abandoned",
                     )
                     .values(
                         version=item.number + 1,
@@ -946,6 +960,70 @@ class Store:
             for chunk in notice_chunks(notes):
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
+
+    async def seen(self, table_id: str, at: dt.datetime) -> None:
+        """Record that the people of an unfinished table were last there ``at``.
+
+        Kept in ``updated_at``, as an action is: a table is abandoned once nobody has been
+        at it for long enough (:meth:`abandoned`).
+        """
+        async with self._writing("table") as conn:
+            await conn.execute(
+                tables_table.update()
+                .where(
+                    tables_table.c.id == table_id,
+                    tables_table.c.status.in_(("waiting", "playing")),
+                )
+                .values(updated_at=at)
+            )
+
+    async def abandoned(self, before: dt.datetime, limit: int = 500) -> list[str]:
+        """Unfinished real-time tables nobody has changed or been at since ``before``.
+
+        The tables waiting or being played without a time per move whose ``updated_at`` (an
+        action, a join, the last person leaving: :meth:`seen`) is older than ``before``,
+        the oldest first, at most ``limit``; the tables of bots alone are left out.
+        """
+        c = tables_table.c
+        if self.shared:
+            old = c.updated_at < before
+        else:  # SQLite keeps times as text: compare them as Julian days
+            since = sa.func.julianday(sa.literal(before, sa.DateTime(timezone=True)))
+            old = sa.func.julianday(c.updated_at) < since
+        people = (
+            sa.select(seats_table.c.table_id)
+            .where(seats_table.c.table_id == c.id, seats_table.c.kind != "bot")
+            .exists()
+        )
+        query = (
+            sa.select(c.id)
+            .where(c.status.in_(("waiting", "playing")), c.move_time.is_(None), old, people)
+            .order_by(c.updated_at, c.id)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [str(i) for (i,) in (await conn.execute(query)).all()]
+
+    async def abandon(self, table_id: str, version: int, at: dt.datetime) -> bool:
+        """End an unfinished table without a result, unless it moved on from ``version``.
+
+        Its status becomes ``abandoned``: it takes no more joins nor actions, and the
+        other servers are told. Whether it was ended here.
+        """
+        async with self._writing("table") as conn:
+            done = await conn.execute(
+                tables_table.update()
+                .where(
+                    tables_table.c.id == table_id,
+                    tables_table.c.version == version,
+                    tables_table.c.status.in_(("waiting", "playing")),
+                )
+                .values(status="abandoned", updated_at=at, turn_at=None)
+            )
+            if done.rowcount != 1:
+                return False
+            await self._notify(conn, {"k": "abandoned", "t": table_id})
+        return True
 
     async def use_hints(self, table_id: str) -> None:
         """Record that a player took a hint at ``table_id``, and tell the other servers.
@@ -1299,11 +1377,11 @@ class Store:
         return row
 
     async def active_ids(self) -> list[str]:
-        """The ids of the tables not finished, oldest first."""
+        """The ids of the tables not over (neither finished nor abandoned), oldest first."""
         async with self.engine.connect() as conn:
             result = await conn.execute(
                 sa.select(tables_table.c.id)
-                .where(tables_table.c.status != "finished")
+                .where(tables_table.c.status.not_in(ENDED))
                 .order_by(tables_table.c.created_at, tables_table.c.id)
             )
             return [r for (r,) in result.all()]
@@ -1346,7 +1424,8 @@ class Store:
         """The tables where the account ``user_id`` has a seat or an invitation, with seats.
 
         An invitation is an open seat kept for the account. Returns the newest
-        ``unfinished`` of those not over, and the ``finished`` last finished.
+        ``unfinished`` of those not over, and the ``finished`` last over (finished or
+        abandoned).
         """
         mine = sa.select(seats_table.c.table_id).where(
             sa.or_(seats_table.c.user_id == user_id, seats_table.c.invited_user_id == user_id)
@@ -1354,11 +1433,11 @@ class Store:
         c = tables_table.c
         async with self.engine.connect() as conn:
             going = await self._tables(
-                conn, sa.and_(c.id.in_(mine), c.status != "finished"), unfinished
+                conn, sa.and_(c.id.in_(mine), c.status.not_in(ENDED)), unfinished
             )
             done = await self._tables(
                 conn,
-                sa.and_(c.id.in_(mine), c.status == "finished"),
+                sa.and_(c.id.in_(mine), c.status.in_(ENDED)),
                 finished,
                 order=c.updated_at.desc(),
             )

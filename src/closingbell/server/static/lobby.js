@@ -25,7 +25,7 @@ const MOVE_TIME = DAY;
 function statusLabel(status) {
   return {
     waiting: _("waiting for players"), playing: _("playing"), finished: _("finished"),
-    unavailable: _("unavailable"),
+    abandoned: _("abandoned"), unavailable: _("unavailable"),
   }[status] || status;
 }
 

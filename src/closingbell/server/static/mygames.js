@@ -92,7 +92,7 @@ function other(game) {
 }
 
 function finished(game) {
-  return item(game, el("span", { class: "t-status" }, _("finished")));
+  return item(game, el("span", { class: "t-status" }, game.table.status === "abandoned" ? _("abandoned") : _("finished")));
 }
 
 function section(id, title, games, draw) {
@@ -130,8 +130,9 @@ async function draw() {
   showWaiting(answer.waiting);
   const turns = games.filter((g) => g.your_turn);
   const invited = games.filter((g) => g.invited);
-  const going = games.filter((g) => !g.your_turn && !g.invited && g.table.status !== "finished");
-  const over = games.filter((g) => g.table.status === "finished");
+  const ended = (g) => g.table.status === "finished" || g.table.status === "abandoned";
+  const going = games.filter((g) => !g.your_turn && !g.invited && !ended(g));
+  const over = games.filter(ended);
   status.textContent = games.length ? (turns.length ? "" : _("Nothing waits for you now.")) : _("You have no game yet.");
   lists.replaceChildren(...[
     section("your-turn", _("Your turn"), turns, yourTurn),

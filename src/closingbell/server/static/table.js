@@ -235,7 +235,8 @@ function makeCtx(view, legal, seatList) {
     }
   }
   return {
-    words, shares, names, seats: seatList, me: view.seat, current: view.current_player,
+    words, shares, names, seats: seatList, me: view.seat,
+    current: last && last.status === "abandoned" ? null : view.current_player, // nobody plays on
     waiting: view.waiting || [], options: info.options, events,
     pick(key) {
       if (!targets.has(key) || busy) return null;
@@ -423,6 +424,9 @@ function drawBanner() {
   } else if (last.status === "finished") {
     main = _("Game over");
     detail = last.result ? winnersSentence(last.result) : "";
+  } else if (last.status === "abandoned") {
+    main = _("Game abandoned");
+    detail = _("Nobody came back to this table for a long while: it ended without a result.");
   } else if (last.view) {
     const ctx = { words, names };
     yourTurn = mine !== null && last.legal.length > 0;

@@ -73,7 +73,7 @@ def test_the_bots_moves_are_shown_at_the_chosen_pace(browser: Any, tmp_path: Pat
     with _Server(f"sqlite:///{tmp_path / 'pace.db'}", allow_seed=True) as base:
         context = _context(browser, DESKTOP, pace=None)
         page, _ = _seated_page(context, base, ["open", "medium", "medium"], seed=11)
-        control = page.locator("#pace")
+        control = page.locator("#bot-pace")
         assert control.input_value() == "normal"  # the default
         shown = _one_round_trip(page, rng)
         versions = [v for _, v in shown]
@@ -91,7 +91,7 @@ def test_the_bots_moves_are_shown_at_the_chosen_pace(browser: Any, tmp_path: Pat
         control.select_option("fast")
         assert page.evaluate("localStorage.getItem('closingbell.pace')") == "fast"
         page.reload()
-        assert page.locator("#pace").input_value() == "fast"
+        assert page.locator("#bot-pace").input_value() == "fast"
         quick = _one_round_trip(page, rng)
         # Fast: the moves come as the server sends them, here at once.
         assert quick[-1][0] - quick[0][0] < 1500

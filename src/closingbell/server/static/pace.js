@@ -98,7 +98,7 @@ export function createPacer(deliver) {
 /** The control that chooses the pace (a menu in the page's header). */
 export function paceControl() {
   const select = el("select", {
-    id: "pace", "aria-label": _("How fast the bots' moves are shown"),
+    id: "bot-pace", "aria-label": _("How fast the bots' moves are shown"),
     title: _("How fast the bots' moves are shown"),
     onchange: (e) => setPace(e.target.value),
   },

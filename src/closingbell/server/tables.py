@@ -55,6 +55,7 @@ from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
 from closingbell.server.metrics import Metrics
+from closingbell.server.online import Visitors
 from closingbell.server.protocol import (
     Act,
     AskHint,
@@ -269,6 +270,8 @@ class Settings:
     """Seconds over which a connection's chat messages are counted."""
     chat_history: int = 100
     """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
+    online_window: float = 60.0
+    """Seconds a visitor counts as online after its page's last heartbeat (``server.online``)."""
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
@@ -1645,6 +1648,8 @@ class Hub:
         )
         """Players' accounts and sessions (``server.accounts``)."""
         self.accounts.on_revoked = self.sessions_revoked
+        self.visitors = Visitors(settings.online_window)
+        """The visitors whose pages said lately that they are open (``server.online``)."""
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         """Waits a number of seconds: the bots' pauses (tests give one of their own)."""
         self._loading = asyncio.Lock()

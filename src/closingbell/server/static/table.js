@@ -19,6 +19,7 @@ import { createHints } from "/static/hints.js";
 import { createReview } from "/static/review.js";
 import { createLessons } from "/static/lessons.js";
 import { createPacer, paceControl } from "/static/pace.js";
+import { keepOnline } from "/static/online.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -940,6 +941,7 @@ async function start() {
   });
   connect();
   setInterval(drawThinking, 1000);
+  keepOnline();
 }
 
 start();

@@ -20,6 +20,7 @@ import { createReview } from "/static/review.js";
 import { createLessons } from "/static/lessons.js";
 import { createPacer, paceControl } from "/static/pace.js";
 import { keepOnline } from "/static/online.js";
+import { ratingChangeLine } from "/static/ratings.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -527,6 +528,10 @@ function finalScreen() {
     el("p", { class: "winners" }, winnersSentence(last.result)),
     board.finalBreakdown(ctx, last.result), lessons.summary());
   openOverlay(_("Game over"), body, endButtons("overlay"));
+  const seat = me();
+  if (info.rated && !info.hints_used && seat !== null && seat !== undefined) {
+    ratingChangeLine(tableId, seat).then((line) => { if (line && body.isConnected) body.firstChild.after(line); });
+  }
 }
 
 function endButtons(where) {

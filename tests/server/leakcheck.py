@@ -72,6 +72,7 @@ STATE_KEYS = frozenset(
         "seats",
         "deadline",
         "time_left",
+        "deciding_for",
     }
 )
 WELCOME_KEYS = frozenset({"type", "protocol", "table", "seat"})
@@ -400,6 +401,7 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
             ("result", None),
             ("deadline", None),
             ("time_left", None),
+            ("deciding_for", None),
         ):
             require(message[key] == value, f"{key} {message[key]!r} while waiting")
         return sent
@@ -435,7 +437,17 @@ def check_state(game: Game, stream: Stream, message: dict[str, Any], sent: int) 
         result = {"scores": state.scores(), "winners": state.winners()}
     require(message["result"] == result, f"result {message['result']!r} at version {version}")
     check_deadline(game, message)
+    check_deciding(message)
     return len(visible)
+
+
+def check_deciding(message: dict[str, Any]) -> None:
+    """How long the seat to move has been deciding: a time, while the game is played only."""
+    deciding = message["deciding_for"]
+    if message["status"] != "playing":
+        require(deciding is None, f"deciding_for {deciding!r} once {message['status']}")
+        return
+    require(isinstance(deciding, float) and deciding >= 0, f"deciding_for {deciding!r}")
 
 
 def check_deadline(game: Game, message: dict[str, Any]) -> None:

@@ -160,13 +160,22 @@ def _no_script_errors() -> Iterator[None]:
     assert PAGE_ERRORS == []
 
 
-def _context(browser: Any, size: dict[str, int], lang: str = "en", motion: bool = False) -> Any:
-    """A browser context of ``size`` in ``lang``, with movement off unless ``motion``; its
+def _context(
+    browser: Any,
+    size: dict[str, int],
+    lang: str = "en",
+    motion: bool = False,
+    pace: str | None = "fast",
+) -> Any:
+    """A browser context of ``size`` in ``lang``, with movement off unless ``motion``, the bots'
+    moves shown at ``pace`` (fast: as they come; ``None``: as the page remembers); its
     pages' uncaught errors go to ``PAGE_ERRORS``."""
     context = browser.new_context(
         viewport=size, reduced_motion="no-preference" if motion else "reduce"
     )
     _store(context, "closingbell.lang", lang)
+    if pace is not None:
+        _store(context, "closingbell.pace", pace)
     context.on("weberror", lambda e: PAGE_ERRORS.append(str(e.error)))
     return context
 

@@ -276,3 +276,26 @@ def test_an_expert_bot_plays_its_seat(client: TestClient) -> None:
     view = client.get(f"/api/tables/{table['id']}/view").json()
     # Seat 0's own moves (not the draws the game makes for it) are the expert's choices.
     assert any(e.get("seat") == 0 for e in view["events"] if e["type"] != "draw")
+
+
+def test_players_online_counts_the_pages_that_said_they_are_open(tmp_path: Any) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'online.db'}", online_window=0.5) as client:
+
+        def online(visitor: str | None = None) -> int:
+            params = {} if visitor is None else {"visitor": visitor}
+            response = client.get("/api/online", params=params)
+            assert response.status_code == 200, response.text
+            return int(response.json()["players"])
+
+        assert online() == 0
+        # A guest in the lobby counts: their page's heartbeat names its visitor.
+        assert online("lobby-guest-1") == 1
+        assert online("player-at-a-table") == 2
+        assert online("lobby-guest-1") == 2  # the same browser again: the same person
+        assert online() == 2
+        time.sleep(0.6)  # no heartbeat for the window: gone
+        assert online() == 0
+        for bad in ("short", "x" * 65, "not an id!"):
+            response = client.get("/api/online", params={"visitor": bad})
+            assert response.status_code in (400, 422), bad
+        assert online() == 0

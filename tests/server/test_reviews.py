@@ -75,12 +75,17 @@ def test_a_finished_games_review_is_worked_out_in_the_helpers_and_kept(
         assert set(body) == ANSWER_KEYS
         assert (body["table_id"], body["seat"], body["status"]) == (table["id"], 0, "done")
         assert body["done"] == body["total"] > 0 and body["seconds_left"] == 0
-        # Progress: decision k of n, counted up, with the time left once there is a pace.
+        # Progress: decision k of n, counted up, with the time left once there is a pace (a
+        # few decisions in).
         assert seen[0]["status"] == "working" and seen[0]["review"] is None
         done = [s["done"] for s in seen]
         assert done == sorted(done)
         working = [s for s in seen if s["status"] == "working" and s["done"] > 0]
-        assert all(s["seconds_left"] >= 0 and s["total"] == body["total"] for s in working)
+        assert all(s["total"] == body["total"] for s in working)
+        for s in working:
+            paced = s["done"] >= min(reviews.ESTIMATE_AFTER, s["total"])
+            assert (s["seconds_left"] is not None) == paced, s
+            assert not paced or s["seconds_left"] >= 0
         found = body["review"]
         assert (found["game"], found["seat"], found["name"]) == ("take_stock", 1, "Rule-based 1")
         assert (found["budget"], found["seed"]) == (BUDGET, reviews.REVIEW_SEED)
@@ -317,3 +322,45 @@ def test_a_review_needs_two_worlds_and_a_place() -> None:
     with pytest.raises(ValueError, match="at least one review"):
         ReviewCache(fake({}), budget=2, seed=0, limit=1, at_once=0)
     assert issubclass(TooManyReviews, Exception)
+
+
+def test_the_time_left_is_within_a_factor_of_two_after_a_few_decisions() -> None:
+    # A game of 200 actions whose seat decided 40 times; counting them takes 3 s (a helper
+    # process starting), and each decision takes time in proportion to the game left to play
+    # out after it (10 ms an action): 2 s for the first, 0.05 s for the last.
+    now = [0.0]
+    history = tuple(range(200))
+    indices = list(range(0, 200, 5))
+    taken = {index: 0.01 * (200 - index) for index in indices}
+    seen: list[tuple[int, float | None, float]] = []
+    review: reviews.Review | None = None
+
+    async def run(work: Any, *args: Any, **_: Any) -> Any:
+        await asyncio.sleep(0)
+        if work is reviews.review_plan:
+            now[0] += 3.0
+            return indices
+        if work is reviews.review_decision:
+            assert review is not None
+            left = sum(t for i, t in taken.items() if i >= args[1])
+            seen.append((review.done, review.seconds_left(), left))
+            now[0] += taken[args[1]]
+            return analysis(args[1])
+        return {"en": b"1", "zh-Hant": b"1"}
+
+    async def main() -> None:
+        nonlocal review
+        cache = ReviewCache(run, budget=2, seed=0, limit=100, at_once=1, clock=lambda: now[0])
+        finished = FinishedGame(
+            "long", "take_stock", {"players": 2}, 1, history, ("a", "b"), ("a", "b")
+        )
+        review = cache.start(finished, 0)
+        assert review.task is not None
+        await review.task
+
+    asyncio.run(main())
+    assert [done for done, _, _ in seen] == list(range(40))
+    # No figure until a few decisions are done: the first ones say nothing of the pace.
+    assert all(estimate is None for done, estimate, _ in seen if done < reviews.ESTIMATE_AFTER)
+    for done, estimate, left in seen[reviews.ESTIMATE_AFTER :]:
+        assert estimate is not None and left / 2 <= estimate <= left * 2, (done, estimate, left)

@@ -25,11 +25,19 @@ from closingbell.server.ratings import (
     Finish,
     Ladder,
     displayed,
+    provisional,
     ranks,
     rated_entries,
 )
 from closingbell.server.store import SeatRow, Store, TableRow, _Append
-from tests.server.helpers import act, client_for, hello, join, postgres_database, wait_state
+from tests.server.helpers import (
+    act,
+    client_for,
+    hello,
+    join,
+    postgres_database,
+    wait_state,
+)
 from tests.server.test_accounts import ORIGIN, sign_up, stored, use
 
 ONE_ROUND = {"rounds": 1}
@@ -120,14 +128,16 @@ PROFILE_KEYS = {
     # a game
     "game", "rating", "rated_games", "history", "bots",
     # a rating (and a point of the history, a bot beside the player)
-    "mu", "sigma", "table", "at",
+    "mu", "sigma", "provisional", "table", "at",
     # a finished game
     "finished_at", "seat", "score", "rank", "players", "rated",
 }  # fmt: skip
 """Every key a profile may have: no id, hash or session ever."""
 
 LEADERBOARD_KEYS = {"game", "players", "total", "limit", "offset", "place", "username", "bot",
-                    "mu", "sigma", "rating", "games"}  # fmt: skip
+                    "mu", "sigma", "rating", "provisional", "games"}  # fmt: skip
+TABLE_RATINGS_KEYS = {"table", "game", "seats", "seat", "before", "after", "change", "rated_games",
+                      "mu", "sigma", "rating", "provisional"}  # fmt: skip
 
 
 # ---------------------------------------------------------------- the maths
@@ -218,6 +228,7 @@ def test_a_rated_game_stores_results_and_changes_ratings(
         "mu": new[0][0].mu,
         "sigma": new[0][0].sigma,
         "rating": displayed(new[0][0].mu, new[0][0].sigma),
+        "provisional": True,  # a first rating
     }
     assert take_stock["rated_games"] == 1
     assert [(h["table"], h["mu"]) for h in take_stock["history"]] == [(table["id"], new[0][0].mu)]
@@ -240,6 +251,56 @@ def test_a_rated_game_stores_results_and_changes_ratings(
     hard = site.get("/api/players/bot:hard").json()
     assert hard["username"] == "bot:hard" and hard["bot"] == "hard"
     assert hard["results"][0]["seat"] == 1 and hard["results"][0]["rated"] is True
+
+    # The table says how it changed each seat's rating: from a new player's to the first.
+    changed = site.get(f"/api/tables/{table['id']}/ratings").json()
+    assert keys_of(changed) <= TABLE_RATINGS_KEYS
+    assert changed["table"] == table["id"] and changed["game"] == "take_stock"
+    start = displayed(DEFAULT_MU, DEFAULT_SIGMA)  # 0, as near as floats get
+    for seat, (after,) in enumerate(new):
+        entry = changed["seats"][seat]
+        assert entry["seat"] == seat and entry["rated_games"] == 1
+        assert entry["before"] == {
+            "mu": DEFAULT_MU,
+            "sigma": DEFAULT_SIGMA,
+            "rating": start,
+            "provisional": True,
+        }
+        assert entry["after"]["mu"] == after.mu and entry["after"]["provisional"] is True
+        assert entry["change"] == displayed(after.mu, after.sigma) - entry["before"]["rating"]
+
+
+def test_a_tables_rating_changes_follow_the_players_games(site: TestClient) -> None:
+    sign_up(site, "Bea")
+    first = rated_table(site, ["open", "easy"], seed=3)
+    play_out(site, first["id"], [sit(site, first["id"])])
+    second = rated_table(site, ["open", "easy"], seed=4)
+    waiting = site.get(f"/api/tables/{second['id']}/ratings")
+    assert waiting.status_code == 409 and waiting.json()["error"]["code"] == "not_finished"
+    play_out(site, second["id"], [sit(site, second["id"])])
+    before = site.get(f"/api/tables/{first['id']}/ratings").json()["seats"][0]
+    after = site.get(f"/api/tables/{second['id']}/ratings").json()["seats"][0]
+    # The second game starts from the rating the first left.
+    assert after["before"] == before["after"] and after["rated_games"] == 2
+    unrated = rated_table(site, ["open", "easy"], seed=5, rated=False)
+    play_out(site, unrated["id"], [sit(site, unrated["id"])])
+    assert site.get(f"/api/tables/{unrated['id']}/ratings").json()["seats"] == []
+    missing = site.get("/api/tables/no-such-table/ratings")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_table"
+
+
+def test_a_rating_is_provisional_for_about_the_first_five_games() -> None:
+    assert provisional(DEFAULT_SIGMA)
+    ladder = Ladder()
+    start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    games = 0
+    while provisional(ladder.get("user:a", "take_stock").sigma):
+        games += 1
+        at = ladder.when("take_stock", start, ["user:a", "bot:easy"])
+        ladder.play(
+            f"t{games}", "take_stock", at, [("user:a", games % 2), ("bot:easy", 1 - games % 2)]
+        )
+    assert 4 <= games <= 7
 
 
 def test_an_unrated_game_stores_results_and_changes_no_rating(

@@ -112,14 +112,22 @@ def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(
     page.goto(f"{site}/t/{table}")
     _wait_until(page, "document.body.dataset.seat === '0'")
     _play([page], lambda: _status(page) == "finished", random.Random(5))
+    # The final screen says what the game did to the player's rating: a first one is
+    # provisional, however it went.
+    page.wait_for_selector("#overlay[open] #rating-change")
+    change = page.inner_text("#rating-change")
+    assert change.startswith("Your rating is provisional after 1 rated game (")
+    assert "in this game" in change and "\u22120.0" not in change  # no "minus zero"
+    _shot(page, "rating-change-en-desktop")
 
     page.goto(site + "/players/maxine")
     page.wait_for_selector("#chart-box-take_stock svg")
     shown = _api(page, "/api/players/Maxine")
     [entry] = [g for g in shown["games"] if g["game"] == "take_stock"]
-    rating = entry["rating"]["rating"]
+    assert entry["rating"]["provisional"] is True
     assert page.inner_text("h1").startswith("Maxine")
-    assert page.inner_text("#game-take_stock .rating-value") == f"{round(rating, 1):.1f}"
+    # A first rating reads as provisional, not as a figure below 0.
+    assert page.inner_text("#game-take_stock .rating-value") == "provisional"
     assert "1 rated game" in page.inner_text("#game-take_stock .rating-detail")
     # The chart: the start and one game, the easy bot's line, its words for screen readers.
     chart = page.locator("#chart-box-take_stock svg")
@@ -135,7 +143,8 @@ def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(
     assert compare.count() == 4
     assert page.inner_text("#game-take_stock .compare h3") == "How you compare with the bots"
     easy = compare.nth(0).inner_text()
-    assert easy.startswith("Bot: Easy") and "you are" in easy
+    # Against a provisional rating the bot's figure stands alone.
+    assert easy.startswith("Bot: Easy") and "you are" not in easy
     assert "not rated yet" in compare.nth(3).inner_text()
     # Nobody has a rating in Card Stock Market: nothing to compare with.
     assert "Not rated in this game yet" in page.inner_text("#game-card_stock_market")
@@ -197,6 +206,7 @@ def test_the_profile_and_leaderboard_read_well(
     assert page.locator("html").get_attribute("lang") == lang
     if lang == "zh-Hant":
         assert "等級分" in page.inner_text("#game-take_stock")
+        assert page.inner_text("#game-take_stock .rating-value") == "暫定"
         assert "你與電腦玩家相比" in page.inner_text("#game-take_stock .compare h3")
     _no_overflow(page)
     assert_accessible(page, f"the profile ({lang}, {size})")

@@ -158,9 +158,12 @@ def add_parser(subparsers: Any) -> None:
         "--bot-delay",
         action=_Given,
         type=float,
-        default=0.6,
+        default=0.3,
         metavar="SECONDS",
-        help="pause before each bot move so people can follow (default 0.6)" + _env("bot_delay"),
+        help=(
+            "pause before a bot's turn so people can follow, shorter ones between its "
+            "decisions (default 0.3)" + _env("bot_delay")
+        ),
     )
     parser.add_argument(
         "--bot-processes",

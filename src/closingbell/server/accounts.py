@@ -63,10 +63,7 @@ SESSION_DAYS = 30
 """Days a session lasts unused before it must sign in again (the cookie's max age too)."""
 
 SEEN_EVERY = 60.0
-"""Seconds between two updates of a session's ``seen_at`` (the "online" count reads it)."""
-
-ONLINE_SECONDS = 300.0
-"""A player counts as online for this long after the last request of their session."""
+"""Seconds between two updates of a session's ``seen_at``."""
 
 USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
 """An account name: 3 to 32 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or
@@ -575,14 +572,3 @@ class Accounts:
                 )
             ).first()
         return None if row is None else User(id=row.id, username=row.username)
-
-    async def online(self) -> int:
-        """How many accounts used the site in the last :data:`ONLINE_SECONDS` seconds."""
-        since = self.clock() - dt.timedelta(seconds=ONLINE_SECONDS)
-        async with self.store.engine.connect() as conn:
-            count = await conn.scalar(
-                sa.select(sa.func.count(sa.distinct(sessions_table.c.user_id))).where(
-                    sessions_table.c.seen_at >= since
-                )
-            )
-        return int(count or 0)

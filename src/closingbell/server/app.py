@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
 import closingbell
+from closingbell.bots import searches
 from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
@@ -382,7 +383,13 @@ def _add_routes(app: FastAPI) -> None:
                     "learn": has_tutorial(name),
                 }
             )
-        return {"games": out, "bots": closingbell.available_bots(), "bot_labels": bot_words(lang)}
+        bots = closingbell.available_bots()
+        return {
+            "games": out,
+            "bots": bots,
+            "bot_labels": bot_words(lang),
+            "search_bots": [name for name in bots if searches(name)],
+        }
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, list[TableInfo]]:

@@ -29,6 +29,9 @@ follows the same list of actions, the database's:
   table, whose votes (and rematch, once open) the others read again from the database.
 - **Sessions.** A session revoked on one server (signed out, its password changed) is named
   in a notice, and every server closes the WebSockets opened with it.
+- **Abandoned tables.** The lease holder of a table nobody has been at for long enough ends
+  it (``Hub.check_abandoned``), with a notice naming the table, from which the others show
+  it ended.
 - **Hints.** A hint taken at a practice table is stored (``tables.hints_used``) with a
   notice naming the table, so that every server shows the table as hinted; its ratings do
   not hang on the notice, since the last action's transaction reads the stored flag.
@@ -90,21 +93,22 @@ CLAIM = sa.text(
 
 ORPHANS = sa.text(
     "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id "
-    "WHERE t.status != 'finished' AND (l.server IS NULL OR NOT EXISTS "
+    "WHERE t.status NOT IN ('finished', 'abandoned') AND (l.server IS NULL OR NOT EXISTS "
     f"(SELECT 1 FROM servers s WHERE s.id = l.server AND {_LIVE})) "
     "LIMIT :limit"
 )
-"""Unfinished tables whose lease is handed over or held by a dead server."""
+"""Tables not over whose lease is handed over or held by a dead server."""
 
 LIVE_SERVERS = sa.text(f"SELECT s.id FROM servers s WHERE {_LIVE}")
 """The servers alive."""
 
 FORGET_LEASES = sa.text(
-    "DELETE FROM leases l USING tables t WHERE t.id = l.table_id AND t.status = 'finished' "
+    "DELETE FROM leases l USING tables t WHERE t.id = l.table_id "
+    "AND t.status IN ('finished', 'abandoned') "
     "AND (l.server IS NULL OR NOT EXISTS "
     f"(SELECT 1 FROM servers s WHERE s.id = l.server AND {_LIVE}))"
 )
-"""Forget the leases of finished tables that no live server holds (nothing to run)."""
+"""Forget the leases of tables over that no live server holds (nothing to run)."""
 
 FORGET_SERVERS = sa.text(
     "DELETE FROM servers WHERE heartbeat < now() - (:forget * interval '1 second')"
@@ -122,6 +126,11 @@ class Solo:
 
     def owns(self, table_id: str) -> bool:
         """Whether this server runs ``table_id``'s bots and turn clock."""
+        return True
+
+    @property
+    def alone(self) -> bool:
+        """Whether no other server shares the database (none may)."""
         return True
 
     async def start(self, hub: Hub) -> None:
@@ -532,6 +541,8 @@ class Cluster(Solo):
             table.heard_rematch()
         elif kind == "hints":
             table.heard_hints()
+        elif kind == "abandoned":
+            table.heard_abandoned()
 
     async def _take(self, table_id: str) -> None:
         """Take a handed-over table held in memory here."""

@@ -118,7 +118,8 @@ class TableMemory:
         excess = len(self.hub.tables) - s.tables_in_memory
         dropped = 0
         for table in idle:
-            limit = s.finished_idle if table.status == "finished" else s.table_idle
+            over = table.status in ("finished", "abandoned")
+            limit = s.finished_idle if over else s.table_idle
             if dropped < excess or now - table.used >= limit:
                 self._drop(table)
                 dropped += 1

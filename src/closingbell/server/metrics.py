@@ -37,7 +37,7 @@ account's change (a sign-up, a session made or revoked, a password, a claimed se
 message, a rematch vote (with the new table, for the vote that completes it)."""
 BY = ("player", "bot", "stand_in")
 """Who made an action: the seat's player, its bot, or a bot standing in for an absent player."""
-STATUSES = ("waiting", "playing", "finished")
+STATUSES = ("waiting", "playing", "finished", "abandoned")
 """A table's status."""
 OTHER = "other"
 """The label of a game or bot outside the fixed sets (none today; kept so labels stay few)."""

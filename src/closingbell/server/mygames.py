@@ -194,4 +194,4 @@ def _order(game: MyGame) -> tuple[int, float]:
         return 0, math.inf if game.deadline is None else game.deadline
     if game.invited:
         return 1, 0.0
-    return (2 if game.table.status != "finished" else 3), 0.0
+    return (3 if game.table.status in ("finished", "abandoned") else 2), 0.0

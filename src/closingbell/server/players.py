@@ -8,9 +8,10 @@ SameSite=Lax, and Secure when the page came over HTTPS.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from fastapi import APIRouter, Request, Response, WebSocket
+from fastapi import APIRouter, Query, Request, Response, WebSocket
 from pydantic import Field
 
 from closingbell.server.accounts import (
@@ -24,6 +25,9 @@ from closingbell.server.tables import Hub, WebError
 
 router = APIRouter()
 """The routes of this module, included by the app."""
+
+VISITOR_PATTERN = r"^[A-Za-z0-9_-]+$"
+"""What a page's visitor id is made of (8 to 64 of these)."""
 
 
 class HeldSeat(_Strict):
@@ -177,17 +181,17 @@ async def account(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/online")
-async def online(request: Request) -> dict[str, int]:
-    """How many players are online.
+async def online(
+    request: Request,
+    visitor: str | None = Query(None, min_length=8, max_length=64, pattern=VISITOR_PATTERN),
+) -> dict[str, int]:
+    """How many people are online: the visitors whose pages sent a heartbeat lately.
 
-    Accounts seen in the last five minutes, and the guests seated at this server's tables
-    with a page open.
+    ``visitor`` is the calling page's visitor id: the call is its heartbeat
+    (``server.online``); without it the call only asks.
     """
     hub = hub_of(request)
-    guests = sum(
-        1
-        for table in hub.tables.values()
-        for seat in table.seats
-        if seat.kind == "human" and seat.user_id is None and seat.connections > 0
-    )
-    return {"players": await hub.accounts.online() + guests}
+    now = time.monotonic()
+    if visitor is not None:
+        hub.visitors.saw(visitor, now)
+    return {"players": hub.visitors.count(now)}

@@ -411,9 +411,10 @@ class TableInfo(BaseModel):
     """Every rules option, defaults included."""
     clock: float | None
     """The turn clock in seconds, or ``None``."""
-    status: Literal["waiting", "playing", "finished", "unavailable"]
-    """``waiting`` for players, ``playing``, ``finished``, or ``unavailable``: its stored game
-    cannot be rebuilt (its routes answer ``table_unavailable``; its seats are not shown)."""
+    status: Literal["waiting", "playing", "finished", "abandoned", "unavailable"]
+    """``waiting`` for players, ``playing``, ``finished``, ``abandoned`` (nobody came back to
+    it for ``Settings.abandon_after``: ended without a result), or ``unavailable``: its stored
+    game cannot be rebuilt (its routes answer ``table_unavailable``; its seats are not shown)."""
     version: int
     """The number of actions played so far."""
     seats: list[SeatInfo]
@@ -615,7 +616,7 @@ class StateMessage(BaseModel):
     """The table's id."""
     version: int
     """The state version: send it back with an action."""
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "abandoned"]
     """The table's status."""
     seat: int | None
     """The recipient's seat (``None``: spectator)."""
@@ -644,6 +645,9 @@ class StateMessage(BaseModel):
     time_left: float | None = None
     """For a game over days, the seconds the seat to move had left when this was sent
     (counted by the server's clock, so that a client whose clock is wrong counts right)."""
+    deciding_for: float | None = None
+    """Seconds the seat to move had been deciding when this was sent (a bot: thinking),
+    to a tenth; ``None`` unless the game is being played."""
 
 
 class SeatsMessage(BaseModel):

@@ -35,6 +35,10 @@ DEFAULT_MU: float = MODEL.mu
 DEFAULT_SIGMA: float = MODEL.sigma
 """A new player's sigma."""
 
+PROVISIONAL_SIGMA = 7.0
+"""A rating is provisional while its sigma is above this: about a player's first five rated
+games (a new player's sigma is 25/3, about 8.3, and shrinks by some 0.2 a game)."""
+
 STEP = dt.timedelta(microseconds=1)
 """How much later than a player's previous rated game a game is dated, at the least."""
 
@@ -58,6 +62,15 @@ def displayed(mu: float, sigma: float) -> float:
     It starts at 0 and rises as a player both wins and becomes better known.
     """
     return mu - 3 * sigma
+
+
+def provisional(sigma: float) -> bool:
+    """Whether a rating is still provisional: too unsure to be shown as a figure.
+
+    Its displayed value (:func:`displayed`) starts at 0 and mostly falls below it after a
+    first loss, which reads like a penalty; pages show such a rating as provisional.
+    """
+    return sigma > PROVISIONAL_SIGMA
 
 
 def ranks(scores: Sequence[float], winners: Iterable[int]) -> list[int]:

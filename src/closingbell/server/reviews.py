@@ -23,6 +23,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from closingbell.bots.analysis import Analyst, DecisionAnalysis
@@ -40,6 +41,11 @@ REVIEW_SEED = 0
 the same figures from the game's record file."""
 FAILED_KEPT = 64
 """Failed reviews remembered, so that asking about one says it failed (the oldest go first)."""
+ESTIMATE_AFTER = 3
+"""Decisions analysed before a review says how long it has left: the first ones may wait for
+a helper process to start or be free, and say little of the pace."""
+ESTIMATE_WINDOW = 12
+"""The latest decisions whose pace the time left is worked out from."""
 
 
 # ---------------------------------------------------------------- the pieces of work
@@ -49,6 +55,15 @@ def review_plan(game: FinishedGame, seat: int) -> list[int]:
     """The places in ``game``'s actions (from 0) where ``seat`` chose among several."""
     played = load_game(game.game, **game.options)
     return decisions_of(game.start(played), game.history, seat)
+
+
+def decision_cost(game: FinishedGame, index: int) -> int:
+    """How much work the decision before action ``index`` is, next to the game's others.
+
+    Every legal action is played out to the game's end in every world, so a decision costs
+    about as many actions as are left to play: an early one several times a late one.
+    """
+    return max(1, len(game.history) - index)
 
 
 def review_decision(game: FinishedGame, index: int, budget: int, seed: int) -> DecisionAnalysis:
@@ -111,8 +126,12 @@ class Review:
     """How many decisions it analyses (``None`` until they are counted)."""
     done: int = 0
     """How many are analysed so far."""
-    started: float = field(default_factory=time.monotonic)
-    """When the work began (``time.monotonic``)."""
+    clock: Callable[[], float] = time.monotonic
+    """The time now, in seconds (tests give a clock of their own)."""
+    costs: list[int] = field(default_factory=list)
+    """How much work each decision is (:func:`decision_cost`), in the order they are analysed."""
+    finished: list[float] = field(default_factory=list)
+    """When the decisions were counted, then when each was analysed (``clock`` times)."""
     texts: dict[str, bytes] | None = None
     """The review as JSON text in each language, once done."""
     failed: bool = False
@@ -127,14 +146,34 @@ class Review:
             return "done"
         return "failed" if self.failed else "working"
 
+    def planned(self, costs: Sequence[int]) -> None:
+        """The decisions to analyse were counted: each one's cost, in order."""
+        self.costs = list(costs)
+        self.total = len(self.costs)
+        self.finished = [self.clock()]
+
+    def decided(self) -> None:
+        """One more decision was analysed."""
+        self.done += 1
+        self.finished.append(self.clock())
+
     def seconds_left(self) -> float | None:
-        """About how long the work has left, from its pace so far (``None``: not known yet)."""
+        """About how long the work has left (``None``: not known yet).
+
+        From the pace of the latest :data:`ESTIMATE_WINDOW` decisions, per unit of cost, times
+        the cost of the decisions left; none before :data:`ESTIMATE_AFTER` are done. Counting
+        the decisions and waiting for a helper to start are left out, and so is the difference
+        between an early decision, with a long game left to play out, and a late one.
+        """
         if self.texts is not None:
             return 0.0
-        if self.failed or self.total is None or self.done == 0:
+        if self.failed or self.total is None or self.done < min(ESTIMATE_AFTER, self.total):
             return None
-        elapsed = time.monotonic() - self.started
-        return round(elapsed / self.done * (self.total - self.done), 1)
+        recent = min(self.done, ESTIMATE_WINDOW)
+        spent = self.finished[self.done] - self.finished[self.done - recent]
+        cost = sum(self.costs[self.done - recent : self.done])
+        left = sum(self.costs[self.done :])
+        return round(max(0.0, spent) / max(1, cost) * left, 1)
 
     def answer(self, lang: str) -> bytes:
         """The answer of ``GET /api/tables/{id}/review``: the progress, then the review."""
@@ -159,7 +198,16 @@ class ReviewCache:
     worked out at a time, and at most ``limit`` bytes of finished reviews are kept.
     """
 
-    def __init__(self, run: Runner, *, budget: int, seed: int, limit: int, at_once: int) -> None:
+    def __init__(
+        self,
+        run: Runner,
+        *,
+        budget: int,
+        seed: int,
+        limit: int,
+        at_once: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if budget < 2:
             raise ValueError(f"a review's budget is at least 2 worlds, not {budget}")
         if at_once < 1:
@@ -174,6 +222,8 @@ class ReviewCache:
         """The most reviews worked out at a time."""
         self.size = 0
         """Bytes of finished reviews kept now."""
+        self.clock = clock
+        """The time now, in seconds: the reviews' pace is measured with it."""
         self._run = run
         self._kept: OrderedDict[tuple[str, int], Review] = OrderedDict()
         self._under_way: dict[tuple[str, int], Review] = {}
@@ -204,7 +254,7 @@ class ReviewCache:
             raise TooManyReviews(self.at_once, max(1, math.ceil(soonest)))
         key = (game.table_id, seat)
         self._failed.pop(key, None)
-        review = Review(game.table_id, seat)
+        review = Review(game.table_id, seat, clock=self.clock)
         self._under_way[key] = review
         asker = Asker(address, f"review {game.table_id} {seat}")
         review.task = asyncio.ensure_future(self._work(review, game, asker))
@@ -229,13 +279,13 @@ class ReviewCache:
         key = (review.table_id, review.seat)
         try:
             indices: list[int] = await self._run(review_plan, game, review.seat, asker=asker)
-            review.total = len(indices)
+            review.planned([decision_cost(game, index) for index in indices])
             analyses: dict[int, DecisionAnalysis] = {}
             for index in indices:
                 analyses[index] = await self._run(
                     review_decision, game, index, self.budget, self.seed, asker=asker
                 )
-                review.done += 1
+                review.decided()
             texts: dict[str, bytes] = await self._run(
                 review_texts, game, review.seat, analyses, self.budget, self.seed, asker=asker
             )

@@ -21,7 +21,14 @@ from closingbell.bots import LEVELS, available_bots
 from closingbell.core.registry import available_games
 from closingbell.server.players import hub_of
 from closingbell.server.protocol import ErrorCode
-from closingbell.server.ratings import bot_player, displayed, user_player
+from closingbell.server.ratings import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    bot_player,
+    displayed,
+    provisional,
+    user_player,
+)
 from closingbell.server.store import (
     Store,
     aware,
@@ -58,9 +65,17 @@ def _time(value: dt.datetime | None) -> str | None:
     return None if found is None else found.isoformat()
 
 
-def _rating(mu: float, sigma: float) -> dict[str, float]:
-    """A rating as sent: mu, sigma, and the displayed rating (``mu - 3 sigma``)."""
-    return {"mu": mu, "sigma": sigma, "rating": displayed(mu, sigma)}
+def _rating(mu: float, sigma: float) -> dict[str, Any]:
+    """A rating as sent: mu, sigma, the displayed rating, and whether it is provisional.
+
+    The displayed rating is ``mu - 3 sigma``; see :func:`~closingbell.server.ratings.provisional`.
+    """
+    return {
+        "mu": mu,
+        "sigma": sigma,
+        "rating": displayed(mu, sigma),
+        "provisional": provisional(sigma),
+    }
 
 
 def _number(value: float) -> float | int:
@@ -244,6 +259,76 @@ async def leaderboard(store: Store, game: str, limit: int, offset: int) -> dict[
         "limit": limit,
         "offset": offset,
     }
+
+
+async def table_ratings(store: Store, table_id: str) -> dict[str, Any] | None:
+    """How a finished table changed its players' ratings (``None``: no such table).
+
+    Each seat whose player's rating the game changed, with the rating before and after it and
+    the rated games after it; no seat when the game rated nobody. Raises ``not_finished`` for
+    a table not over.
+    """
+    rc = rating_changes_table
+    async with store.engine.connect() as conn:
+        table = (
+            await conn.execute(
+                sa.select(tables_table.c.game, tables_table.c.status).where(
+                    tables_table.c.id == table_id
+                )
+            )
+        ).first()
+        if table is None:
+            return None
+        if table.status != "finished":
+            raise WebError(
+                ErrorCode.NOT_FINISHED, "a table's ratings change once its game is over", 409
+            )
+        seats = (
+            await conn.execute(
+                sa.select(results_table.c.seat, results_table.c.player)
+                .where(results_table.c.table_id == table_id)
+                .order_by(results_table.c.seat)
+            )
+        ).all()
+        changes = {
+            r.player: r
+            for r in (await conn.execute(sa.select(rc).where(rc.c.table_id == table_id))).all()
+        }
+        out = []
+        for seat, player in seats:
+            after = changes.get(player)
+            if after is None:
+                continue
+            earlier = sa.and_(rc.c.player == player, rc.c.game == table.game, rc.c.at < after.at)
+            before = (
+                await conn.execute(
+                    sa.select(rc.c.mu, rc.c.sigma).where(earlier).order_by(rc.c.at.desc()).limit(1)
+                )
+            ).first()
+            games = await conn.scalar(sa.select(sa.func.count()).select_from(rc).where(earlier))
+            old = _rating(DEFAULT_MU, DEFAULT_SIGMA) if before is None else _rating(*before)
+            new = _rating(after.mu, after.sigma)
+            out.append(
+                {
+                    "seat": int(seat),
+                    "before": old,
+                    "after": new,
+                    "change": new["rating"] - old["rating"],
+                    "rated_games": int(games or 0) + 1,
+                }
+            )
+    return {"table": table_id, "game": table.game, "seats": out}
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def ratings_of_table(request: Request, table_id: str) -> dict[str, Any]:
+    """How a finished table's game changed its players' ratings."""
+    found = (
+        None if len(table_id) > NAME_MAX else await table_ratings(hub_of(request).store, table_id)
+    )
+    if found is None:
+        raise WebError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id[:64]!r}", 404)
+    return found
 
 
 @router.get("/api/players/{username}")

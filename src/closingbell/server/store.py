@@ -368,6 +368,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+ENDED = ("finished", "abandoned")
+"""The statuses of a table that is over: played to its end, or abandoned."""
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -417,7 +421,7 @@ class TableRow:
     clock: float | None
     """The turn clock in seconds."""
     status: str
-    """``waiting``, ``playing`` or ``finished``."""
+    """``waiting``, ``playing``, ``finished`` or ``abandoned`` (see :meth:`Store.abandon`)."""
     version: int = 0
     """The number of actions stored."""
     rules_version: int | None = None
@@ -773,10 +777,16 @@ class Store:
         if fd is not None:
             os.close(fd)
 
-    async def create(self, row: TableRow, limits: InvitationLimits | None = None) -> None:
+    async def create(
+        self,
+        row: TableRow,
+        limits: InvitationLimits | None = None,
+        at: dt.datetime | None = None,
+    ) -> None:
         """Store a new table and its seats (the current rules version unless the row says).
 
-        With ``limits``, a table whose invitations would take their maker (``invited_by``)
+        ``at`` is when its people were last there (default: now; see :meth:`seen`). With
+        ``limits``, a table whose invitations would take their maker (``invited_by``)
         past them raises :class:`TooManyInvitationsError` and is not stored. They are
         counted in the same transaction, under a lock of the maker's account row on
         PostgreSQL, so that servers making that account's tables at once agree.
@@ -784,7 +794,7 @@ class Store:
         async with self._writing("table") as conn:
             if limits is not None:
                 await self._check_invitations(conn, row, limits)
-            await self._insert(conn, row)
+            await self._insert(conn, row, at)
 
     async def _check_invitations(
         self, conn: AsyncConnection, row: TableRow, limits: InvitationLimits
@@ -853,8 +863,10 @@ class Store:
             await self._notify(conn, {"k": "join", "t": table_id})
         return True
 
-    async def _insert(self, conn: AsyncConnection, row: TableRow) -> None:
-        """Insert a new table and its seats in ``conn``'s transaction."""
+    async def _insert(
+        self, conn: AsyncConnection, row: TableRow, at: dt.datetime | None = None
+    ) -> None:
+        """Insert a new table and its seats in ``conn``'s transaction (seen ``at``, or now)."""
         now = _now()
         if row.rules_version is None:
             row.rules_version = game_class(row.game).info.version
@@ -868,7 +880,7 @@ class Store:
                 status=row.status,
                 version=row.version,
                 created_at=now,
-                updated_at=now,
+                updated_at=at or now,
                 position=row.position,
                 rules_version=row.rules_version,
                 rated=row.rated,
@@ -931,6 +943,9 @@ class Store:
                     seats_table.c.table_id == table_id,
                     seats_table.c.seat == seat,
                     seats_table.c.kind == "open",
+                    sa.exists().where(
+                        tables_table.c.id == table_id, tables_table.c.status == "waiting"
+                    ),
                     sa.or_(
                         seats_table.c.invited_user_id.is_(None),
                         seats_table.c.invited_user_id == user_id,
@@ -946,7 +961,7 @@ class Store:
                 .where(seats_table.c.table_id == table_id, seats_table.c.kind == "open")
             )
             status = "waiting" if still_open else "playing"
-            now = _now()
+            now = at or _now()
             await conn.execute(
                 tables_table.update()
                 .where(tables_table.c.id == table_id)
@@ -1036,7 +1051,9 @@ class Store:
                 done = await conn.execute(
                     tables_table.update()
                     .where(
-                        tables_table.c.id == item.table_id, tables_table.c.version == item.number
+                        tables_table.c.id == item.table_id,
+                        tables_table.c.version == item.number,
+                        tables_table.c.status != "abandoned",
                     )
                     .values(
                         version=item.number + 1,
@@ -1070,6 +1087,70 @@ class Store:
             for chunk in notice_chunks(notes):
                 await self._notify(conn, {"k": "actions", "x": chunk})
         return refused
+
+    async def seen(self, table_id: str, at: dt.datetime) -> None:
+        """Record that the people of an unfinished table were last there ``at``.
+
+        Kept in ``updated_at``, as an action is: a table is abandoned once nobody has been
+        at it for long enough (:meth:`abandoned`).
+        """
+        async with self._writing("table") as conn:
+            await conn.execute(
+                tables_table.update()
+                .where(
+                    tables_table.c.id == table_id,
+                    tables_table.c.status.in_(("waiting", "playing")),
+                )
+                .values(updated_at=at)
+            )
+
+    async def abandoned(self, before: dt.datetime, limit: int = 500) -> list[str]:
+        """Unfinished real-time tables nobody has changed or been at since ``before``.
+
+        The tables waiting or being played without a time per move whose ``updated_at`` (an
+        action, a join, the last person leaving: :meth:`seen`) is older than ``before``,
+        the oldest first, at most ``limit``; the tables of bots alone are left out.
+        """
+        c = tables_table.c
+        if self.shared:
+            old = c.updated_at < before
+        else:  # SQLite keeps times as text: compare them as Julian days
+            since = sa.func.julianday(sa.literal(before, sa.DateTime(timezone=True)))
+            old = sa.func.julianday(c.updated_at) < since
+        people = (
+            sa.select(seats_table.c.table_id)
+            .where(seats_table.c.table_id == c.id, seats_table.c.kind != "bot")
+            .exists()
+        )
+        query = (
+            sa.select(c.id)
+            .where(c.status.in_(("waiting", "playing")), c.move_time.is_(None), old, people)
+            .order_by(c.updated_at, c.id)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [str(i) for (i,) in (await conn.execute(query)).all()]
+
+    async def abandon(self, table_id: str, version: int, at: dt.datetime) -> bool:
+        """End an unfinished table without a result, unless it moved on from ``version``.
+
+        Its status becomes ``abandoned``: it takes no more joins nor actions, and the
+        other servers are told. Whether it was ended here.
+        """
+        async with self._writing("table") as conn:
+            done = await conn.execute(
+                tables_table.update()
+                .where(
+                    tables_table.c.id == table_id,
+                    tables_table.c.version == version,
+                    tables_table.c.status.in_(("waiting", "playing")),
+                )
+                .values(status="abandoned", updated_at=at, turn_at=None)
+            )
+            if done.rowcount != 1:
+                return False
+            await self._notify(conn, {"k": "abandoned", "t": table_id})
+        return True
 
     async def use_hints(self, table_id: str) -> None:
         """Record that a player took a hint at ``table_id``, and tell the other servers.
@@ -1437,11 +1518,11 @@ class Store:
         return row
 
     async def active_ids(self) -> list[str]:
-        """The ids of the tables not finished, oldest first."""
+        """The ids of the tables not over (neither finished nor abandoned), oldest first."""
         async with self.engine.connect() as conn:
             result = await conn.execute(
                 sa.select(tables_table.c.id)
-                .where(tables_table.c.status != "finished")
+                .where(tables_table.c.status.not_in(ENDED))
                 .order_by(tables_table.c.created_at, tables_table.c.id)
             )
             return [r for (r,) in result.all()]
@@ -1491,7 +1572,8 @@ class Store:
 
         The newest ``unfinished`` of the tables not over where it has a seat; the newest
         ``invitations`` of those with an open seat kept for it (an invitation), at most
-        ``per_inviter`` of them from one inviter; the ``finished`` last finished where it had
+        ``per_inviter`` of them from one inviter; the ``finished`` last over (finished or
+        abandoned) where it had
         a seat; and how many invitations it has in all. Invitations are read apart from the
         seats, so that however many other accounts send cannot push the account's own games
         out of the list, nor one inviter the others' invitations.
@@ -1519,12 +1601,12 @@ class Store:
         listed = sa.select(ranked.c.table_id).where(ranked.c.rank <= per_inviter)
         async with self.engine.connect() as conn:
             going = await self._tables(
-                conn, sa.and_(c.id.in_(seated), c.status != "finished"), unfinished
+                conn, sa.and_(c.id.in_(seated), c.status.not_in(ENDED)), unfinished
             )
             invited = await self._tables(conn, c.id.in_(listed), invitations)
             done = await self._tables(
                 conn,
-                sa.and_(c.id.in_(seated), c.status == "finished"),
+                sa.and_(c.id.in_(seated), c.status.in_(ENDED)),
                 finished,
                 order=c.updated_at.desc(),
             )

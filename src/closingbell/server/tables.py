@@ -29,7 +29,7 @@ import sys
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,6 +57,7 @@ from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.logs import bound, table_context
 from closingbell.server.memory import TableMemory
 from closingbell.server.metrics import Metrics
+from closingbell.server.online import Visitors
 from closingbell.server.protocol import (
     Act,
     AskHint,
@@ -115,7 +116,10 @@ once for a seat of a game over days whose time per move ran out."""
 OVERDUE_AT_ONCE = 500
 """Games over days looked at, at most, in one look for seats that ran out of time."""
 
-Status = Literal["waiting", "playing", "finished"]
+ABANDONED_AT_ONCE = 500
+"""Tables looked at, at most, in one look for abandoned tables."""
+
+Status = Literal["waiting", "playing", "finished", "abandoned"]
 
 
 class WebError(Exception):
@@ -156,8 +160,15 @@ def bot_seed(seed: int, seat: int, role: str = "bot") -> int:
 class Settings:
     """How the server behaves; the defaults suit people playing in browsers."""
 
-    bot_delay: float = 0.6
-    """Seconds a bot waits before each move, so that people can follow."""
+    bot_delay: float = 0.3
+    """Seconds a bot waits before the first decision of its turn, so that people can follow
+    (thinking meanwhile: a search bot that thinks longer waits no more)."""
+    bot_step_delay: float = 0.15
+    """Seconds a bot waits before each following decision of the same turn (never more than
+    ``bot_delay``); shorter once the turn's pauses near ``bot_turn`` (:func:`bot_pause`)."""
+    bot_turn: float = 1.0
+    """Seconds a bot's turn lasts at most, pauses and a quick bot's thinking together: its
+    following decisions' pauses shrink to fit (a search bot's thinking may take longer)."""
     allow_seed: bool = False
     """Whether a new table may be given its seed (tests only: a known seed reveals the deal).
 
@@ -233,6 +244,12 @@ class Settings:
     (``server.cluster``); each server beats five times in that time."""
     deadline_check: float = 30.0
     """Seconds between two looks for games over days whose seat to move ran out of time."""
+    abandon_after: float = 86400.0
+    """Seconds after which a real-time table that nobody has been at is abandoned: no person
+    seated connected, no action, no join all that time (0: never). It ends without a result
+    (``abandoned``) and leaves the lobby's live tables; games over days are left alone."""
+    abandon_check: float = 600.0
+    """Seconds between two looks for abandoned tables."""
     sign_ins_per_account: int = 5
     """Failed sign-ins to one account name heard in ``sign_in_window`` (then refused)."""
     sign_ins_per_address: int = 20
@@ -258,6 +275,8 @@ class Settings:
     """Seconds over which chat messages are counted."""
     chat_history: int = 100
     """The latest chat messages sent to a connection after its ``welcome`` and ``state``."""
+    online_window: float = 60.0
+    """Seconds a visitor counts as online after its page's last heartbeat (``server.online``)."""
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
@@ -270,6 +289,20 @@ class Settings:
     invitation_days: float = 14.0
     """Days after its table was made that an open invitation counts against its maker's
     limits: one nobody answers does not hold its place for ever (it stays listed)."""
+
+
+def bot_pause(settings: Settings, first: bool, elapsed: float) -> float:
+    """Seconds a bot waits before a decision, thinking meanwhile.
+
+    ``first``: the decision begins the bot's turn, which waits ``bot_delay``; a following
+    decision of the same turn waits ``bot_step_delay``, at most half of what is left of
+    ``bot_turn`` after ``elapsed`` seconds of the turn, so that however many decisions a
+    turn has, each is seen and the whole turn takes ``bot_turn`` at most.
+    """
+    if first:
+        return max(0.0, settings.bot_delay)
+    left = max(0.0, settings.bot_turn - elapsed)
+    return max(0.0, min(settings.bot_step_delay, settings.bot_delay, left / 2))
 
 
 @dataclass(eq=False)
@@ -453,6 +486,11 @@ class LiveTable:
         self.stand_ins: dict[int, Bot] = {}
         self.last_action: LastAction | None = None
         self.turn_since = loop.time()
+        self.version_since = loop.time()
+        """When (event-loop time) the table reached its version: the seat to move has been
+        deciding since."""
+        self.loaded_at = loop.time()
+        """When (event-loop time) the table was made or loaded here."""
         self.used = loop.time()
         """When (event-loop time) the table was last fetched or busy (see ``server.memory``)."""
         self.gone = False
@@ -576,7 +614,7 @@ class LiveTable:
             narrator = self._narrator(conn)
             shown = state.view(seat)
             view = shown.to_dict()
-            if seat is not None:
+            if seat is not None and self.status == "playing":
                 legal = [
                     LegalAction(
                         id=a,
@@ -596,7 +634,9 @@ class LiveTable:
             version=self.version,
             status=self.status,
             seat=seat,
-            current_player=None if self.status == "waiting" else state.current_player,
+            current_player=None
+            if self.status in ("waiting", "abandoned")
+            else state.current_player,
             decision=None if self.status != "playing" else state.decision,
             view=view,
             legal=legal,
@@ -608,7 +648,14 @@ class LiveTable:
             seats=self.seat_infos(),
             deadline=self.deadline(),
             time_left=self.time_left(),
+            deciding_for=self.deciding_for(),
         )
+
+    def deciding_for(self) -> float | None:
+        """Seconds the seat to move has been deciding (a bot: thinking), to a tenth."""
+        if self.status != "playing":
+            return None
+        return round(max(0.0, asyncio.get_running_loop().time() - self.version_since), 1)
 
     def names(self, lang: str) -> list[str]:
         """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
@@ -683,6 +730,8 @@ class LiveTable:
         return sorted(free, key=lambda p: self.seats[p].invited is None)
 
     async def _join_once(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
+        if self.status == "abandoned":
+            raise WebError(ErrorCode.GAME_OVER, "the table was abandoned: nobody came back", 409)
         if self.rated and user_id is None:
             raise WebError(ErrorCode.SIGN_IN_REQUIRED, "sign in to play at a rated table", 403)
         if user_id is not None and any(s.user_id == user_id for s in self.seats):
@@ -767,7 +816,7 @@ class LiveTable:
     def _start(self) -> None:
         self.status = "playing"
         self.turn_at = self.hub.clock()
-        self.turn_since = asyncio.get_running_loop().time()
+        self.turn_since = self.version_since = asyncio.get_running_loop().time()
         self.broadcast_state()
         self.kick()
 
@@ -815,8 +864,62 @@ class LiveTable:
             if seat.present == 0:
                 seat.away_since = asyncio.get_running_loop().time()
                 self.broadcast_seats()
+                self._later(self._note_seen())
             self.hub.cluster.presence(self)
         self.kick()
+
+    async def _note_seen(self) -> None:
+        """Store that a person was at the table until now (see :meth:`abandon_if_left`)."""
+        if self.status not in ("waiting", "playing") or self.move_time is not None:
+            return
+        try:
+            await self.hub.store.seen(self.id, self.hub.clock())
+        except SQLAlchemyError:
+            log.exception("table %s: when its people left was not stored", self.id)
+
+    def people_here(self) -> bool:
+        """Whether a person seated here is connected, on any server."""
+        return any(s.kind == "human" and s.present > 0 for s in self.seats)
+
+    async def abandon_if_left(self) -> bool:
+        """End the table as abandoned if nobody is at it; whether it was (the lock is taken).
+
+        Called for a table whose stored activity is old (:meth:`Hub.check_abandoned`), on
+        the server that runs it only. A person connected keeps it going: their presence is
+        stored as activity, to be looked at again later. Sharing the database with other
+        servers, a table just loaded waits for their word on who is connected.
+        """
+        async with self.lock:
+            if not self.owner or self.status not in ("waiting", "playing"):
+                return False
+            if self.move_time is not None or all(s.kind == "bot" for s in self.seats):
+                return False
+            if self.people_here():
+                await self.hub.store.seen(self.id, self.hub.clock())
+                return False
+            cluster = self.hub.cluster
+            waited = asyncio.get_running_loop().time() - self.loaded_at
+            if not cluster.alone and waited < self.hub.settings.lease_seconds:
+                return False
+            if not await self.hub.store.abandon(self.id, self.version, self.hub.clock()):
+                return False
+            log.info("table %s: abandoned, nobody came back", self.id)
+            self._ended()
+            return True
+
+    def heard_abandoned(self) -> None:
+        """The server running the table ended it as abandoned."""
+        if self.status in ("waiting", "playing"):
+            self._ended()
+
+    def _ended(self) -> None:
+        """The table is abandoned: its clock stops, and everyone is told."""
+        self.status = "abandoned"
+        self.turn_at = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.broadcast_state()
 
     def seat_of_user(self, user_id: str) -> int | None:
         """The seat of the signed-in account ``user_id``, or ``None``."""
@@ -1287,6 +1390,8 @@ class LiveTable:
             raise WebError(ErrorCode.NOT_STARTED, "the game starts when every seat is taken")
         if self.status == "finished":
             raise WebError(ErrorCode.GAME_OVER, "the game is over")
+        if self.status == "abandoned":
+            raise WebError(ErrorCode.GAME_OVER, "the table was abandoned: nobody came back")
         if version > self.version and self.hub.cluster.shared:
             await self._catch_up()  # the client saw a newer state on another server
         if version != self.version:
@@ -1407,8 +1512,10 @@ class LiveTable:
         self.state = new
         self.status = "finished" if new.is_terminal() else "playing"
         self.last_action = LastAction(seat=seat, id=action, text=text, by=by, secret=secret)
+        now = asyncio.get_running_loop().time()
+        self.version_since = now
         if new.current_player != before:
-            self.turn_since = asyncio.get_running_loop().time()
+            self.turn_since = now
 
     # ------------------------------------------------------------ bots and the clock
 
@@ -1471,17 +1578,25 @@ class LiveTable:
                 view = self.state.view(seat)
                 version = self.version
                 # A decision long overdue is made at once: the player coming back finds it.
-                prompt = self.overdue()
-            if self.hub.settings.bot_delay > 0 and not prompt:
-                await asyncio.sleep(self.hub.settings.bot_delay)
-            started = time.perf_counter()
+                pause = 0.0
+                if not self.overdue():
+                    first = self.last_action is None or self.last_action.seat != seat
+                    elapsed = asyncio.get_running_loop().time() - self.turn_since
+                    pause = bot_pause(self.hub.settings, first, elapsed)
+            # The bot thinks during the pause: a search that takes longer adds no pause.
+            thinking = asyncio.ensure_future(self._think(bot, view))
             try:
-                action, thought = await self.hub.bots.choose(bot, view, self.asker)
+                if pause > 0:
+                    await self.hub.sleep(pause)
+                action, thought, took = await thinking
+            except asyncio.CancelledError:
+                thinking.cancel()
+                raise
             except Exception:
                 log.exception("table %s: bot of seat %s failed", self.id, seat)
                 return
             name = self.seats[seat].bot if by == "bot" else STAND_IN_BOT
-            self.hub.metrics.thought(name or "", time.perf_counter() - started)
+            self.hub.metrics.thought(name or "", took)
             async with self.lock:
                 self._keep(seat, bot, thought)
                 if self.version != version or self._controller(seat) is None:
@@ -1493,6 +1608,12 @@ class LiveTable:
                         continue  # another server's action came first: think again
                     log.error("table %s: bot move refused: %s", self.id, exc.message)
                     return
+
+    async def _think(self, bot: Bot, view: View) -> tuple[int, Bot, float]:
+        """The bot's action, the bot to keep, and the seconds it took to choose."""
+        started = time.perf_counter()
+        action, thought = await self.hub.bots.choose(bot, view, self.asker)
+        return action, thought, time.perf_counter() - started
 
     def _arm_clock(self) -> None:
         if self._timer is not None:
@@ -1604,8 +1725,13 @@ class Hub:
         self.chat_windows = SlidingWindows(settings.chat_burst, settings.chat_window)
         """The chat messages written lately by each seat, account and spectator's connection
         of this server's tables (``LiveTable.say``)."""
+        self.visitors = Visitors(settings.online_window)
+        """The visitors whose pages said lately that they are open (``server.online``)."""
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """Waits a number of seconds: the bots' pauses (tests give one of their own)."""
         self._loading = asyncio.Lock()
         self._deadlines: asyncio.Task[None] | None = None
+        self._abandoned: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Open the database and take up its tables.
@@ -1629,6 +1755,7 @@ class Hub:
                     await self.get(table_id)
         self.started = True
         self._deadlines = asyncio.create_task(self._check_deadlines_forever())
+        self._abandoned = asyncio.create_task(self._check_abandoned_forever())
 
     def sessions_revoked(self, digests: list[str], *, tell: bool = True) -> None:
         """Close the WebSockets opened with the sessions ``digests`` (just revoked).
@@ -1648,10 +1775,11 @@ class Hub:
     async def stop(self) -> None:
         """Hand the tables over to other servers, stop every table and close the database."""
         self.stopping = True
-        if self._deadlines is not None:
-            self._deadlines.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._deadlines
+        for task in (self._deadlines, self._abandoned):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.cluster.hand_over()
         for table in self.tables.values():
             table.close()
@@ -1699,6 +1827,38 @@ class Hub:
             await asyncio.wait(drivers)
         return played
 
+    async def _check_abandoned_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.abandon_check)
+            try:
+                await self.check_abandoned()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away for a while: look again later
+                log.exception("the tables could not be checked for abandonment")
+
+    async def check_abandoned(self) -> list[str]:
+        """End the real-time tables that nobody has been at for ``abandon_after`` seconds.
+
+        Looks in the database for the unfinished tables with people seated or awaited whose
+        last action, join or person leaving is that old, in memory or not, loads them and, on
+        the server that runs each (its lease holder), ends those with nobody connected
+        (:meth:`LiveTable.abandon_if_left`). Returns the ids of the tables ended here.
+        """
+        after = self.settings.abandon_after
+        if after <= 0:
+            return []
+        before = self.clock() - dt.timedelta(seconds=after)
+        ended: list[str] = []
+        for table_id in await self.store.abandoned(before, ABANDONED_AT_ONCE):
+            try:
+                table = await self.get(table_id)
+            except WebError:
+                continue  # unavailable (logged once) or gone
+            if await table.abandon_if_left():
+                ended.append(table_id)
+        return ended
+
     def _count_tables(self) -> list[tuple[str, str]]:
         """Each table in memory as its game and status (for the metrics)."""
         return [(t.game.info.name, t.status) for t in self.tables.values()]
@@ -1744,7 +1904,7 @@ class Hub:
         """The live table of a stored row, its actions replayed; raise if they do not fit."""
         if row.problem is not None:
             raise ValueError(row.problem)
-        if row.status not in ("waiting", "playing", "finished"):
+        if row.status not in ("waiting", "playing", "finished", "abandoned"):
             raise ValueError(f"its status {row.status!r} is not one of the server's")
         if row.clock is not None and not 0 < row.clock <= 86400:
             raise ValueError(f"its clock {row.clock} is out of range")
@@ -1757,7 +1917,7 @@ class Hub:
             )
         if any(k not in ("open", "human", "bot") for k in kinds):
             raise ValueError(f"its seats are of kinds {kinds}")
-        if (row.status == "waiting") != ("open" in kinds):
+        if row.status != "abandoned" and (row.status == "waiting") != ("open" in kinds):
             raise ValueError(f"it is {row.status} with seats of kinds {kinds}")
         if row.status == "waiting" and row.actions:
             raise ValueError(f"it is waiting for players after {len(row.actions)} actions")
@@ -1906,7 +2066,7 @@ class Hub:
         held = sum(
             1
             for table in self.tables.values()
-            if table.address == address and table.status != "finished"
+            if table.address == address and table.status in ("waiting", "playing")
             for seat in table.seats
             if seat.kind == "bot" and searches(seat.bot or "")
         )
@@ -1936,7 +2096,7 @@ class Hub:
         (:class:`~closingbell.server.store.TooManyInvitationsError`).
         """
         try:
-            await self.store.create(row, limits)
+            await self.store.create(row, limits, self.clock())
         except SQLAlchemyError as exc:
             with bound(table=row.id):
                 log.exception("table not stored")

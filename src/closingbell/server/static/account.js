@@ -2,10 +2,27 @@
 // an account), and for a signed-in player "My games", their name (a dialog with their profile,
 // a password change and "Sign out"). Signing in hands over the seats this browser took as a
 // guest (their tokens in localStorage), so that a guest who signs up mid-game keeps the seat.
-import { _, el, failure, fetchJSON, postJSON } from "/static/i18n.js";
+import { _, el, errorText, failure, fetchJSON, postJSON } from "/static/i18n.js";
 import { waitingCount } from "/static/waiting.js";
 
 const SEAT_PREFIX = "closingbell.seat.";
+const PASSWORD_MIN = 8;
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/;
+
+/**
+ * What is wrong with what the sign-in form holds: the field at fault ("username" or
+ * "password") and why, in the page's words; ``null`` when nothing is. The page checks it
+ * itself, so that a mistake is said in the page's language, not in the browser's.
+ */
+function formProblem(username, password, making) {
+  if (!username) return { field: "username", text: _("Type an account name.") };
+  if (making && !USERNAME.test(username)) return { field: "username", text: errorText("bad_username") };
+  if (!password) return { field: "password", text: _("Type a password.") };
+  if (making && password.length < PASSWORD_MIN) {
+    return { field: "password", text: _("A password has 8 characters or more.") };
+  }
+  return null;
+}
 
 let current; // undefined until asked; then null (a guest) or { username }
 
@@ -64,7 +81,7 @@ function openSignIn(signUp) {
   const error = el("p", { class: "error", id: "account-error", role: "alert" });
   const submit = el("button", { type: "submit", class: "primary", id: "account-submit" });
   const other = el("button", { type: "button", id: "account-switch" });
-  const form = el("form", { class: "account-form" }, nameRow, passRow, hint, error,
+  const form = el("form", { class: "account-form", novalidate: true }, nameRow, passRow, hint, error,
     el("div", { class: "dialog-buttons" }, submit, other));
   const box = dialog("account-dialog", "", form);
   const heading = box.querySelector("h2");
@@ -82,13 +99,24 @@ function openSignIn(signUp) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    name.removeAttribute("aria-invalid");
+    password.removeAttribute("aria-invalid");
+    const problem = formProblem(name.value.trim(), password.value, making);
+    if (problem) {
+      const wrong = problem.field === "username" ? name : password;
+      error.textContent = problem.text;
+      wrong.setAttribute("aria-invalid", "true");
+      wrong.focus();
+      return;
+    }
     submit.disabled = true;
     try {
       const route = making ? "/api/account/signup" : "/api/account/signin";
       await postJSON(route, { username: name.value.trim(), password: password.value, seats: heldSeats() });
       location.reload();
     } catch (e) {
-      error.textContent = failure(e);
+      // A new password the server finds too short is said as the form says it.
+      error.textContent = making && e && e.code === "bad_password" ? _("A password has 8 characters or more.") : failure(e);
       submit.disabled = false;
       password.focus();
     }
@@ -103,7 +131,7 @@ function openAccount(user) {
   const [newRow, fresh] = field("new-password", _("New password"), { type: "password", autocomplete: "new-password", minlength: 8, maxlength: 1024 });
   const done = el("p", { class: "note", id: "password-done", "aria-live": "polite" });
   const error = el("p", { class: "error", id: "password-error", role: "alert" });
-  const change = el("form", { class: "account-form", id: "password-form" },
+  const change = el("form", { class: "account-form", id: "password-form", novalidate: true },
     el("h3", {}, _("Change your password")), oldRow, newRow,
     el("small", { class: "note" }, _("Your other devices are signed out when it changes.")),
     error, done, el("div", { class: "dialog-buttons" }, el("button", { type: "submit", id: "password-submit" }, _("Change password"))));
@@ -111,6 +139,12 @@ function openAccount(user) {
     event.preventDefault();
     error.textContent = "";
     done.textContent = "";
+    if (!old.value) { error.textContent = _("Type your current password."); old.focus(); return; }
+    if (fresh.value.length < PASSWORD_MIN) {
+      error.textContent = _("A password has 8 characters or more.");
+      fresh.focus();
+      return;
+    }
     try {
       await postJSON("/api/account/password", { old: old.value, new: fresh.value });
       old.value = "";

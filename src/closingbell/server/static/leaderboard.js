@@ -1,7 +1,7 @@
 // The leaderboard (/leaderboard?game=take_stock): the rated players and bots of one game,
 // best first by the displayed rating (mu − 3 sigma), a tab per game.
 import { _, el, failure, fetchJSON, gameTitle, langPicker, loadMessages } from "/static/i18n.js";
-import { GAMES, headerLink, playerLink, ratingText } from "/static/ratings.js";
+import { GAMES, headerLink, playerLink, ratingShown } from "/static/ratings.js";
 import { accountControls } from "/static/account.js";
 
 const PAGE = 50;
@@ -42,7 +42,7 @@ async function start() {
     const rows = answer.players.map((p) => el("tr", { class: p.bot ? "bot-row" : null },
       el("td", { class: "place" }, String(p.place)),
       el("th", { scope: "row" }, playerLink(p.username, p.bot)),
-      el("td", { class: "strong" }, ratingText(p.rating)),
+      el("td", { class: "strong" }, ratingShown(p)),
       el("td", {}, String(p.games))));
     const move = (by) => () => { offset = Math.max(0, offset + by); show(); };
     const newer = el("button", { type: "button", id: "board-previous", disabled: offset === 0, onclick: move(-PAGE) }, _("Previous places"));
@@ -77,6 +77,7 @@ async function start() {
   main.replaceChildren(el("section", { class: "panel leaderboard-panel" },
     el("h1", {}, _("Leaderboard")),
     el("p", { class: "note" }, _("Players and bots ranked by rating in rated games. The rating shown is μ − 3σ: it starts at 0 and rises as a player wins and their results become surer.")),
+    el("p", { class: "note" }, _("A rating is provisional for about the first five rated games, until the results are sure enough to show it.")),
     tablist, board));
   await show();
 }

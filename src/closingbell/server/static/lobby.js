@@ -11,6 +11,7 @@ import {
 import { account, accountControls } from "/static/account.js";
 import { duration } from "/static/days.js";
 import { learnPanel } from "/static/lessons.js";
+import { online } from "/static/online.js";
 
 const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 const NAME_KEY = "closingbell.name";
@@ -25,8 +26,29 @@ const MOVE_TIME = DAY;
 function statusLabel(status) {
   return {
     waiting: _("waiting for players"), playing: _("playing"), finished: _("finished"),
-    unavailable: _("unavailable"),
+    abandoned: _("abandoned"), unavailable: _("unavailable"),
   }[status] || status;
+}
+
+/** A table's pace: over days with its time per move, or real time with its turn clock. */
+function paceLabel(t) {
+  if (t.move_time) return _("{time} a move", { time: duration(t.move_time) });
+  if (!t.clock) return _("real time, no turn clock");
+  const time = t.clock < 60 ? _("{n} s", { n: t.clock }) : duration(t.clock);
+  return _("real time, turn clock {time}", { time });
+}
+
+/** What a table's row says of it besides its seats: open seats, rated or not, its pace. */
+function tableFacts(t) {
+  if (t.status === "unavailable") return [];
+  const open = t.seats.filter((s) => s.kind === "open").length;
+  const facts = [];
+  if (t.status === "waiting" && open) {
+    facts.push(el("span", { class: "t-status t-open" }, open === 1 ? _("1 open seat") : _("{n} open seats", { n: open })));
+  }
+  facts.push(el("span", { class: `t-status ${t.rated ? "t-rated" : "t-casual"}` }, t.rated ? _("rated") : _("not rated")));
+  facts.push(el("span", { class: `t-status ${t.move_time ? "t-days" : "t-pace"}` }, paceLabel(t)));
+  return facts;
 }
 
 function gameBlurb(name) {
@@ -381,7 +403,7 @@ async function main() {
     el("h2", { id: "tables-title" }, _("Tables")));
   async function drawOnline() {
     try {
-      const { players } = await fetchJSON("/api/online");
+      const players = await online(); // this page's heartbeat too
       onlineCount.textContent = _("Players online: {n}", { n: players });
     } catch {
       onlineCount.textContent = "";
@@ -415,7 +437,7 @@ async function main() {
         t.rated && !t.hints_used ? el("span", { class: "t-status t-rated" }, _("rated")) : null,
         t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
         t.tutorial ? el("span", { class: "t-status t-tutorial" }, _("guided first game")) : null,
-        t.move_time ? el("span", { class: "t-status t-days" }, _("{time} a move", { time: duration(t.move_time) })) : null,
+        tableFacts(t),
         who.length ? el("span", { class: "t-seats" }, who.join(_(", "))) : null);
     }));
   }

@@ -135,7 +135,8 @@ function other(game) {
 }
 
 function finished(game) {
-  return item(game, [el("span", { class: "t-status" }, _("finished")), resultText(game)]);
+  const state = el("span", { class: "t-status" }, game.table.status === "abandoned" ? _("abandoned") : _("finished"));
+  return item(game, [state, resultText(game)]);
 }
 
 function section(id, title, games, draw) {
@@ -173,8 +174,9 @@ async function draw() {
   showWaiting(answer.waiting);
   const turns = games.filter((g) => g.your_turn);
   const invited = games.filter((g) => g.invited);
-  const going = games.filter((g) => !g.your_turn && !g.invited && g.table.status !== "finished");
-  const over = games.filter((g) => g.table.status === "finished");
+  const ended = (g) => g.table.status === "finished" || g.table.status === "abandoned";
+  const going = games.filter((g) => !g.your_turn && !g.invited && !ended(g));
+  const over = games.filter(ended);
   status.textContent = games.length ? (turns.length ? "" : _("Nothing waits for you now.")) : _("You have no game yet.");
   const unlisted = answer.invitations - invited.length;
   lists.replaceChildren(...[

@@ -5,7 +5,7 @@ import {
   _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, seatLabel, svg,
 } from "/static/i18n.js";
 import {
-  GAMES, LEVELS, dateText, headerLink, playerName, ratingText, scoreText,
+  GAMES, LEVELS, dateText, headerLink, playerName, ratingShown, ratingText, scoreText,
 } from "/static/ratings.js";
 import { accountControls } from "/static/account.js";
 
@@ -143,7 +143,7 @@ function comparison(entry) {
     const bot = entry.bots.find((b) => b.bot === level);
     let verdict;
     if (!bot) verdict = _("not rated yet");
-    else if (!own) verdict = ratingText(bot.rating);
+    else if (!own || own.provisional) verdict = ratingText(bot.rating);
     else {
       const gap = Math.round((own.rating - bot.rating) * 10) / 10;
       const figures = { rating: ratingText(bot.rating), gap: ratingText(Math.abs(gap)), name: shownName };
@@ -173,7 +173,7 @@ function gamePanel(entry) {
   if (entry.rating) {
     panel.append(el("p", { class: "rating-line" },
       el("span", { class: "rating-label" }, _("Rating")), " ",
-      el("span", { class: "rating-value" }, ratingText(entry.rating.rating)), " ",
+      el("span", { class: `rating-value${entry.rating.provisional ? " provisional" : ""}` }, ratingShown(entry.rating)), " ",
       el("span", { class: "rating-detail" }, ratingDetail(entry))));
     const box = el("div", { class: "chart", id: `chart-box-${entry.game}` });
     panel.append(box, historyTable(entry.game, entry));
@@ -272,7 +272,8 @@ async function start() {
   main.replaceChildren(el("div", { class: "profile" },
     el("div", { class: "profile-head" },
       el("h1", {}, shownName),
-      el("p", { class: "note" }, _("The rating shown is μ − 3σ: it starts at 0 and rises as a player wins and their results become surer."))),
+      el("p", { class: "note" }, _("The rating shown is μ − 3σ: it starts at 0 and rises as a player wins and their results become surer.")),
+      el("p", { class: "note" }, _("A rating is provisional for about the first five rated games, until the results are sure enough to show it."))),
     games.map(gamePanel),
     gamesPanel(profile)));
 }

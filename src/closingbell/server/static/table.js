@@ -18,6 +18,9 @@ import { createRematch } from "/static/rematch.js";
 import { createHints } from "/static/hints.js";
 import { createReview } from "/static/review.js";
 import { createLessons } from "/static/lessons.js";
+import { createPacer, paceControl } from "/static/pace.js";
+import { keepOnline } from "/static/online.js";
+import { ratingChangeLine } from "/static/ratings.js";
 
 const BOARDS = { take_stock: takeStock, card_stock_market: cardStockMarket };
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -45,6 +48,9 @@ let wasMyTurn = null;
 let finalShown = false;
 let roundsSeen = null;
 let user = null; // the signed-in account ({ username }), or null for a guest
+let pacer = null; // shows the bots' moves at the chosen pace (pace.js)
+let arrived = 0; // when the state shown was received (performance.now())
+let searchBots = new Set(); // the bots that think for a while (search)
 const standIns = new Set(JSON.parse(localStorage.getItem(standInKey) || "[]"));
 let usingKeyboard = false;
 let focusInTable = false;
@@ -62,6 +68,7 @@ let ratedMark;
 function drawRated() {
   ratedMark.hidden = !(info && info.rated && !info.hints_used);
 }
+let thinking;
 
 /** Make the page's parts (once the page's words are loaded). */
 function build() {
@@ -72,6 +79,8 @@ function build() {
     id: "rated-mark", class: "chip chip-rated", hidden: true,
     title: _("The result counts for the players' ratings."),
   }, _("Rated"));
+  // Counted every second: not read out each time by screen readers.
+  thinking = el("span", { id: "thinking", class: "chip thinking", hidden: true, "aria-live": "off" });
   previewLine = el("p", { id: "preview", class: "preview" });
   recentLine = el("p", { id: "recent", class: "recent" });
   deadline = deadlineLine();
@@ -79,7 +88,7 @@ function build() {
   banner = el("div", { id: "banner", class: "banner" },
     el("div", { class: "status-box" },
       el("div", { role: "status", "aria-live": "polite" },
-        el("p", { class: "status-main" }, statusLine, " ", watching, " ", hints.chip), statusDetail),
+        el("p", { class: "status-main" }, statusLine, " ", watching, " ", thinking, " ", hints.chip), statusDetail),
       previewLine),
     hints.element, deadline.node, recentLine);
   joinBox = el("div", { id: "join", hidden: true });
@@ -265,7 +274,8 @@ function makeCtx(view, legal, seatList) {
     }
   }
   return {
-    words, shares, names, seats: seatList, me: view.seat, current: view.current_player,
+    words, shares, names, seats: seatList, me: view.seat,
+    current: last && last.status === "abandoned" ? null : view.current_player, // nobody plays on
     waiting: view.waiting || [], options: info.options, events,
     pick(key) {
       if (!targets.has(key) || busy) return null;
@@ -459,6 +469,9 @@ function drawBanner() {
   } else if (last.status === "finished") {
     main = _("Game over");
     detail = last.result ? winnersSentence(last.result) : "";
+  } else if (last.status === "abandoned") {
+    main = _("Game abandoned");
+    detail = _("Nobody came back to this table for a long while: it ended without a result.");
   } else if (last.view) {
     const ctx = { words, names };
     yourTurn = mine !== null && last.legal.length > 0;
@@ -477,6 +490,18 @@ function drawBanner() {
   document.title = yourTurn ? `● ${_("Your turn")} · ${title}` : `${title} · closingbell`;
   if (yourTurn && wasMyTurn === false) chime();
   wasMyTurn = yourTurn;
+  drawThinking();
+}
+
+/** While a bot decides, that it thinks and for how long (a search bot's at once). */
+function drawThinking() {
+  const seat = last && last.status === "playing" && !replaying ? last.current_player : null;
+  const bot = seat === null || seat === undefined ? null : seats[seat];
+  const seconds = last ? (last.deciding_for || 0) + (performance.now() - arrived) / 1000 : 0;
+  const show = Boolean(bot && bot.kind === "bot" && !(pacer && pacer.behind())
+    && (searchBots.has(bot.name) || seconds >= 2));
+  thinking.hidden = !show;
+  thinking.textContent = show ? _("Thinking… {seconds} s", { seconds: Math.floor(seconds) }) : "";
 }
 
 // ------------------------------------------------------------------ the log
@@ -568,6 +593,10 @@ function finalScreen() {
     el("p", { class: "winners" }, winnersSentence(last.result)),
     board.finalBreakdown(ctx, last.result), lessons.summary()));
   openOverlay(_("Game over"), body, endButtons("overlay"));
+  const seat = me();
+  if (info.rated && !info.hints_used && seat !== null && seat !== undefined) {
+    ratingChangeLine(tableId, seat).then((line) => { if (line && body.isConnected) body.firstChild.after(line); });
+  }
 }
 
 function endButtons(where) {
@@ -829,12 +858,18 @@ function connect() {
   const mine = stored();
   socket.onopen = () => {
     retry = 500;
+    pacer.clear(); // the new connection sends the whole state again
     // Without a seat's token, a signed-in player's session finds their seat, if any.
     if (!mine && user) send({ type: "hello", account: true, lang: lang() });
     else send({ type: "hello", token: mine ? mine.token : null, lang: lang() });
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    // The game's messages wait behind the bots' moves being shown; answers come at once.
+    if (["chat", "error", "hint", "pong"].includes(message.type)) receive(message);
+    else pacer.push(message);
+  };
+  const receive = (message, when = performance.now()) => {
     if (message.type === "welcome") {
       info = message.table;
       seats = info.seats;
@@ -849,6 +884,7 @@ function connect() {
       document.body.dataset.version = String(message.version);
       document.body.dataset.status = message.status;
       info.status = message.status;
+      arrived = when;
       drawState(message);
     } else if (message.type === "seats") {
       seats = message.seats;
@@ -886,6 +922,8 @@ function connect() {
       showError(message.code);
     }
   };
+  if (pacer) pacer.clear();
+  pacer = createPacer(receive);
   socket.onclose = (event) => {
     main.classList.remove("loading");
     if (event.code === 4404) { statusLine.textContent = errorText("unknown_table"); return; }
@@ -922,7 +960,7 @@ function toggles() {
     motion.setMotion(on);
     moving.setAttribute("aria-pressed", String(on));
   });
-  return [sound, moving];
+  return [sound, moving, paceControl()];
 }
 
 /**
@@ -958,6 +996,7 @@ async function start() {
   }
   seats = info.seats;
   labels = games.bot_labels || {};
+  searchBots = new Set(games.search_bots || []);
   const meta = games.games.find((g) => g.name === info.game);
   title = gameTitle(info.game, meta ? meta.title : info.title);
   board = BOARDS[info.game];
@@ -996,6 +1035,8 @@ async function start() {
     if (e.key === "Escape" && selected && !overlay.open) cancel();
   });
   connect();
+  setInterval(drawThinking, 1000);
+  keepOnline();
 }
 
 start();

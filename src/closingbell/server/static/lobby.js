@@ -46,7 +46,9 @@ function tableFacts(t) {
   if (t.status === "waiting" && open) {
     facts.push(el("span", { class: "t-status t-open" }, open === 1 ? _("1 open seat") : _("{n} open seats", { n: open })));
   }
-  facts.push(el("span", { class: `t-status ${t.rated ? "t-rated" : "t-casual"}` }, t.rated ? _("rated") : _("not rated")));
+  // A hint taken (before rated tables refused them) took the table out of the ratings.
+  const rated = t.rated && !t.hints_used;
+  facts.push(el("span", { class: `t-status ${rated ? "t-rated" : "t-casual"}` }, rated ? _("rated") : _("not rated")));
   facts.push(el("span", { class: `t-status ${t.move_time ? "t-days" : "t-pace"}` }, paceLabel(t)));
   return facts;
 }
@@ -434,7 +436,6 @@ async function main() {
       return el("li", { class: `table-${t.status}` }, head,
         el("span", { class: `t-status status-${t.status}` }, statusLabel(t.status)),
         t.from_position ? el("span", { class: "t-status t-position" }, _("from a position")) : null,
-        t.rated && !t.hints_used ? el("span", { class: "t-status t-rated" }, _("rated")) : null,
         t.hints_used ? el("span", { class: "t-status t-hints", title: _("A hint was taken at this table: its result counts for no rating.") }, _("hints used")) : null,
         t.tutorial ? el("span", { class: "t-status t-tutorial" }, _("guided first game")) : null,
         tableFacts(t),

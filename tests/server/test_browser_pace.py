@@ -93,8 +93,11 @@ def test_the_bots_moves_are_shown_at_the_chosen_pace(browser: Any, tmp_path: Pat
         page.reload()
         assert page.locator("#bot-pace").input_value() == "fast"
         quick = _one_round_trip(page, rng)
-        # Fast: the moves come as the server sends them, here at once.
-        assert quick[-1][0] - quick[0][0] < 1500
+        # Fast: the moves come as the server sends them, here at once: closer together on
+        # average than normal ever shows two moves of a turn (0.25 s), however busy the
+        # machine.
+        spread = (quick[-1][0] - quick[0][0]) / max(1, len(quick) - 1)
+        assert spread < 250, quick
         context.close()
 
 

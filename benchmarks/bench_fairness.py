@@ -16,7 +16,8 @@ People answer after 0.5 to 1.5 times ``--think`` seconds. Three phases follow, e
 
 1. quiet: nobody attacks;
 2. sign-ups: ``--sign-up-clients`` connections from 127.0.0.2 ask, in a loop, to sign up
-   a name that is taken, without a pause (each on a connection of its own);
+   a name that is taken, without a pause (each on a connection of its own), from a process
+   of their own (this file run with the flood's settings);
 3. experts: 127.0.0.3 opens ``--expert-tables`` tables of six expert bots each (they play
    by themselves); ``--no-expert-cap`` lifts the server's limit on one address's expert
    seats, to see the fair turns alone.
@@ -36,6 +37,7 @@ import contextlib
 import json
 import os
 import random
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -243,12 +245,15 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
 
     await asyncio.sleep(3)  # the expert's helpers start
     await phase("quiet", args.quiet)
-    flood_answers: Counter[str] = Counter()
-    flood = asyncio.create_task(
-        sign_up_flood(base, args.sign_up_clients, time.monotonic() + args.flood, flood_answers)
+    # The flood runs in a process of its own, so that its requests never slow the victims'
+    # own event loop (only the server's).
+    spec = json.dumps({"base": base, "clients": args.sign_up_clients, "seconds": args.flood})
+    flood = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, spec, stdout=asyncio.subprocess.PIPE
     )
     await phase("sign-ups", args.flood)
-    await flood
+    out, _ = await flood.communicate()
+    flood_answers = Counter[str](json.loads(out))
     victims.phase = "after"
     await asyncio.sleep(5)
     made, table_answers = await open_expert_tables(base, args.expert_tables)
@@ -288,6 +293,15 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"victims' errors: {dict(victims.errors) or 'none'}")
 
 
+def flood_process(spec: str) -> None:
+    """The sign-up flood's process: flood as ``spec`` says, then print the answers (JSON)."""
+    asked = json.loads(spec)
+    answers: Counter[str] = Counter()
+    until = time.monotonic() + asked["seconds"]
+    asyncio.run(sign_up_flood(asked["base"], asked["clients"], until, answers))
+    print(json.dumps(dict(answers)), flush=True)
+
+
 def run_fairness(args: argparse.Namespace) -> int:
     """Start the server, measure the three phases, print the figures."""
     own_path = os.environ.get("PYTHONPATH")
@@ -307,3 +321,7 @@ def run_fairness(args: argparse.Namespace) -> int:
         print(f"server {args.server_src or 'of this tree'}, pid {server.process.pid}")
         asyncio.run(measure(args, server.port, server.process.pid))
     return 0
+
+
+if __name__ == "__main__":
+    flood_process(sys.argv[1])

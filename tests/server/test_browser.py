@@ -219,7 +219,7 @@ def _shot(page: Any, name: str) -> None:
     The bars that stay in view as one scrolls are drawn where they rest, not over the table.
     """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    pinned = "['decision', 'side'].map(id => document.getElementById(id)).filter(Boolean)"
+    pinned = "['turn', 'dock', 'side'].map(id => document.getElementById(id)).filter(Boolean)"
     page.evaluate(f"{pinned}.forEach(e => {{ e.style.position = 'static'; }})")
     page.evaluate("window.scrollTo(0, 0)")
     full = page.locator("#overlay[open]").count() == 0

@@ -6,20 +6,25 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, closing
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from uvicorn.config import HTTP_PROTOCOLS
 from uvicorn.importer import import_from_string
 from websockets.sync.client import connect
 
 from closingbell.cli.main import build_parser
+from closingbell.server.app import create_app
 from closingbell.server.connections import ConnectionGuard, ConnectionLimits, guarded_protocol
-from tests.server.test_http_limits import answer_of, served
+from closingbell.server.limits import early_refusal
+from tests.server.test_http_limits import answer_of, free_port, served
 from tests.server.test_serve import server
 
 PARTIAL_HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
@@ -228,3 +233,56 @@ def test_both_of_uvicorns_http_protocols_keep_the_limits(tmp_path: Path, base: s
         while protocol.guard.open:  # every connection closed: none still counted
             assert time.monotonic() < deadline, protocol.guard.by_address
             time.sleep(0.02)
+
+
+def _post_from(port: int, source: str, path: str, body: dict[str, Any]) -> tuple[int, Any, Any]:
+    """``POST path`` with a JSON ``body`` from the address ``source``; the answer."""
+    data = json.dumps(body).encode()
+    sock = socket.create_connection(("127.0.0.1", port), source_address=(source, 0))
+    with closing(sock):
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n".encode()
+            + data
+        )
+        return answer_of(sock)
+
+
+def test_a_throttled_address_is_answered_from_its_request_line(tmp_path: Path) -> None:
+    """``closingbell serve``'s connections refuse a throttled address's sign-up before uvicorn
+    parses it (no request id: the application never saw it), with the application's answer;
+    a trusted proxy's requests always reach the application."""
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, sign_ups_per_address=1)
+    protocol = guarded_protocol(
+        ConnectionLimits(trusted=("127.0.0.3",), early=early_refusal(app)),
+        import_from_string(HTTP_PROTOCOLS["httptools"]),
+    )
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, http=protocol, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    try:
+        while not running.started:
+            time.sleep(0.02)
+        sign_up = {"username": "early1", "password": "a good long password"}
+        first = _post_from(port, "127.0.0.2", "/api/account/signup", sign_up)
+        assert first[0] == 201 and "x-request-id" in first[1]
+        status, headers, body = _post_from(
+            port, "127.0.0.2", "/api/account/signup", {**sign_up, "username": "early2"}
+        )
+        assert status == 429 and body["error"]["code"] == "too_many_sign_ups"
+        assert "x-request-id" not in headers  # answered before the application
+        assert int(headers["retry-after"]) > 3000
+        # What the throttle does not refuse goes on as before.
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health")
+        assert health.status_code == 200
+        # A trusted proxy's address is its clients': the application decides (and refuses).
+        for name in ("early3", "early4"):
+            answer = _post_from(
+                port, "127.0.0.3", "/api/account/signup", {**sign_up, "username": name}
+            )
+        assert answer[0] == 429 and "x-request-id" in answer[1]
+    finally:
+        running.should_exit = True
+        thread.join(10)

@@ -348,6 +348,7 @@ def run(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> i
             guarded_protocol,
             raise_open_file_limit,
         )
+        from closingbell.server.limits import early_refusal  # noqa: PLC0415
         from closingbell.server.logs import json_log_config  # noqa: PLC0415
         from closingbell.server.store import async_url, default_database_path  # noqa: PLC0415
         from closingbell.server.wsprotocol import WebSocketProtocol  # noqa: PLC0415
@@ -396,6 +397,7 @@ def run(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> i
             max_connections=args.max_connections or default_max_connections(open_files),
             per_address=args.connections_per_address,
             trusted=trusted,
+            early=early_refusal(app),
         )
     )
     shown = _without_password(async_url(database))

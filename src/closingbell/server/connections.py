@@ -30,7 +30,7 @@ import asyncio
 import ipaddress
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,12 @@ class ConnectionLimits:
     """Connections one client address may hold at once (0: no limit)."""
     trusted: tuple[str, ...] = ()
     """Addresses or networks of reverse proxies, exempt from ``per_address`` (``*``: all)."""
+    early: Callable[[str, bytes], bytes | None] | None = None
+    """Answers a request from its client's address and first bytes before it is parsed, or
+    ``None`` to let it through: the whole answer to write, after which the connection
+    closes. For what is refused anyway, so that a flood of it costs as little as can be
+    (an address the account throttle refuses now). Never asked for trusted proxies, whose
+    address is not their clients'."""
 
 
 def raise_open_file_limit() -> int:
@@ -113,7 +119,8 @@ class ConnectionGuard:
         self.closed_waiting = 0
         """Connections closed so far to make room, or for a head that came too late."""
         self._waiting: OrderedDict[_Ticket, None] = OrderedDict()
-        self._trusted = _Addresses(limits.trusted)
+        self.trusted = _Addresses(limits.trusted)
+        """The trusted proxies' addresses and networks."""
 
     def admit(self, address: str, protocol: Any) -> _Ticket | tuple[int, str]:
         """A ticket for a new connection, or the HTTP status and reason to refuse it."""
@@ -121,7 +128,7 @@ class ConnectionGuard:
         if (
             limits.per_address
             and self.by_address.get(address, 0) >= limits.per_address
-            and address not in self._trusted
+            and address not in self.trusted
         ):
             self.refused += 1
             return 429, f"at most {limits.per_address} connections from one address"
@@ -190,15 +197,19 @@ class _Addresses:
         return any(ip in network for network in self.networks)
 
 
-def _answer(status: int, code: ErrorCode, message: str) -> bytes:
+def answer_bytes(
+    status: int, code: ErrorCode, message: str, headers: Iterable[tuple[str, str]] = ()
+) -> bytes:
     """A whole HTTP answer with the typed error body; the connection closes after it."""
     body = dumps(error_body(code, message))
     reasons = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
+    extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
     head = (
         f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\n{extra}connection: close\r\n\r\n"
     )
     return head.encode() + body
+
 
 
 def guarded_protocol(limits: ConnectionLimits, base: type[Any] | None = None) -> type[Any]:
@@ -247,13 +258,22 @@ def guarded_protocol(limits: ConnectionLimits, base: type[Any] | None = None) ->
             admitted = guard.admit(self.client[0] if self.client else "", self)
             if isinstance(admitted, tuple):
                 status, reason = admitted
-                transport.write(_answer(status, ErrorCode.TOO_MANY_CONNECTIONS, reason))
+                transport.write(answer_bytes(status, ErrorCode.TOO_MANY_CONNECTIONS, reason))
                 transport.close()
                 return
             self.ticket = admitted
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            early = limits.early
+            if early is not None and self._between_requests() and self.client:
+                address = self.client[0]
+                answer = None if address in guard.trusted else early(address, data)
+                if answer is not None:  # refused from its first bytes: nothing is parsed
+                    self._disarm()
+                    self.transport.write(answer)
+                    self.transport.close()
+                    return
             if self.ticket is not None and self.deadline is None and self._between_requests():
                 self._arm()
             super().data_received(data)
@@ -299,7 +319,7 @@ def guarded_protocol(limits: ConnectionLimits, base: type[Any] | None = None) ->
                 return
             guard.closed_waiting += 1
             message = f"a request head must arrive within {limits.header_timeout:g} s"
-            self.transport.write(_answer(408, ErrorCode.REQUEST_TIMEOUT, message))
+            self.transport.write(answer_bytes(408, ErrorCode.REQUEST_TIMEOUT, message))
             self.transport.close()
 
     GuardedHTTP.guard = guard

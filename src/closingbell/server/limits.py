@@ -33,6 +33,7 @@ from starlette.requests import HTTPConnection
 
 from closingbell.core.serial import JSONDepthError, check_json_depth
 from closingbell.server.accounts import AccountError, password_refusal, sign_up_refusal
+from closingbell.server.connections import answer_bytes
 from closingbell.server.guided import LEARN_PATH
 from closingbell.server.metrics import Metrics
 from closingbell.server.origins import origin_allowed
@@ -286,26 +287,55 @@ PASSWORD_CHECKS = frozenset({("POST", "/api/account/signin"), ("POST", "/api/acc
 """The requests that check a password (besides a sign-up, which hashes one)."""
 
 
-def _throttled_account(scope: Scope) -> AccountError | None:
-    """The refusal of an account request from an address throttled now, if it is one.
+def throttled(throttle: Any, method: str, path: str, address: str) -> AccountError | None:
+    """The refusal of an account request from an address its throttle refuses now, if any.
 
-    Checked before the body is read, so that a flood of such requests costs little; the
-    same throttle counts and refuses them again once they are heard (``server.accounts``).
+    Checked before the request is read (here, and from its request line by ``closingbell
+    serve``'s connections), so that a flood of such requests costs little; the same
+    throttle counts and refuses them again once they are heard (``server.accounts``).
     """
-    asked = (scope["method"], scope["path"].rstrip("/"))
-    if asked != SIGN_UP and asked not in PASSWORD_CHECKS:
-        return None
+    asked = (method, path.rstrip("/"))
+    if asked == SIGN_UP:
+        wait = throttle.sign_up_wait(address)
+        return sign_up_refusal(wait) if wait > 0 else None
+    if asked in PASSWORD_CHECKS:
+        wait = throttle.address_wait(address)
+        return password_refusal(wait) if wait > 0 else None
+    return None
+
+
+def _throttled_account(scope: Scope) -> AccountError | None:
+    """The refusal of an HTTP request by :func:`throttled`, if any."""
     hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
     if hub is None:
         return None
     client = scope.get("client")
     address = client[0] if client else ""
-    throttle = hub.accounts.throttle
-    if asked == SIGN_UP:
-        wait = throttle.sign_up_wait(address)
-        return sign_up_refusal(wait) if wait > 0 else None
-    wait = throttle.address_wait(address)
-    return password_refusal(wait) if wait > 0 else None
+    return throttled(hub.accounts.throttle, scope["method"], scope["path"], address)
+
+
+def early_refusal(app: Any) -> Callable[[str, bytes], bytes | None]:
+    """For ``ConnectionLimits.early``: ``app``'s refusal of a request from its request line.
+
+    A throttled address's sign-ups and password checks are answered before uvicorn parses
+    them, with the same answer the application would give.
+    """
+
+    def refuse(address: str, data: bytes) -> bytes | None:
+        if not data.startswith(b"POST /api/account/"):
+            return None
+        hub = getattr(app.state, "hub", None)
+        line = data.split(b"\r\n", 1)[0].split(b" ")
+        if hub is None or len(line) != 3:
+            return None
+        path = line[1].decode("latin-1").split("?", 1)[0]
+        refusal = throttled(hub.accounts.throttle, "POST", path, address)
+        if refusal is None:
+            return None
+        retry = [("retry-after", str(refusal.retry_after or 1))]
+        return answer_bytes(refusal.status, ErrorCode(refusal.code), refusal.message, retry)
+
+    return refuse
 
 
 class OneCookieHeader:

@@ -211,7 +211,6 @@ def answer_bytes(
     return head.encode() + body
 
 
-
 def guarded_protocol(limits: ConnectionLimits, base: type[Any] | None = None) -> type[Any]:
     """An HTTP protocol class for ``uvicorn.run(http=...)`` that keeps ``limits``.
 

@@ -1754,8 +1754,20 @@ class Hub:
                 with contextlib.suppress(WebError):  # logged by get, once
                     await self.get(table_id)
         self.started = True
-        self._deadlines = asyncio.create_task(self._check_deadlines_forever())
-        self._abandoned = asyncio.create_task(self._check_abandoned_forever())
+        self._deadlines = asyncio.create_task(
+            self._every(
+                lambda: self.settings.deadline_check,
+                self.check_deadlines,
+                "the games over days could not be checked for deadlines",
+            )
+        )
+        self._abandoned = asyncio.create_task(
+            self._every(
+                lambda: self.settings.abandon_check,
+                self.check_abandoned,
+                "the tables could not be checked for abandonment",
+            )
+        )
 
     def sessions_revoked(self, digests: list[str], *, tell: bool = True) -> None:
         """Close the WebSockets opened with the sessions ``digests`` (just revoked).
@@ -1792,15 +1804,18 @@ class Hub:
         self.accounts.hashing.stop()
         await self.store.close()
 
-    async def _check_deadlines_forever(self) -> None:
+    async def _every(
+        self, seconds: Callable[[], float], look: Callable[[], Awaitable[object]], failed: str
+    ) -> None:
+        """Run ``look`` every ``seconds()`` for ever; a failure is logged as ``failed``."""
         while True:
-            await asyncio.sleep(self.settings.deadline_check)
+            await asyncio.sleep(seconds())
             try:
-                await self.check_deadlines()
+                await look()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be away for a while: look again later
-                log.exception("the games over days could not be checked for deadlines")
+                log.exception(failed)
 
     async def check_deadlines(self) -> list[str]:
         """Let a bot decide for every seat of a game over days that ran out of time.
@@ -1826,16 +1841,6 @@ class Hub:
         if drivers:
             await asyncio.wait(drivers)
         return played
-
-    async def _check_abandoned_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.abandon_check)
-            try:
-                await self.check_abandoned()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be away for a while: look again later
-                log.exception("the tables could not be checked for abandonment")
 
     async def check_abandoned(self) -> list[str]:
         """End the real-time tables that nobody has been at for ``abandon_after`` seconds.

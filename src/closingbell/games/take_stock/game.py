@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from closingbell.core.game import Game, GameInfo
+from closingbell.core.game import Game
+from closingbell.core.info import GameInfo
 from closingbell.core.options import build_options
 from closingbell.core.rng import check_seed
 from closingbell.core.view import View

@@ -19,7 +19,7 @@ from functools import cached_property, partial
 from operator import itemgetter
 from typing import Any, ClassVar, Self
 
-from closingbell.core import replay, serial
+from closingbell.core import jsontext, replay, serial
 from closingbell.core.checks import shown
 from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
@@ -60,10 +60,10 @@ class Game(ABC):
                 return state
         cls = self.state_class
         try:
-            return serial.read_json(
+            return jsontext.read_json(
                 text, partial(cls._from_data, self, copy=False), serial.schema_of(cls).depth
             )
-        except serial.InvalidJSON as exc:
+        except jsontext.InvalidJSON as exc:
             raise StateFormatError(f"not valid JSON: {exc}") from None
 
     @abstractmethod

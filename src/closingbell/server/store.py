@@ -55,8 +55,8 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from closingbell.core.jsontext import load_json
 from closingbell.core.registry import game_class
-from closingbell.core.serial import load_json
 from closingbell.server.filelock import FileHeldError, lock_database
 from closingbell.server.ratings import (
     DEFAULT_MU,

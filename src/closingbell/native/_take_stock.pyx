@@ -33,6 +33,7 @@ from closingbell.core.game import State as _BaseState
 from closingbell.core.rng import check_seed
 from closingbell.games.take_stock import actions as _A
 from closingbell.games.take_stock import cards as _C
+from closingbell.games.take_stock import invariants as _invariants
 from closingbell.games.take_stock import rules as _rules
 from closingbell.games.take_stock import state as _S
 from closingbell.games.take_stock.game import TakeStock
@@ -1724,7 +1725,7 @@ cdef class State:
 
     def check_invariants(self):
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
-        _rules.check_invariants(self.to_reference())
+        _invariants.check_invariants(self.to_reference())
 
     def to_position(self):
         """The canonical one-line position of this state (``docs/positions.md``)."""
@@ -2839,7 +2840,7 @@ cdef State _deal_from_view(object game, object view, cb_random *rng):
     return st
 
 
-# The reference's check_invariants (closingbell.games.take_stock.rules), check for check, on
+# The reference's check_invariants (closingbell.games.take_stock.invariants), check for check, on
 # a state dealt from a view: reading the view has already held every number to the range
 # _check_fields gives it and every per-seat list to one entry per seat; ``hp`` is the view's
 # hand_pool, _MAX_POOLS entries a seat.

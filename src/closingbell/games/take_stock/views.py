@@ -84,9 +84,9 @@ class TakeStockView(View):
     stocks: tuple[StockRow, ...]
     """The five market rows."""
     limit: int
-    """The Limit rule's bound now: a seat may save a certificate on its turn only while it
-    has fewer (the most any row counts, its splits included, and its freeze under the
-    ``limit_counts_freeze`` option). Public: it follows from the market alone."""
+    """The Limit rule's bound now: the most cards any row counts, its splits included (and
+    its freeze under ``limit_counts_freeze``); a seat may save a certificate on its turn only
+    while it has fewer. Public: it follows from the market alone."""
     scoring_prices: tuple[int, ...]
     """What one share of each stock would score if the round ended now: its price, or
     nothing for a frozen stock under ``frozen_scoring="zero"``. Public, like the market."""

@@ -100,11 +100,6 @@ def new_state(game: TakeStock, seed: int) -> TakeStockState:
     return st
 
 
-def price(st: TakeStockState, s: int) -> int:
-    """The current price of stock ``s``."""
-    return queries.price(st.rows[s][-1], st.splits[s])
-
-
 def limit(st: TakeStockState) -> int:
     """The Limit rule's bound now (:func:`closingbell.games.take_stock.queries.limit`)."""
     return queries.limit(st.rows, st.splits, st.frozen, st.game.options)

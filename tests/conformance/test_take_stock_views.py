@@ -38,9 +38,11 @@ NOT_CARDS = frozenset(
         "saved_counts",
         "saved_events",
         "scores",
+        "scoring_prices",
         "stocks",
         "tokens",
         "waiting",
+        "worth",
     }
 )
 """View fields whose numbers are counts, values, seats or event kinds, not share cards:

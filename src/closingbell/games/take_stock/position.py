@@ -33,7 +33,7 @@ from closingbell.core.position import (
 )
 from closingbell.core.rng import derive_rng
 from closingbell.games.take_stock import cards as C
-from closingbell.games.take_stock.rules import _retrievable
+from closingbell.games.take_stock.events import _retrievable
 from closingbell.games.take_stock.state import (
     ACTION,
     AUDIT_WHAT,

@@ -399,7 +399,7 @@ class TakeStockState(State):
 
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
-        _rules.check_invariants(self)
+        _invariants.check_invariants(self)
 
     def to_position(self) -> str:
         """The canonical one-line position of this state (``docs/positions.md``)."""
@@ -407,6 +407,7 @@ class TakeStockState(State):
 
 
 # Imported last: these modules use the names above.
+from closingbell.games.take_stock import invariants as _invariants  # noqa: E402
 from closingbell.games.take_stock import position as _position  # noqa: E402
 from closingbell.games.take_stock import rules as _rules  # noqa: E402
 from closingbell.games.take_stock import views as _views  # noqa: E402

@@ -34,11 +34,12 @@ from closingbell.games.take_stock.state import (
     PHASE_NAMES,
     RETRIEVE,
     ROUND_END_REASONS,
-    TakeStockState,
+    AnyState,
+    TakeStockFields,
 )
 
 if TYPE_CHECKING:
-    from closingbell.games.take_stock.game import TakeStock
+    from closingbell.games.take_stock.ruleset import TakeStockRuleset
 
 VALUES = C.VALUES
 NUM_STOCKS = C.NUM_STOCKS
@@ -48,11 +49,11 @@ STOCK_RANGE = range(NUM_STOCKS)
 # ---------------------------------------------------------------------- setting up
 
 
-def new_state(game: TakeStock, seed: int) -> TakeStockState:
-    """Deal a new game: seat the players, give out tokens and set up round one."""
+def new_state(cls: type[AnyState], game: TakeStockRuleset, seed: int) -> AnyState:
+    """Deal a new game, a ``cls``: seat the players, give out tokens and set up round one."""
     opts = game.options
     n = opts.players
-    st = TakeStockState.__new__(TakeStockState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.shares = game.shares
@@ -104,7 +105,7 @@ def new_state(game: TakeStock, seed: int) -> TakeStockState:
     return st
 
 
-def _reset_event_pile(st: TakeStockState) -> None:
+def _reset_event_pile(st: TakeStockFields) -> None:
     """Gather all 40 event cards and build the pile with Market Closed 11th from the bottom."""
     deck = [k for k in C.EVENT_CARDS if k != C.MARKET_CLOSED]
     derive_rng(st.seed, "events", st.round).shuffle(deck)
@@ -116,7 +117,7 @@ def _reset_event_pile(st: TakeStockState) -> None:
     st.saved = [[] for _ in range(st.n)]
 
 
-def _gather_under_pile(st: TakeStockState) -> None:
+def _gather_under_pile(st: TakeStockFields) -> None:
     """Put the market's splits and freezes and the event discard pile under the pile.
 
     They go under Market Closed, which ends the round as soon as it is drawn and makes the
@@ -144,7 +145,7 @@ def _gather_under_pile(st: TakeStockState) -> None:
     st.ev_discard_mask = []
 
 
-def _start_round(st: TakeStockState, first_dealer: int | None = None) -> None:
+def _start_round(st: TakeStockFields, first_dealer: int | None = None) -> None:
     """Prepare the next round's events and market, deal, and start the first turn."""
     n = st.n
     if st.round == 0 or st.end_reason == "market_closed":
@@ -176,7 +177,7 @@ def _start_round(st: TakeStockState, first_dealer: int | None = None) -> None:
     _begin_turn(st, (st.dealer + 1) % n)
 
 
-def _next_dealer(st: TakeStockState) -> int:
+def _next_dealer(st: TakeStockFields) -> int:
     """The seat with the lowest total deals; ties follow the ``dealer_tie`` option."""
     low = min(st.totals)
     n = st.n
@@ -190,18 +191,18 @@ def _next_dealer(st: TakeStockState) -> int:
 # ---------------------------------------------------------------------- small helpers
 
 
-def _begin_turn(st: TakeStockState, p: int) -> None:
+def _begin_turn(st: TakeStockFields, p: int) -> None:
     st.turn = p
     if _draw_share(st, p):
         st.phase = ACTION
         st.cur = p
 
 
-def _end_turn(st: TakeStockState) -> None:
+def _end_turn(st: TakeStockFields) -> None:
     _begin_turn(st, (st.turn + 1) % st.n)
 
 
-def _reshuffle(st: TakeStockState) -> None:
+def _reshuffle(st: TakeStockFields) -> None:
     """The discard pile, seen by all, becomes the new draw pile and a new pool."""
     k = len(st.hand_pool[0])
     pool_of = st.pool_of
@@ -217,7 +218,7 @@ def _reshuffle(st: TakeStockState) -> None:
     st.log.append((None, ("reshuffle", len(pile)), None))
 
 
-def _draw_share(st: TakeStockState, p: int) -> bool:
+def _draw_share(st: TakeStockFields, p: int) -> bool:
     """Seat ``p`` draws a share card; returns False if the round ended instead."""
     last_card = st.game.last_card_rule
     if not st.draw:
@@ -238,7 +239,7 @@ def _draw_share(st: TakeStockState, p: int) -> bool:
     return True
 
 
-def _release(st: TakeStockState, p: int, card: int) -> None:
+def _release(st: TakeStockFields, p: int, card: int) -> None:
     """Public bookkeeping for a card of seat ``p``'s that is now face up."""
     k = st.pool_of[card]
     if k >= 0:
@@ -248,38 +249,38 @@ def _release(st: TakeStockState, p: int, card: int) -> None:
         st.known[p].remove(card)
 
 
-def _discard_from_hand(st: TakeStockState, p: int, card: int) -> None:
+def _discard_from_hand(st: TakeStockFields, p: int, card: int) -> None:
     st.hands[p].remove(card)
     _release(st, p, card)
     st.discard.append(card)
     st.log.append((None, ("discard", p, card), None))
 
 
-def _to_event_discard(st: TakeStockState, kind: int, mask: int) -> None:
+def _to_event_discard(st: TakeStockFields, kind: int, mask: int) -> None:
     st.ev_discard.append(kind)
     st.ev_discard_mask.append(mask)
 
 
-def _draw_event(st: TakeStockState) -> int:
+def _draw_event(st: TakeStockFields) -> int:
     """Draw the top event card; Market Closed comes when nothing is left above it."""
     if st.ev_above:
         return st.ev_above.pop()
     return C.MARKET_CLOSED
 
 
-def _market_closed(st: TakeStockState, p: int) -> None:
+def _market_closed(st: TakeStockFields, p: int) -> None:
     """Market Closed was drawn: it is shown to everyone and the round ends."""
     _to_event_discard(st, C.MARKET_CLOSED, (1 << (st.n + 1)) - 1)
     st.log.append((None, ("market_closed", p), None))
     _end_round(st, "market_closed")
 
 
-def price(st: TakeStockState, s: int) -> int:
+def price(st: TakeStockFields, s: int) -> int:
     """The current price of stock ``s``."""
     return st.rows[s][-1] * (st.splits[s] + 1)
 
 
-def limit(st: TakeStockState) -> int:
+def limit(st: TakeStockFields) -> int:
     """The Limit rule's bound: the most cards (splits included) in any stock row."""
     with_freeze = st.game.options.limit_counts_freeze
     best = 0
@@ -292,7 +293,7 @@ def limit(st: TakeStockState) -> int:
 # ---------------------------------------------------------------------- legal actions
 
 
-def legal_actions(st: TakeStockState) -> list[int]:
+def legal_actions(st: TakeStockFields) -> list[int]:
     """The sorted legal action ids of the pending decision."""
     phase = st.phase
     p = st.cur
@@ -334,7 +335,7 @@ def legal_actions(st: TakeStockState) -> list[int]:
     return []
 
 
-def _retrievable(st: TakeStockState) -> list[int]:
+def _retrievable(st: TakeStockFields) -> list[int]:
     """Cards Insider Trading may still take, or none once its limit is reached."""
     got = len(st.retrieved)
     if got >= C.MAX_RETRIEVE:
@@ -345,7 +346,7 @@ def _retrievable(st: TakeStockState) -> list[int]:
     return [c for c in st.discard if c // VALUES == s]
 
 
-def explain_illegal(st: TakeStockState, action: object) -> str:
+def explain_illegal(st: TakeStockFields, action: object) -> str:
     """Say why ``action`` is not legal now (used only to build error messages)."""
     if isinstance(action, bool) or not isinstance(action, int):
         return f"an action must be an integer id, not {type(action).__name__}"
@@ -402,7 +403,7 @@ def explain_illegal(st: TakeStockState, action: object) -> str:
 # ---------------------------------------------------------------------- applying
 
 
-def apply_action(st: TakeStockState, a: int) -> None:
+def apply_action(st: TakeStockFields, a: int) -> None:
     """Apply legal action ``a`` for the current player."""
     p = st.cur
     assert p is not None
@@ -512,7 +513,7 @@ def apply_action(st: TakeStockState, a: int) -> None:
     raise AssertionError(f"no decision pending in phase {phase}")
 
 
-def _raise_price(st: TakeStockState, p: int, card: int) -> None:
+def _raise_price(st: TakeStockFields, p: int, card: int) -> None:
     st.hands[p].remove(card)
     _release(st, p, card)
     s = card // VALUES
@@ -525,7 +526,7 @@ def _raise_price(st: TakeStockState, p: int, card: int) -> None:
         _end_turn(st)
 
 
-def _market_a(st: TakeStockState, p: int) -> None:
+def _market_a(st: TakeStockFields, p: int) -> None:
     first = _draw_event(st)
     if first == C.MARKET_CLOSED:
         _market_closed(st, p)
@@ -542,7 +543,7 @@ def _market_a(st: TakeStockState, p: int) -> None:
     st.phase = CHOOSE
 
 
-def _market_b(st: TakeStockState, p: int) -> None:
+def _market_b(st: TakeStockFields, p: int) -> None:
     kind = _draw_event(st)
     if kind == C.MARKET_CLOSED:
         _market_closed(st, p)
@@ -552,12 +553,12 @@ def _market_b(st: TakeStockState, p: int) -> None:
     _end_turn(st)
 
 
-def _log_drew_events(st: TakeStockState, p: int, kinds: tuple[int, ...]) -> None:
+def _log_drew_events(st: TakeStockFields, p: int, kinds: tuple[int, ...]) -> None:
     """Log the event cards seat ``p`` drew: their kinds for ``p``, their number for all."""
     st.log.append((p, ("drew_events", p, len(kinds), kinds), ("drew_events", p, len(kinds), None)))
 
 
-def _resolve(st: TakeStockState, p: int, kind: int) -> None:
+def _resolve(st: TakeStockFields, p: int, kind: int) -> None:
     """Carry out event ``kind`` played by seat ``p``, then end the turn or ask a question."""
     public = (1 << (st.n + 1)) - 1
     if kind < C.CRASH:
@@ -638,7 +639,7 @@ def _resolve(st: TakeStockState, p: int, kind: int) -> None:
         raise AssertionError(f"event kind {kind} cannot be resolved")
 
 
-def _crash(st: TakeStockState, s: int) -> None:
+def _crash(st: TakeStockFields, s: int) -> None:
     """One stock crashes: its freeze goes, one split goes, the top half of its row goes."""
     public = (1 << (st.n + 1)) - 1
     freeze_removed = st.frozen[s]
@@ -661,7 +662,7 @@ def _crash(st: TakeStockState, s: int) -> None:
     st.log.append((None, ("crash", s, tuple(removed), split_removed, freeze_removed), None))
 
 
-def _audit(st: TakeStockState, p: int, s: int) -> None:
+def _audit(st: TakeStockFields, p: int, s: int) -> None:
     can_card = len(st.rows[s]) > 1
     can_split = st.splits[s] > 0
     if can_card and can_split:
@@ -677,19 +678,19 @@ def _audit(st: TakeStockState, p: int, s: int) -> None:
     _end_turn(st)
 
 
-def _audit_card(st: TakeStockState, p: int, s: int) -> None:
+def _audit_card(st: TakeStockFields, p: int, s: int) -> None:
     card = C.card_id(s, st.rows[s].pop())
     st.discard.append(card)
     st.log.append((None, ("audit", p, s, C.card_name(card)), None))
 
 
-def _audit_split(st: TakeStockState, p: int, s: int) -> None:
+def _audit_split(st: TakeStockFields, p: int, s: int) -> None:
     st.splits[s] -= 1
     _to_event_discard(st, C.SPLIT + s, (1 << (st.n + 1)) - 1)
     st.log.append((None, ("audit", p, s, "split"), None))
 
 
-def _freeze(st: TakeStockState, p: int, s: int) -> None:
+def _freeze(st: TakeStockFields, p: int, s: int) -> None:
     public = (1 << (st.n + 1)) - 1
     st.ev_active = -1
     if st.frozen[s]:
@@ -702,7 +703,7 @@ def _freeze(st: TakeStockState, p: int, s: int) -> None:
     _end_turn(st)
 
 
-def _retrieval_done(st: TakeStockState, p: int) -> None:
+def _retrieval_done(st: TakeStockFields, p: int) -> None:
     st.owed = len(st.retrieved)
     if st.owed == 0:
         st.ev_stock = -1
@@ -713,21 +714,21 @@ def _retrieval_done(st: TakeStockState, p: int) -> None:
     st.phase = INSIDER_DISCARD
 
 
-def _take_retrieved(st: TakeStockState, p: int) -> None:
+def _take_retrieved(st: TakeStockFields, p: int) -> None:
     for card in st.retrieved:
         insort(st.hands[p], card)
         st.known[p].append(card)
     st.retrieved = []
 
 
-def _insider_finish(st: TakeStockState, p: int) -> None:
+def _insider_finish(st: TakeStockFields, p: int) -> None:
     if st.retrieved:
         _take_retrieved(st, p)
     st.ev_stock = -1
     _end_turn(st)
 
 
-def _next_in_queue(st: TakeStockState) -> None:
+def _next_in_queue(st: TakeStockFields) -> None:
     """Pass a decision that all seats take in turn order to the next seat, or reveal."""
     queue = st.queue
     queue.pop(0)
@@ -743,7 +744,7 @@ def _next_in_queue(st: TakeStockState) -> None:
         _reveal_exercise(st)
 
 
-def _reveal_downturn(st: TakeStockState) -> None:
+def _reveal_downturn(st: TakeStockFields) -> None:
     shown = []
     for q in range(st.n):
         for card in st.hidden[q]:
@@ -761,7 +762,7 @@ def _reveal_downturn(st: TakeStockState) -> None:
 # ---------------------------------------------------------------------- end of round
 
 
-def _end_round(st: TakeStockState, reason: str) -> None:
+def _end_round(st: TakeStockFields, reason: str) -> None:
     """The round is over: ask each seat that can about options, then score."""
     st.end_reason = reason
     st.log.append((None, ("round_end", st.round, reason), None))
@@ -776,7 +777,7 @@ def _end_round(st: TakeStockState, reason: str) -> None:
         _finish_round(st)
 
 
-def _reveal_exercise(st: TakeStockState) -> None:
+def _reveal_exercise(st: TakeStockFields) -> None:
     shown = []
     for q in range(st.n):
         used = st.hidden[q]
@@ -791,13 +792,13 @@ def _reveal_exercise(st: TakeStockState) -> None:
     _finish_round(st)
 
 
-def scoring_prices(st: TakeStockState) -> list[int]:
+def scoring_prices(st: TakeStockFields) -> list[int]:
     """What one share of each stock is worth at scoring (a frozen stock may count 0)."""
     zero_frozen = st.game.options.frozen_scoring == "zero"
     return [0 if zero_frozen and st.frozen[s] else price(st, s) for s in STOCK_RANGE]
 
 
-def shares_held(st: TakeStockState) -> list[list[int]]:
+def shares_held(st: TakeStockFields) -> list[list[int]]:
     """Each seat's shares of each stock in its certificates."""
     table = st.shares
     held = [[0] * C.NUM_STOCKS for _ in range(st.n)]
@@ -807,14 +808,14 @@ def shares_held(st: TakeStockState) -> list[list[int]]:
     return held
 
 
-def score_round(st: TakeStockState) -> list[int]:
+def score_round(st: TakeStockFields) -> list[int]:
     """Each seat's points for the certificates in front of it at the current prices."""
     prices = scoring_prices(st)
     table = st.shares
     return [sum(table[c % VALUES + 1] * prices[c // VALUES] for c in certs) for certs in st.certs]
 
 
-def _finish_round(st: TakeStockState) -> None:
+def _finish_round(st: TakeStockFields) -> None:
     for q in range(st.n):
         for card in st.hands[q]:
             _release(st, q, card)
@@ -845,7 +846,7 @@ _IN_ROUND = frozenset(range(ACTION, EXERCISE))
 """The decisions taken while a round runs (before its end and its option exercises)."""
 
 
-def check_invariants(st: TakeStockState) -> None:
+def check_invariants(st: TakeStockFields) -> None:
     """Raise ``AssertionError`` when any card, token or piece of bookkeeping is off.
 
     The checks are plain code rather than ``assert`` statements: they also guard states
@@ -860,7 +861,7 @@ def check_invariants(st: TakeStockState) -> None:
     _check_scores(st)
 
 
-def _check_fields(st: TakeStockState) -> None:
+def _check_fields(st: TakeStockFields) -> None:
     """Every field has the right length and every number lies in its range."""
     n = st.n
     card = C.NUM_SHARE_CARDS - 1
@@ -920,7 +921,7 @@ def _check_fields(st: TakeStockState) -> None:
     )
 
 
-def _check_decision(st: TakeStockState) -> None:
+def _check_decision(st: TakeStockFields) -> None:
     """The pending decision and its working fields must agree with each other."""
     phase = st.phase
     int_in("phase", phase, ACTION, OVER)
@@ -996,7 +997,7 @@ def _check_decision(st: TakeStockState) -> None:
         )
 
 
-def _check_hands(st: TakeStockState) -> None:
+def _check_hands(st: TakeStockFields) -> None:
     """Each seat holds the cards its decision needs: no empty hand while a round runs."""
     n = st.n
     phase = st.phase
@@ -1048,7 +1049,7 @@ def _check_hands(st: TakeStockState) -> None:
             need(not st.retrieved, "'retrieved' cards are already in the hand")
 
 
-def _check_share_cards(st: TakeStockState) -> None:
+def _check_share_cards(st: TakeStockFields) -> None:
     """All 60 share cards, each exactly once; rows rise from their 1."""
     places: list[int] = []
     for s in STOCK_RANGE:
@@ -1066,7 +1067,7 @@ def _check_share_cards(st: TakeStockState) -> None:
     )
 
 
-def _check_event_cards(st: TakeStockState) -> None:
+def _check_event_cards(st: TakeStockFields) -> None:
     """The deck's 40 event cards, by kind, each exactly once."""
     events = st.ev_above + st.ev_below + st.ev_discard + st.pair
     for q in range(st.n):
@@ -1092,7 +1093,7 @@ def _check_event_cards(st: TakeStockState) -> None:
     )
 
 
-def _check_knowledge(st: TakeStockState) -> None:
+def _check_knowledge(st: TakeStockFields) -> None:
     """What the table knows of hidden share cards agrees with where they are."""
     pools = len(st.hand_pool[0])
     pool_of = st.pool_of
@@ -1121,7 +1122,7 @@ def _check_knowledge(st: TakeStockState) -> None:
     need(all(pool_of[c] == -1 for c in face_up), "'pool_of': a face-up card is in no pool")
 
 
-def _check_scores(st: TakeStockState) -> None:
+def _check_scores(st: TakeStockFields) -> None:
     """Tokens add up to 30; scores add up round by round."""
     need(
         st.supply + sum(st.tokens) == C.TOTAL_TOKENS,

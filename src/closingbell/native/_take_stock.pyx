@@ -36,8 +36,7 @@ from closingbell.games.take_stock import cards as _C
 from closingbell.games.take_stock import invariants as _invariants
 from closingbell.games.take_stock import rules as _rules
 from closingbell.games.take_stock import state as _S
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.games.take_stock.views import FOLLOW_NAMES, StockRow, TakeStockView
 from closingbell.native._random import in_place_agrees
 

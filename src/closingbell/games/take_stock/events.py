@@ -24,7 +24,7 @@ from closingbell.games.take_stock.state import (
     FREEZE,
     INSIDER_DISCARD,
     RETRIEVE,
-    TakeStockState,
+    TakeStockFields,
 )
 
 VALUES = C.VALUES
@@ -32,21 +32,21 @@ NUM_STOCKS = C.NUM_STOCKS
 STOCK_RANGE = range(NUM_STOCKS)
 
 
-def _draw_event(st: TakeStockState) -> int:
+def _draw_event(st: TakeStockFields) -> int:
     """Draw the top event card; Market Closed comes when nothing is left above it."""
     if st.ev_above:
         return st.ev_above.pop()
     return C.MARKET_CLOSED
 
 
-def _market_closed(st: TakeStockState, p: int) -> None:
+def _market_closed(st: TakeStockFields, p: int) -> None:
     """Market Closed was drawn: it is shown to everyone and the round ends."""
     _to_event_discard(st, C.MARKET_CLOSED, (1 << (st.n + 1)) - 1)
     st.log.append((None, ("market_closed", p), None))
     _end_round(st, "market_closed")
 
 
-def _retrievable(st: TakeStockState) -> list[int]:
+def _retrievable(st: TakeStockFields) -> list[int]:
     """Cards Insider Trading may still take, or none once its limit is reached."""
     got = len(st.retrieved)
     if got >= C.MAX_RETRIEVE:
@@ -57,7 +57,7 @@ def _retrievable(st: TakeStockState) -> list[int]:
     return [c for c in st.discard if c // VALUES == s]
 
 
-def _market_a(st: TakeStockState, p: int) -> None:
+def _market_a(st: TakeStockFields, p: int) -> None:
     first = _draw_event(st)
     if first == C.MARKET_CLOSED:
         _market_closed(st, p)
@@ -74,7 +74,7 @@ def _market_a(st: TakeStockState, p: int) -> None:
     st.phase = CHOOSE
 
 
-def _market_b(st: TakeStockState, p: int) -> None:
+def _market_b(st: TakeStockFields, p: int) -> None:
     kind = _draw_event(st)
     if kind == C.MARKET_CLOSED:
         _market_closed(st, p)
@@ -84,12 +84,12 @@ def _market_b(st: TakeStockState, p: int) -> None:
     _end_turn(st)
 
 
-def _log_drew_events(st: TakeStockState, p: int, kinds: tuple[int, ...]) -> None:
+def _log_drew_events(st: TakeStockFields, p: int, kinds: tuple[int, ...]) -> None:
     """Log the event cards seat ``p`` drew: their kinds for ``p``, their number for all."""
     st.log.append((p, ("drew_events", p, len(kinds), kinds), ("drew_events", p, len(kinds), None)))
 
 
-def _resolve(st: TakeStockState, p: int, kind: int) -> None:
+def _resolve(st: TakeStockFields, p: int, kind: int) -> None:
     """Carry out event ``kind`` played by seat ``p``, then end the turn or ask a question."""
     public = (1 << (st.n + 1)) - 1
     if kind < C.CRASH:
@@ -170,7 +170,7 @@ def _resolve(st: TakeStockState, p: int, kind: int) -> None:
         raise AssertionError(f"event kind {kind} cannot be resolved")
 
 
-def _crash(st: TakeStockState, s: int) -> None:
+def _crash(st: TakeStockFields, s: int) -> None:
     """One stock crashes: its freeze goes, one split goes, the top half of its row goes."""
     public = (1 << (st.n + 1)) - 1
     freeze_removed = st.frozen[s]
@@ -190,7 +190,7 @@ def _crash(st: TakeStockState, s: int) -> None:
     st.log.append((None, ("crash", s, tuple(removed), split_removed, freeze_removed), None))
 
 
-def _audit(st: TakeStockState, p: int, s: int) -> None:
+def _audit(st: TakeStockFields, p: int, s: int) -> None:
     can_card = len(st.rows[s]) > 1
     can_split = st.splits[s] > 0
     if can_card and can_split:
@@ -206,19 +206,19 @@ def _audit(st: TakeStockState, p: int, s: int) -> None:
     _end_turn(st)
 
 
-def _audit_card(st: TakeStockState, p: int, s: int) -> None:
+def _audit_card(st: TakeStockFields, p: int, s: int) -> None:
     card = C.card_id(s, st.rows[s].pop())
     st.discard.append(card)
     st.log.append((None, ("audit", p, s, C.card_name(card)), None))
 
 
-def _audit_split(st: TakeStockState, p: int, s: int) -> None:
+def _audit_split(st: TakeStockFields, p: int, s: int) -> None:
     st.splits[s] -= 1
     _to_event_discard(st, C.SPLIT + s, (1 << (st.n + 1)) - 1)
     st.log.append((None, ("audit", p, s, "split"), None))
 
 
-def _freeze(st: TakeStockState, p: int, s: int) -> None:
+def _freeze(st: TakeStockFields, p: int, s: int) -> None:
     public = (1 << (st.n + 1)) - 1
     st.ev_active = -1
     if st.frozen[s]:
@@ -231,7 +231,7 @@ def _freeze(st: TakeStockState, p: int, s: int) -> None:
     _end_turn(st)
 
 
-def _retrieval_done(st: TakeStockState, p: int) -> None:
+def _retrieval_done(st: TakeStockFields, p: int) -> None:
     st.owed = len(st.retrieved)
     if st.owed == 0:
         st.ev_stock = -1
@@ -242,14 +242,14 @@ def _retrieval_done(st: TakeStockState, p: int) -> None:
     st.phase = INSIDER_DISCARD
 
 
-def _take_retrieved(st: TakeStockState, p: int) -> None:
+def _take_retrieved(st: TakeStockFields, p: int) -> None:
     for card in st.retrieved:
         insort(st.hands[p], card)
         st.known[p].append(card)
     st.retrieved = []
 
 
-def _insider_finish(st: TakeStockState, p: int) -> None:
+def _insider_finish(st: TakeStockFields, p: int) -> None:
     if st.retrieved:
         _take_retrieved(st, p)
     st.ev_stock = -1

@@ -23,7 +23,7 @@ from closingbell.games.take_stock.state import (
     OVER,
     RETRIEVE,
     ROUND_END_REASONS,
-    TakeStockState,
+    TakeStockFields,
 )
 
 VALUES = C.VALUES
@@ -34,7 +34,7 @@ _IN_ROUND = frozenset(range(ACTION, EXERCISE))
 """The decisions taken while a round runs (before its end and its option exercises)."""
 
 
-def check_invariants(st: TakeStockState) -> None:
+def check_invariants(st: TakeStockFields) -> None:
     """Raise ``AssertionError`` when any card, token or piece of bookkeeping is off.
 
     The checks are plain code rather than ``assert`` statements: they also guard states
@@ -49,7 +49,7 @@ def check_invariants(st: TakeStockState) -> None:
     _check_scores(st)
 
 
-def _check_fields(st: TakeStockState) -> None:
+def _check_fields(st: TakeStockFields) -> None:
     """Every field has the right length and every number lies in its range."""
     n = st.n
     card = C.NUM_SHARE_CARDS - 1
@@ -109,7 +109,7 @@ def _check_fields(st: TakeStockState) -> None:
     )
 
 
-def _check_decision(st: TakeStockState) -> None:
+def _check_decision(st: TakeStockFields) -> None:
     """The pending decision and its working fields must agree with each other."""
     phase = st.phase
     int_in("phase", phase, ACTION, OVER)
@@ -185,7 +185,7 @@ def _check_decision(st: TakeStockState) -> None:
         )
 
 
-def _check_hands(st: TakeStockState) -> None:
+def _check_hands(st: TakeStockFields) -> None:
     """Each seat holds the cards its decision needs: no empty hand while a round runs."""
     n = st.n
     phase = st.phase
@@ -237,7 +237,7 @@ def _check_hands(st: TakeStockState) -> None:
             need(not st.retrieved, "'retrieved' cards are already in the hand")
 
 
-def _check_share_cards(st: TakeStockState) -> None:
+def _check_share_cards(st: TakeStockFields) -> None:
     """All 60 share cards, each exactly once; rows rise from their 1."""
     places: list[int] = []
     for s in STOCK_RANGE:
@@ -255,7 +255,7 @@ def _check_share_cards(st: TakeStockState) -> None:
     )
 
 
-def _check_event_cards(st: TakeStockState) -> None:
+def _check_event_cards(st: TakeStockFields) -> None:
     """The deck's 40 event cards, by kind, each exactly once."""
     events = st.ev_above + st.ev_below + st.ev_discard + st.pair
     for q in range(st.n):
@@ -281,7 +281,7 @@ def _check_event_cards(st: TakeStockState) -> None:
     )
 
 
-def _check_knowledge(st: TakeStockState) -> None:
+def _check_knowledge(st: TakeStockFields) -> None:
     """What the table knows of hidden share cards agrees with where they are."""
     pools = len(st.hand_pool[0])
     pool_of = st.pool_of
@@ -310,7 +310,7 @@ def _check_knowledge(st: TakeStockState) -> None:
     need(all(pool_of[c] == -1 for c in face_up), "'pool_of': a face-up card is in no pool")
 
 
-def _check_scores(st: TakeStockState) -> None:
+def _check_scores(st: TakeStockFields) -> None:
     """Tokens add up to 30; scores add up round by round."""
     need(
         st.supply + sum(st.tokens) == C.TOTAL_TOKENS,

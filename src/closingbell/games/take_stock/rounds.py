@@ -17,14 +17,14 @@ from closingbell.games.take_stock.state import (
     DOWNTURN,
     EXERCISE,
     OVER,
-    TakeStockState,
+    TakeStockFields,
 )
 
 NUM_STOCKS = C.NUM_STOCKS
 STOCK_RANGE = range(NUM_STOCKS)
 
 
-def _reset_event_pile(st: TakeStockState) -> None:
+def _reset_event_pile(st: TakeStockFields) -> None:
     """Gather all 40 event cards and build the pile with Market Closed 11th from the bottom."""
     deck = [k for k in C.EVENT_CARDS if k != C.MARKET_CLOSED]
     derive_rng(st.seed, "events", st.round).shuffle(deck)
@@ -36,7 +36,7 @@ def _reset_event_pile(st: TakeStockState) -> None:
     st.saved = [[] for _ in range(st.n)]
 
 
-def _gather_under_pile(st: TakeStockState) -> None:
+def _gather_under_pile(st: TakeStockFields) -> None:
     """Put the market's splits and freezes and the event discard pile under the pile.
 
     They go under Market Closed, which ends the round as soon as it is drawn and makes the
@@ -64,7 +64,7 @@ def _gather_under_pile(st: TakeStockState) -> None:
     st.ev_discard_mask = []
 
 
-def _start_round(st: TakeStockState, first_dealer: int | None = None) -> None:
+def _start_round(st: TakeStockFields, first_dealer: int | None = None) -> None:
     """Prepare the next round's events and market, deal, and start the first turn."""
     n = st.n
     if st.round == 0 or st.end_reason == "market_closed":
@@ -96,7 +96,7 @@ def _start_round(st: TakeStockState, first_dealer: int | None = None) -> None:
     _begin_turn(st, (st.dealer + 1) % n)
 
 
-def _next_dealer(st: TakeStockState) -> int:
+def _next_dealer(st: TakeStockFields) -> int:
     """The seat with the lowest total deals; ties follow the ``dealer_tie`` option."""
     low = min(st.totals)
     n = st.n
@@ -107,18 +107,18 @@ def _next_dealer(st: TakeStockState) -> int:
     return tied[0]
 
 
-def _begin_turn(st: TakeStockState, p: int) -> None:
+def _begin_turn(st: TakeStockFields, p: int) -> None:
     st.turn = p
     if _draw_share(st, p):
         st.phase = ACTION
         st.cur = p
 
 
-def _end_turn(st: TakeStockState) -> None:
+def _end_turn(st: TakeStockFields) -> None:
     _begin_turn(st, (st.turn + 1) % st.n)
 
 
-def _reshuffle(st: TakeStockState) -> None:
+def _reshuffle(st: TakeStockFields) -> None:
     """The discard pile, seen by all, becomes the new draw pile and a new pool."""
     k = len(st.hand_pool[0])
     pool_of = st.pool_of
@@ -134,7 +134,7 @@ def _reshuffle(st: TakeStockState) -> None:
     st.log.append((None, ("reshuffle", len(pile)), None))
 
 
-def _draw_share(st: TakeStockState, p: int) -> bool:
+def _draw_share(st: TakeStockFields, p: int) -> bool:
     """Seat ``p`` draws a share card; returns False if the round ended instead."""
     last_card = st.game.last_card_rule
     if not st.draw:
@@ -155,7 +155,7 @@ def _draw_share(st: TakeStockState, p: int) -> bool:
     return True
 
 
-def _release(st: TakeStockState, p: int, card: int) -> None:
+def _release(st: TakeStockFields, p: int, card: int) -> None:
     """Public bookkeeping for a card of seat ``p``'s that is now face up."""
     k = st.pool_of[card]
     if k >= 0:
@@ -165,19 +165,19 @@ def _release(st: TakeStockState, p: int, card: int) -> None:
         st.known[p].remove(card)
 
 
-def _discard_from_hand(st: TakeStockState, p: int, card: int) -> None:
+def _discard_from_hand(st: TakeStockFields, p: int, card: int) -> None:
     st.hands[p].remove(card)
     _release(st, p, card)
     st.discard.append(card)
     st.log.append((None, ("discard", p, card), None))
 
 
-def _to_event_discard(st: TakeStockState, kind: int, mask: int) -> None:
+def _to_event_discard(st: TakeStockFields, kind: int, mask: int) -> None:
     st.ev_discard.append(kind)
     st.ev_discard_mask.append(mask)
 
 
-def _next_in_queue(st: TakeStockState) -> None:
+def _next_in_queue(st: TakeStockFields) -> None:
     """Pass a decision that all seats take in turn order to the next seat, or reveal."""
     queue = st.queue
     queue.pop(0)
@@ -193,7 +193,7 @@ def _next_in_queue(st: TakeStockState) -> None:
         _reveal_exercise(st)
 
 
-def _reveal_downturn(st: TakeStockState) -> None:
+def _reveal_downturn(st: TakeStockFields) -> None:
     shown = []
     for q in range(st.n):
         for card in st.hidden[q]:
@@ -208,7 +208,7 @@ def _reveal_downturn(st: TakeStockState) -> None:
         _end_turn(st)
 
 
-def _end_round(st: TakeStockState, reason: str) -> None:
+def _end_round(st: TakeStockFields, reason: str) -> None:
     """The round is over: ask each seat that can about options, then score."""
     st.end_reason = reason
     st.log.append((None, ("round_end", st.round, reason), None))
@@ -223,7 +223,7 @@ def _end_round(st: TakeStockState, reason: str) -> None:
         _finish_round(st)
 
 
-def _reveal_exercise(st: TakeStockState) -> None:
+def _reveal_exercise(st: TakeStockFields) -> None:
     shown = []
     for q in range(st.n):
         used = st.hidden[q]
@@ -238,7 +238,7 @@ def _reveal_exercise(st: TakeStockState) -> None:
     _finish_round(st)
 
 
-def _finish_round(st: TakeStockState) -> None:
+def _finish_round(st: TakeStockFields) -> None:
     for q in range(st.n):
         for card in st.hands[q]:
             _release(st, q, card)

@@ -33,22 +33,23 @@ from closingbell.games.take_stock.state import (
     INSIDER_DISCARD,
     PHASE_NAMES,
     RETRIEVE,
-    TakeStockState,
+    AnyState,
+    TakeStockFields,
 )
 
 if TYPE_CHECKING:
-    from closingbell.games.take_stock.game import TakeStock
+    from closingbell.games.take_stock.ruleset import TakeStockRuleset
 
 VALUES = C.VALUES
 NUM_STOCKS = C.NUM_STOCKS
 STOCK_RANGE = range(NUM_STOCKS)
 
 
-def new_state(game: TakeStock, seed: int) -> TakeStockState:
-    """Deal a new game: seat the players, give out tokens and set up round one."""
+def new_state(cls: type[AnyState], game: TakeStockRuleset, seed: int) -> AnyState:
+    """Deal a new game, a ``cls``: seat the players, give out tokens and set up round one."""
     opts = game.options
     n = opts.players
-    st = TakeStockState.__new__(TakeStockState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.shares = game.shares
@@ -100,12 +101,12 @@ def new_state(game: TakeStock, seed: int) -> TakeStockState:
     return st
 
 
-def limit(st: TakeStockState) -> int:
+def limit(st: TakeStockFields) -> int:
     """The Limit rule's bound now (:func:`closingbell.games.take_stock.queries.limit`)."""
     return queries.limit(st.rows, st.splits, st.frozen, st.game.options)
 
 
-def legal_actions(st: TakeStockState) -> list[int]:
+def legal_actions(st: TakeStockFields) -> list[int]:
     """The sorted legal action ids of the pending decision."""
     phase = st.phase
     p = st.cur
@@ -145,7 +146,7 @@ def legal_actions(st: TakeStockState) -> list[int]:
     return []
 
 
-def explain_illegal(st: TakeStockState, action: object) -> str:
+def explain_illegal(st: TakeStockFields, action: object) -> str:
     """Say why ``action`` is not legal now (used only to build error messages)."""
     if isinstance(action, bool) or not isinstance(action, int):
         return f"an action must be an integer id, not {type(action).__name__}"
@@ -199,7 +200,7 @@ def explain_illegal(st: TakeStockState, action: object) -> str:
     return f"the pending decision is {wanted!r} for seat {p}, which this action does not answer"
 
 
-def apply_action(st: TakeStockState, a: int) -> None:
+def apply_action(st: TakeStockFields, a: int) -> None:
     """Apply legal action ``a`` for the current player."""
     p = st.cur
     assert p is not None
@@ -309,7 +310,7 @@ def apply_action(st: TakeStockState, a: int) -> None:
     raise AssertionError(f"no decision pending in phase {phase}")
 
 
-def _raise_price(st: TakeStockState, p: int, card: int) -> None:
+def _raise_price(st: TakeStockFields, p: int, card: int) -> None:
     st.hands[p].remove(card)
     rounds._release(st, p, card)
     s = card // VALUES

@@ -10,25 +10,25 @@ from typing import TYPE_CHECKING
 from closingbell.games.take_stock import queries
 
 if TYPE_CHECKING:
-    from closingbell.games.take_stock.state import TakeStockState
+    from closingbell.games.take_stock.state import TakeStockFields
 
 
-def prices(st: TakeStockState) -> list[int]:
+def prices(st: TakeStockFields) -> list[int]:
     """The current price of each stock."""
     return [queries.price(row[-1], splits) for row, splits in zip(st.rows, st.splits, strict=True)]
 
 
-def scoring_prices(st: TakeStockState) -> list[int]:
+def scoring_prices(st: TakeStockFields) -> list[int]:
     """What one share of each stock scores now (a frozen stock may score nothing)."""
     return queries.scoring_prices(prices(st), st.frozen, st.game.options)
 
 
-def shares_held(st: TakeStockState) -> list[list[int]]:
+def shares_held(st: TakeStockFields) -> list[list[int]]:
     """Each seat's shares of each stock in its certificates."""
     return [queries.shares_held(certs, st.shares) for certs in st.certs]
 
 
-def score_round(st: TakeStockState) -> list[int]:
+def score_round(st: TakeStockFields) -> list[int]:
     """Each seat's points for the certificates in front of it at the scoring prices now.
 
     That is what the round would give each seat if it ended with no option exercised.

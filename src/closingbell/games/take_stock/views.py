@@ -26,11 +26,12 @@ from closingbell.games.take_stock.state import (
     FOLLOW_SAVE,
     OVER,
     PHASE_NAMES,
-    TakeStockState,
+    AnyState,
+    TakeStockFields,
 )
 
 if TYPE_CHECKING:
-    from closingbell.games.take_stock.game import TakeStock
+    from closingbell.games.take_stock.ruleset import TakeStockRuleset
 
 FOLLOW_NAMES = {
     FOLLOW_NONE: None,
@@ -163,7 +164,7 @@ class TakeStockView(View):
     """The legal actions, when this seat must decide; empty otherwise."""
 
 
-def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
+def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
     """Return what ``seat`` (``None``: a spectator) may see of ``st``."""
     n = st.n
     if seat is not None and (
@@ -249,8 +250,10 @@ def _fail(message: str) -> StateFormatError:
     return StateFormatError(f"view cannot be sampled: {message}")
 
 
-def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> TakeStockState:
-    """Deal a full state that gives ``view`` to its seat, hidden cards drawn with ``rng``.
+def sample_state(
+    cls: type[AnyState], game: TakeStockRuleset, view: TakeStockView, rng: random.Random
+) -> AnyState:
+    """Deal a full state, a ``cls``, that gives ``view`` to its seat, hidden cards drawn by ``rng``.
 
     The sampled state has a fresh seed (so later shuffles are unknown too), an empty
     history and an empty log: it is a possible present, not a replayable game.
@@ -261,7 +264,7 @@ def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> Ta
     seat = view.seat
     public_bit = 1 << n
     bit = public_bit if seat is None else 1 << seat
-    st = TakeStockState.__new__(TakeStockState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.shares = game.shares
@@ -304,7 +307,7 @@ def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> Ta
 
 
 def _sample_shares(
-    st: TakeStockState, view: TakeStockView, seat: int | None, rng: random.Random
+    st: TakeStockFields, view: TakeStockView, seat: int | None, rng: random.Random
 ) -> None:
     n = st.n
     npools = len(view.pools)
@@ -355,7 +358,7 @@ def _sample_shares(
 
 
 def _sample_events(
-    st: TakeStockState, view: TakeStockView, seat: int | None, bit: int, rng: random.Random
+    st: TakeStockFields, view: TakeStockView, seat: int | None, bit: int, rng: random.Random
 ) -> None:
     n = st.n
     remaining = list(C.EVENT_DECK)

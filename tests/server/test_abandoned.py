@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from closingbell.server.tables import Settings
+from closingbell.server.settings import Settings
 from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join
 from tests.server.test_cluster import LEASE, postgres_url, servers  # noqa: F401 (a fixture)
 from tests.server.test_days import DAY, HOUR, Clock, seen, two_guests

@@ -19,8 +19,9 @@ from starlette.testclient import WebSocketTestSession
 
 from closingbell.core.registry import game_class
 from closingbell.server.protocol import Act
+from closingbell.server.settings import Settings
 from closingbell.server.store import Store
-from closingbell.server.tables import Connection, Hub, Settings
+from closingbell.server.tables import Connection, Hub
 from tests.server.helpers import (
     act,
     client_for,

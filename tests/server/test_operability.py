@@ -132,8 +132,8 @@ def test_readyz_refuses_when_the_database_does_not_answer(
 def test_the_hub_is_not_ready_before_start_nor_once_stopping(tmp_path: Path) -> None:
     import asyncio
 
+    from closingbell.server.settings import Settings
     from closingbell.server.store import Store
-    from closingbell.server.tables import Settings
 
     async def run() -> None:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'web.db'}"), Settings())

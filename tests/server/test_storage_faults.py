@@ -28,6 +28,7 @@ import closingbell
 from closingbell.server import filelock
 from closingbell.server.app import create_app
 from closingbell.server.filelock import LOCKS_APART
+from closingbell.server.settings import Settings
 from closingbell.server.store import (
     DatabaseInUseError,
     EmptyDatabaseFileError,
@@ -36,7 +37,7 @@ from closingbell.server.store import (
     UnknownSchemaError,
     UnusableDatabaseError,
 )
-from closingbell.server.tables import Hub, Settings
+from closingbell.server.tables import Hub
 from tests.server.helpers import (
     act,
     client_for,

@@ -30,6 +30,7 @@ from closingbell.bots import searches
 from closingbell.core.registry import available_games, game_class
 from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
+from closingbell.server.errors import WebError
 from closingbell.server.guided import has_tutorial
 from closingbell.server.guided import router as guided_router
 from closingbell.server.limits import (
@@ -67,16 +68,10 @@ from closingbell.server.protocol import (
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.reviews import REVIEW_SEED, Review, ReviewCache, TooManyReviews
+from closingbell.server.settings import Settings
 from closingbell.server.standings import router as standings_router
 from closingbell.server.store import Store, default_database_path, hash_token
-from closingbell.server.tables import (
-    CLOSE_SIGNED_OUT,
-    Connection,
-    Hub,
-    LiveTable,
-    Settings,
-    WebError,
-)
+from closingbell.server.tables import CLOSE_SIGNED_OUT, Connection, Hub, LiveTable
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
 from closingbell.text.i18n import LANGS
 
@@ -133,7 +128,7 @@ def create_app(
     """The web app on ``database_url`` (default: an SQLite file in the user's data folder).
 
     ``settings`` (or keyword ``changes`` to the defaults, such as ``bot_delay=0``) say how
-    the server behaves; see :class:`~closingbell.server.tables.Settings`. ``clock`` is the
+    the server behaves; see :class:`~closingbell.server.settings.Settings`. ``clock`` is the
     wall clock (UTC) of sessions and of games over days; tests give one of their own.
     """
     chosen = dataclasses.replace(settings or Settings(), **changes)

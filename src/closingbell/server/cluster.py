@@ -58,6 +58,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from closingbell.server.errors import WebError
 from closingbell.server.store import (
     NOTICE_CHANNEL,
     ChatRow,
@@ -381,8 +382,6 @@ class Cluster(Solo):
 
     async def _take_over(self) -> None:
         """Take the leases of tables nobody live runs: the ones in memory here, and a share."""
-        from closingbell.server.tables import WebError  # noqa: PLC0415 (tables imports this)
-
         hub = self.hub
         assert hub is not None
         if self._stopping:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from closingbell.learn import available_tutorials
+from closingbell.server.errors import WebError
 from closingbell.server.players import hub_of, session_user
 from closingbell.server.protocol import ErrorCode, Joined, StartTutorial
-from closingbell.server.tables import WebError
 from closingbell.server.tutorials import NoTutorial, tutorial_row
 
 router = APIRouter()

@@ -1,7 +1,7 @@
 """Which tables the server keeps in memory: idle and finished ones leave, and come back.
 
 Every table is in the database; memory holds the ones in use. A table leaves memory once
-nobody has used it for a while (:attr:`~closingbell.server.tables.Settings.table_idle`,
+nobody has used it for a while (:attr:`~closingbell.server.settings.Settings.table_idle`,
 ``finished_idle`` once the game is over), and whenever more than ``tables_in_memory`` are
 held the longest unused go first. ``Hub.get`` brings a table back on demand by replaying
 its actions, as after a restart. A table is never dropped while it is busy (a connection,

@@ -24,10 +24,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
+from closingbell.server.errors import WebError
 from closingbell.server.players import hub_of, signed_in
 from closingbell.server.protocol import TableInfo
 from closingbell.server.store import TableRow
-from closingbell.server.tables import Hub, WebError
+from closingbell.server.tables import Hub
 
 router = APIRouter()
 """The routes of this module, included by the app."""

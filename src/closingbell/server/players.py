@@ -20,8 +20,9 @@ from closingbell.server.accounts import (
     AccountError,
     User,
 )
+from closingbell.server.errors import WebError
 from closingbell.server.protocol import TOKEN_MAX, ErrorCode, _Strict
-from closingbell.server.tables import Hub, WebError
+from closingbell.server.tables import Hub
 
 router = APIRouter()
 """The routes of this module, included by the app."""

@@ -52,6 +52,7 @@ from closingbell.core.records import start_from_position
 from closingbell.core.registry import game_class
 from closingbell.core.rng import digest_seed
 from closingbell.core.view import View
+from closingbell.server import notices
 from closingbell.server.accounts import Accounts, Clock, Hashing, SignInThrottle, User, utc_now
 from closingbell.server.cluster import Cluster, Solo
 from closingbell.server.errors import WebError
@@ -918,6 +919,23 @@ class LiveTable:
         """Start or stop the bots and clock: the server took the table's lease, or lost it."""
         self.kick()
 
+    def hear(self, notice: notices.TableNotice, sender: str) -> None:
+        """A notice about this table from the server ``sender`` (``server.notices``)."""
+        if isinstance(notice, notices.Join):
+            self.refresh_seats_later()
+        elif isinstance(notice, notices.Here):
+            self.heard_presence(sender, notice.counts)
+        elif isinstance(notice, notices.StandIn):
+            self.heard_stand_in(notice.seat)
+        elif isinstance(notice, notices.Chat):
+            self.heard_chat(notice.row)
+        elif isinstance(notice, notices.Rematch):
+            self.heard_rematch()
+        elif isinstance(notice, notices.Hints):
+            self.heard_hints()
+        else:
+            self.heard_abandoned()
+
     # ------------------------------------------------------------ chat and rematch
 
     async def latest_chat(self, limit: int) -> list[ChatEntry]:
@@ -1538,7 +1556,12 @@ class Hub:
         """Where the tables' bots think."""
         self.unavailable: dict[str, str] = {}
         """Tables whose stored game cannot be rebuilt, by id, with the reason (logged once)."""
-        self.memory = TableMemory(self)
+        self.memory: TableMemory[LiveTable] = TableMemory(
+            # Through ``self.cluster`` when called: :meth:`start` replaces it.
+            self.tables,
+            settings,
+            lambda table: self.cluster.dropped(table),  # noqa: PLW0108
+        )
         """Drops unused tables from ``tables`` (``server.memory``); started by the app."""
         self.cluster: Solo = Solo()
         """The servers sharing the database: :class:`~closingbell.server.cluster.Solo` until

@@ -17,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 
 from closingbell.server.app import create_app
+from closingbell.server.hub import Hub
 from closingbell.server.logs import (
     JsonFormatter,
     bound,
@@ -25,7 +26,6 @@ from closingbell.server.logs import (
     table_context,
 )
 from closingbell.server.protocol import ErrorCode
-from closingbell.server.tables import Hub
 from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join, run_sql
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

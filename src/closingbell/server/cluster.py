@@ -30,7 +30,7 @@ follows the same list of actions, the database's:
 - **Sessions.** A session revoked on one server (signed out, its password changed) is named
   in a notice, and every server closes the WebSockets opened with it.
 - **Abandoned tables.** The lease holder of a table nobody has been at for long enough ends
-  it (``Hub.check_abandoned``), with a notice naming the table, from which the others show
+  it (``Sweeps.check_abandoned``), with a notice naming the table, from which the others show
   it ended.
 - **Hints.** A hint taken at a practice table is stored (``tables.hints_used``) with a
   notice naming the table, so that every server shows the table as hinted; its ratings do

@@ -34,3 +34,13 @@ class WebError(Exception):
         """More fields of the HTTP error body (``bad_position``: ``field`` and ``reason``)."""
         self.retry_after = retry_after
         """Seconds after which asking again may be heard (the ``Retry-After`` header)."""
+
+
+def unavailable(table_id: str) -> WebError:
+    """The error of a table whose stored game cannot be rebuilt (``table_unavailable``)."""
+    return WebError(
+        ErrorCode.TABLE_UNAVAILABLE,
+        f"table {table_id!r} is unavailable: its stored game cannot be rebuilt "
+        "(the server's log says why)",
+        503,
+    )

@@ -21,6 +21,14 @@ Note = tuple[int, int, int, str]
 
 
 @dataclass(frozen=True)
+class About:
+    """A notice about one table."""
+
+    table: str
+    """The table's id."""
+
+
+@dataclass(frozen=True)
 class Actions:
     """Actions committed (``actions``): each table's, in the order they were stored."""
 
@@ -50,73 +58,52 @@ class Revoke:
 
 
 @dataclass(frozen=True)
-class Join:
+class Join(About):
     """A seat was joined or declined (``join``): read the table's seats again."""
-
-    table: str
-    """The table's id."""
 
 
 @dataclass(frozen=True)
-class Here:
+class Here(About):
     """The sender's connections to each seat of a table (``here``)."""
 
-    table: str
-    """The table's id."""
     counts: list[int]
     """The sender's connections holding each seat's token, seat by seat."""
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(About):
     """The sender has just loaded a table (``ask``): say who is connected to it."""
-
-    table: str
-    """The table's id."""
 
 
 @dataclass(frozen=True)
-class StandIn:
+class StandIn(About):
     """A bot now stands in for an absent player (``stand_in``)."""
 
-    table: str
-    """The table's id."""
     seat: int
     """The seat stood in for."""
 
 
 @dataclass(frozen=True)
-class Chat:
+class Chat(About):
     """A chat message was stored (``chat``), carried whole."""
 
-    table: str
-    """The table's id."""
     row: ChatRow
     """The message."""
 
 
 @dataclass(frozen=True)
-class Rematch:
+class Rematch(About):
     """A rematch vote was stored (``rematch``): read the votes again."""
 
-    table: str
-    """The table's id."""
-
 
 @dataclass(frozen=True)
-class Hints:
+class Hints(About):
     """A hint was taken at a practice table (``hints``)."""
 
-    table: str
-    """The table's id."""
-
 
 @dataclass(frozen=True)
-class Abandoned:
+class Abandoned(About):
     """The server running a table ended it as abandoned (``abandoned``)."""
-
-    table: str
-    """The table's id."""
 
 
 TableNotice = Join | Here | StandIn | Chat | Rematch | Hints | Abandoned

@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse
 from closingbell.bots import LEVELS, available_bots
 from closingbell.core.registry import available_games
 from closingbell.server.errors import WebError
+from closingbell.server.hub import Hub
 from closingbell.server.players import hub_of
 from closingbell.server.protocol import ErrorCode
 from closingbell.server.ratings import (
@@ -39,7 +40,6 @@ from closingbell.server.store import (
     tables_table,
     users_table,
 )
-from closingbell.server.tables import Hub
 
 router = APIRouter()
 """The routes of this module, included by the app."""

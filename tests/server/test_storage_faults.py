@@ -28,6 +28,8 @@ import closingbell
 from closingbell.server import filelock
 from closingbell.server.app import create_app
 from closingbell.server.filelock import LOCKS_APART
+from closingbell.server.hub import Hub
+from closingbell.server.settings import Settings
 from closingbell.server.store import (
     DatabaseInUseError,
     EmptyDatabaseFileError,
@@ -36,7 +38,6 @@ from closingbell.server.store import (
     UnknownSchemaError,
     UnusableDatabaseError,
 )
-from closingbell.server.tables import Hub, Settings
 from tests.server.helpers import (
     act,
     client_for,

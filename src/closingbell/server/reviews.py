@@ -4,7 +4,7 @@ A review (``closingbell.bots.review``) analyses every decision of one seat with 
 over a fixed budget of worlds: seconds of CPU for a whole game, far too long for the event
 loop, and too long for one piece of work in the bots' helper processes, where the tables'
 search bots think too. So a review runs as a sequence of small pieces of work in those
-helpers (:class:`~closingbell.server.tables.BotPool`; a thread when there are none): first
+helpers (:class:`~closingbell.server.thinking.BotPool`; a thread when there are none): first
 the list of the seat's decisions, then one piece per decision, then the words in every
 language at once. A bot's move waits behind one decision at most, the event loop never
 waits, and the progress (decision *k* of *n*, the time left) is known between pieces.

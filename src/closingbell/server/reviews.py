@@ -1,6 +1,6 @@
 """Reviews of a finished game's seats: analysed decision by decision off the event loop, kept.
 
-A review (``closingbell.bots.review``) analyses every decision of one seat with a choice, each
+A review (``closingbell.text.review``) analyses every decision of one seat with a choice, each
 over a fixed budget of worlds: seconds of CPU for a whole game, far too long for the event
 loop, and too long for one piece of work in the bots' helper processes, where the tables'
 search bots think too. So a review runs as a sequence of small pieces of work in those
@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from closingbell.bots.analysis import Analyst, DecisionAnalysis
-from closingbell.bots.review import analyze_decision, decisions_of, review_data
 from closingbell.core.registry import load_game
 from closingbell.server.replays import FinishedGame, Runner, dumps
 from closingbell.server.thinking import Asker
 from closingbell.text.i18n import LANGS
+from closingbell.text.review import analyze_decision, decisions_of, review_data
 
 log = logging.getLogger(__name__)
 

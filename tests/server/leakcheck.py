@@ -41,7 +41,6 @@ from typing import Any
 
 from closingbell.bots.analysis import ActionValue, Analyst
 from closingbell.bots.hints import HINT_WORLDS, hint
-from closingbell.bots.review import review_data
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
 from closingbell.core.view import View
@@ -51,6 +50,7 @@ from closingbell.text.hints import hint_reason
 from closingbell.text.lessons import LessonWords, lesson_words
 from closingbell.text.names import bot_labels
 from closingbell.text.narrator import Narrator
+from closingbell.text.review import review_data
 from tests.conformance.common import could_tell
 
 STATE_KEYS = frozenset(

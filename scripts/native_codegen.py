@@ -240,7 +240,44 @@ TAKE_STOCK = Constants(
 )
 """Take Stock's numbers, for ``_take_stock.pxd`` and the compiled bot."""
 
-CONSTANTS = (TAKE_STOCK,)
+CARD_STOCK_MARKET = Constants(
+    game="card_stock_market",
+    target="_card_stock_market_ids.pxi",
+    groups=(
+        (
+            "cards",
+            (
+                ("CSM_SUITS", "NUM_SUITS"),
+                *_same("CSM_", ("RANKS", "COPIES", "FACE_SHARES", "MAX_SHARES", "DEAL_BATCH")),
+                ("CSM_KINDS", "NUM_KINDS"),
+                ("CSM_JOKER", "JOKER"),
+                ("CSM_DECK", "DECK_SIZE"),
+                ("CSM_HAND", "HAND_SIZE"),
+                *_same("CSM_", ("MAX_TRADES", "MAX_CHANGES", "MAX_DISCARDS", "MAX_PRICE")),
+            ),
+        ),
+        (
+            "actions",
+            (
+                *(
+                    (f"CSM_A_{name}", name)
+                    for name in ("BUY", "SELL", "MARKET", "BANKRUPT", "DISCARD", "DONE")
+                ),
+                ("CSM_NUM_ACTIONS", "NUM_ACTIONS"),
+            ),
+        ),
+        (
+            "state",
+            (
+                *_same("CSM_PH_", ("START", "TRADE", "MARKET", "DISCARD", "OVER")),
+                ("CSM_PHASES", "len(PHASE_NAMES)"),
+            ),
+        ),
+    ),
+)
+"""Card Stock Market's numbers, for ``_card_stock_market.pxd`` and the compiled bot."""
+
+CONSTANTS = (TAKE_STOCK, CARD_STOCK_MARKET)
 """Every generated include of constants."""
 
 
@@ -446,7 +483,117 @@ TAKE_STOCK_FIELDS = Getters(
 )
 """The compiled Take Stock state's fields (``_take_stock.pyx`` includes the class)."""
 
-GETTERS = (TAKE_STOCK_FIELDS,)
+
+def csm_per_seat(member: str, length: str, count: str = "st.rules.n") -> str:
+    """Each of ``count`` seats' list ``member[q][:length[q]]``."""
+    return f"[_list_of(st.f.{member}[q], st.f.{length}[q]) for q in range({count})]"
+
+
+def csm_pile(member: str) -> str:
+    """The list ``member[:member_len]``."""
+    return f"_list_of(st.f.{member}, st.f.{member}_len)"
+
+
+CARD_STOCK_MARKET_FIELDS = Getters(
+    game="card_stock_market",
+    target="_card_stock_market_fields.pxi",
+    base="_StateFields",
+    state="State",
+    doc="The fields of a compiled Card Stock Market state, each read as a fresh Python value.",
+    fields=(
+        Field("n", "st.rules.n", "The number of seats."),
+        Field("seed", "st.f.seed", "The seed every shuffle of this game is derived from."),
+        Field(
+            "from_deal",
+            "st.deal",
+            "Whether ``history`` and ``log`` run from the deal of ``new_game(seed)``.",
+        ),
+        Field(
+            "cur",
+            "None if st.f.cur < 0 else st.f.cur",
+            "The seat that must decide; ``None`` once the game is over.",
+        ),
+        Field(
+            "phase",
+            "st.f.phase",
+            "The kind of the pending decision, an index into ``PHASE_NAMES``.",
+        ),
+        Field(
+            "history",
+            "_list_of(st.hist_tape.data, st.hist_len)",
+            "The actions applied since the game was dealt, in order (a copy).",
+        ),
+        Field("log", "_log_copy(st)", "What happened, with who may read each entry (a copy)."),
+        Field("dealer", "st.f.dealer", "The dealer and banker."),
+        Field("turn", "st.f.turn", "Whose turn it is."),
+        Field("turns", "st.f.turns", "Turns begun so far."),
+        Field("bank", "st.f.bank", "The bank's money."),
+        Field("levies", "st.f.levies", "Levies made so far."),
+        Field(
+            "jokers_out", "st.f.jokers_out", "Jokers waiting outside the game for the reshuffle."
+        ),
+        Field(
+            "joker_by", "st.f.joker_by", "The seat that drew a joker, -1 while the game goes on."
+        ),
+        Field("trades", "st.f.trades", "Transactions made this turn."),
+        Field("sales", "st.f.sales", "How many of them were sales."),
+        Field("changes", "st.f.changes", "Market changes made this turn."),
+        Field("discards", "st.f.discards", "Cards discarded this turn."),
+        Field("bought", "st.f.bought", "The suits bought this turn, a bit each."),
+        Field("sold", "st.f.sold", "The suits sold this turn, a bit each."),
+        Field("reshuffled", "st.f.reshuffled != 0", "Whether the draw pile has been made anew."),
+        Field(
+            "prices",
+            "[st.f.prices[0], st.f.prices[1], st.f.prices[2], st.f.prices[3]]",
+            "Each suit's price (a copy).",
+        ),
+        Field(
+            "busted",
+            "[st.f.busted[s] != 0 for s in range(CSM_SUITS)]",
+            "Whether each suit is bankrupt (a copy).",
+        ),
+        Field("cash", "_list_of(st.f.cash, st.rules.n)", "Each seat's money (a copy)."),
+        Field("debt", "_list_of(st.f.debt, st.rules.n)", "What each seat owes the bank (a copy)."),
+        Field("draw", csm_pile("draw"), "The draw pile, its top card last (a copy)."),
+        Field("discard", csm_pile("discard"), "The discard pile, in the order discarded (a copy)."),
+        Field(
+            "re_pile", csm_pile("re_pile"), "The new draw pile at the reshuffle, sorted (a copy)."
+        ),
+        Field(
+            "piles",
+            "[_list_of(st.f.piles[s], st.f.pile_len[s]) for s in range(CSM_SUITS)]",
+            "The four market piles, bottom first (a copy).",
+        ),
+        Field("hands", csm_per_seat("hands", "hand_len"), "Each seat's sorted hand (a copy)."),
+        Field(
+            "certs", csm_per_seat("certs", "cert_len"), "Each seat's sorted certificates (a copy)."
+        ),
+        Field(
+            "held",
+            "[[st.f.held[q][0], st.f.held[q][1], st.f.held[q][2], st.f.held[q][3]]"
+            " for q in range(st.rules.n)]",
+            "Each seat's shares per suit (a copy).",
+        ),
+        Field(
+            "re_hands",
+            csm_per_seat("re_hands", "re_hand_len", "st.f.re_hands_n"),
+            "Each seat's hand at the reshuffle (a copy; empty before it).",
+        ),
+        Field(
+            "re_drawn",
+            csm_per_seat("re_drawn", "re_drawn_len", "st.f.re_drawn_n"),
+            "The cards each seat drew since the reshuffle (a copy; empty before it).",
+        ),
+        Field(
+            "re_events",
+            csm_per_seat("re_events", "re_events_len", "st.f.re_events_n"),
+            "Each seat's public record since the reshuffle (a copy; empty before it).",
+        ),
+    ),
+)
+"""The compiled Card Stock Market state's fields (``_card_stock_market.pyx`` includes the class)."""
+
+GETTERS = (TAKE_STOCK_FIELDS, CARD_STOCK_MARKET_FIELDS)
 """Every generated wrapper class."""
 
 

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 import closingbell
-from closingbell.games.take_stock.state import ROUND_END_REASONS, SHAPES
+from closingbell.games.take_stock.state import ROUND_END_REASONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,21 +67,24 @@ def test_what_is_not_a_constant_expression_is_refused(codegen: ModuleType, tmp_p
         codegen.DataModules(tmp_path, "take_stock").value("cards", "VALUES")
 
 
-def test_every_field_of_the_state_has_a_getter(codegen: ModuleType) -> None:
-    spec = codegen.TAKE_STOCK_FIELDS
+@pytest.mark.parametrize("game", ["take_stock", "card_stock_market"])
+def test_every_field_of_the_state_has_a_getter(codegen: ModuleType, game: str) -> None:
+    (spec,) = [g for g in codegen.GETTERS if g.game == game]
+    shapes = importlib.import_module(f"closingbell.games.{game}.state").SHAPES
     text = codegen.getters_text(spec, codegen.DataModules(ROOT, spec.game))
-    for name in SHAPES:
+    for name in shapes:
         assert f"    def {name}(self):" in text
-    fields = tuple(f for f in spec.fields if f.name != "rows")
+    fields = tuple(f for f in spec.fields if f.name != "log")
     short = codegen.Getters(**{**vars(spec), "fields": fields})
-    with pytest.raises(ValueError, match="no getter for rows"):
+    with pytest.raises(ValueError, match="no getter for log"):
         codegen.getters_text(short, codegen.DataModules(ROOT, spec.game))
 
 
-def test_the_built_state_reads_every_field_through_the_generated_class() -> None:
-    T = pytest.importorskip("closingbell.native._take_stock")
-    state = T.new_game(closingbell.load_game("take_stock", players=3), 4)
+@pytest.mark.parametrize("game", ["take_stock", "card_stock_market"])
+def test_the_built_state_reads_every_field_through_the_generated_class(game: str) -> None:
+    compiled = pytest.importorskip(f"closingbell.native._{game}")
+    state = compiled.new_game(closingbell.load_game(game, players=3), 4)
     reference = state.to_reference()
     for name in reference.SHAPES:
-        assert name in vars(T._StateFields)
+        assert name in vars(compiled._StateFields)
         assert getattr(state, name) == getattr(reference, name), name

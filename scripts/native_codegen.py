@@ -115,7 +115,10 @@ class DataModules:
         return self._eval(module, ast.parse(text, mode="eval").body)
 
     def _eval(self, module: str, node: ast.expr) -> Any:
-        ev = lambda n: self._eval(module, n)  # noqa: E731
+
+        def ev(child: ast.expr) -> Any:
+            return self._eval(module, child)
+
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):

@@ -11,6 +11,7 @@ from types import ModuleType
 import pytest
 
 import closingbell
+from closingbell.core.serial import HEADER_KEYS
 from closingbell.games.take_stock.state import ROUND_END_REASONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +89,17 @@ def test_the_built_state_reads_every_field_through_the_generated_class(game: str
     for name in reference.SHAPES:
         assert name in vars(compiled._StateFields)
         assert getattr(state, name) == getattr(reference, name), name
+
+
+@pytest.mark.parametrize("game", ["take_stock", "card_stock_market"])
+def test_the_json_keys_are_the_fields_and_the_header_in_order(
+    codegen: ModuleType, game: str
+) -> None:
+    (spec,) = [k for k in codegen.KEYS if k.game == game]
+    shapes = importlib.import_module(f"closingbell.games.{game}.state").SHAPES
+    keys = sorted({*shapes, *HEADER_KEYS})
+    text = codegen.keys_text(spec, ROOT)
+    for i, key in enumerate(keys):
+        assert f"    K_{key.upper()} = {i}\n" in text
+    assert f"    K_COUNT = {len(keys)}\n" in text
+    assert "cdef tuple _KEYS = (\n" + "".join(f'    "{k}",\n' for k in keys) + ")\n" in text

@@ -8,8 +8,9 @@ two cannot drift. The modules are read by path with :mod:`ast` (closingbell need
 installed, or importable, while it is built), and only the constant expressions that the
 tables below name are evaluated.
 
-The same goes for the compiled states' Python wrappers: each field the reference state
-declares (its ``SHAPES``) is read through one getter generated from :data:`FIELDS`.
+The same goes for the compiled states' Python wrappers (each field the reference state
+declares in its ``SHAPES`` is read through one getter generated from a table of
+:data:`GETTERS`) and for the compiled serializers' JSON keys (:data:`KEYS`).
 
 Run ``python scripts/native_codegen.py`` to write the files without building.
 """
@@ -161,9 +162,6 @@ class DataModules:
 
 # ---------------------------------------------------------------------- the constants
 
-Names = Iterable[tuple[str, str]]
-"""(C name, expression in the data module) pairs."""
-
 
 def _same(prefix: str, names: Iterable[str]) -> list[tuple[str, str]]:
     return [(prefix + name, name) for name in names]
@@ -266,10 +264,7 @@ CARD_STOCK_MARKET = Constants(
         (
             "actions",
             (
-                *(
-                    (f"CSM_A_{name}", name)
-                    for name in ("BUY", "SELL", "MARKET", "BANKRUPT", "DISCARD", "DONE")
-                ),
+                *_same("CSM_A_", ("BUY", "SELL", "MARKET", "BANKRUPT", "DISCARD", "DONE")),
                 ("CSM_NUM_ACTIONS", "NUM_ACTIONS"),
             ),
         ),

@@ -57,14 +57,13 @@ from pathlib import Path
 from bench_fairness import rss_mb, run_fairness
 from websockets.asyncio.client import connect
 
-from closingbell.server.loadtest import (
-    _http,
-    _process_cpu,
-    _server,
+from closingbell.server.loadtest import percentile
+from closingbell.server.loadtest.processes import process_cpu, server_process
+from closingbell.server.loadtest.wire import (
     close_code,
+    http_request,
     masked_frame,
     open_raw_websocket,
-    percentile,
     read_frame,
 )
 
@@ -178,7 +177,7 @@ class Players:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def _table(self) -> None:
-        status, body = await _http(
+        status, body = await http_request(
             self.base, "POST", "/api/tables", {"game": "take_stock", "seats": ["open", "open"]}
         )
         if status != 201:
@@ -188,7 +187,9 @@ class Players:
         tokens = []
         for seat in range(2):
             join = {"name": f"P{seat}", "seat": seat}
-            status, body = await _http(self.base, "POST", f"/api/tables/{table_id}/join", join)
+            status, body = await http_request(
+                self.base, "POST", f"/api/tables/{table_id}/join", join
+            )
             tokens.append(body["token"])
         ready = [asyncio.Event(), asyncio.Event()]
         for seat, token in enumerate(tokens):
@@ -268,14 +269,14 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
     deadline = time.monotonic() + 60
     while True:
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if (await _http(base, "GET", "/api/health"))[0] == 200:
+            if (await http_request(base, "GET", "/api/health"))[0] == 200:
                 break
         if time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         await asyncio.sleep(0.1)
     players = Players(base, args.tables, args.think)
     await players.start()
-    _, body = await _http(
+    _, body = await http_request(
         base, "POST", "/api/tables", {"game": "take_stock", "seats": ["open", "open"]}
     )
     target = body["table"]["id"]
@@ -286,14 +287,14 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
 
     def phase(name: str) -> None:
         """Start phase ``name``; note the server's CPU time over the one before."""
-        now = (time.perf_counter(), _process_cpu(pid) or 0.0)
+        now = (time.perf_counter(), process_cpu(pid) or 0.0)
         if players.phase != "setup":
             cpu[players.phase] = (now[1] - mark[1]) / (now[0] - mark[0]) * 100
         mark[:] = now
         players.phase = name
         load.append(os.getloadavg()[0])
 
-    mark = [time.perf_counter(), _process_cpu(pid) or 0.0]
+    mark = [time.perf_counter(), process_cpu(pid) or 0.0]
     phase("quiet")
     await asyncio.sleep(args.quiet)
 
@@ -369,7 +370,7 @@ def main(argv: list[str]) -> int:
         os.environ["PYTHONPATH"] = str(Path(args.server_src).resolve())
     with (
         tempfile.TemporaryDirectory(prefix="closingbell-attack-") as folder,
-        _server(f"sqlite:///{Path(folder) / 'attack.db'}", 0) as server,
+        server_process(f"sqlite:///{Path(folder) / 'attack.db'}", 0) as server,
     ):
         # The attackers' processes run this source tree, whichever server is measured.
         if own_path is None:

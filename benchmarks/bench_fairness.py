@@ -46,7 +46,9 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from closingbell.server.loadtest import _http, _process_cpu, _server, percentile
+from closingbell.server.loadtest import percentile
+from closingbell.server.loadtest.processes import process_cpu, server_process
+from closingbell.server.loadtest.wire import http_request
 
 PASSWORD = "not the password 1"
 """The password every sign-up of the flood gives."""
@@ -91,7 +93,7 @@ class Victims:
 
     async def _table(self, seats: list[str]) -> None:
         body = {"game": "take_stock", "seats": seats}
-        status, answer = await _http(self.base, "POST", "/api/tables", body)
+        status, answer = await http_request(self.base, "POST", "/api/tables", body)
         if status != 201:
             self.errors[f"create {status}"] += 1
             return
@@ -100,7 +102,7 @@ class Victims:
             if kind != "open":
                 continue
             path = f"/api/tables/{table_id}/join"
-            status, joined = await _http(
+            status, joined = await http_request(
                 self.base, "POST", path, {"name": f"P{seat}", "seat": seat}
             )
             if status != 200:
@@ -166,7 +168,7 @@ async def sign_up_flood(base: str, clients: int, until: float, answers: Counter[
     async def loop() -> None:
         while time.monotonic() < until:
             try:
-                status, body = await _http(
+                status, body = await http_request(
                     base,
                     "POST",
                     "/api/account/signup",
@@ -187,7 +189,7 @@ async def open_expert_tables(base: str, tables: int) -> tuple[list[str], Counter
     made, answers = [], Counter[str]()
     for _ in range(tables):
         asked = {"game": "take_stock", "seats": ["expert"] * 6}
-        status, body = await _http(base, "POST", "/api/tables", asked, source="127.0.0.3")
+        status, body = await http_request(base, "POST", "/api/tables", asked, source="127.0.0.3")
         code = (body or {}).get("error", {}).get("code", "")
         answers[f"{status} {code}".strip()] += 1
         if status == 201:
@@ -199,7 +201,7 @@ async def versions(base: str, tables: list[str]) -> int:
     """The actions played at ``tables``, all together."""
     total = 0
     for table_id in tables:
-        status, body = await _http(base, "GET", f"/api/tables/{table_id}")
+        status, body = await http_request(base, "GET", f"/api/tables/{table_id}")
         if status == 200:
             total += body["table"]["version"]
     return total
@@ -214,12 +216,12 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
     deadline = time.monotonic() + 60
     while True:
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if (await _http(base, "GET", "/api/health"))[0] == 200:
+            if (await http_request(base, "GET", "/api/health"))[0] == 200:
                 break
         if time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         await asyncio.sleep(0.1)
-    status, _ = await _http(
+    status, _ = await http_request(
         base, "POST", "/api/account/signup", {"username": TAKEN, "password": PASSWORD}
     )
     assert status == 201, status
@@ -228,10 +230,10 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
     cpu: dict[str, float] = {}
     rss: dict[str, float] = {}
     load: list[float] = []
-    mark = [time.perf_counter(), _process_cpu(pid) or 0.0]
+    mark = [time.perf_counter(), process_cpu(pid) or 0.0]
 
     async def phase(name: str, seconds: float) -> None:
-        mark[:] = [time.perf_counter(), _process_cpu(pid) or 0.0]
+        mark[:] = [time.perf_counter(), process_cpu(pid) or 0.0]
         victims.phase = name
         load.append(os.getloadavg()[0])
         most = rss_mb(pid)
@@ -239,7 +241,7 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
         while time.monotonic() < until:
             await asyncio.sleep(0.5)
             most = max(most, rss_mb(pid))
-        now = (time.perf_counter(), _process_cpu(pid) or 0.0)
+        now = (time.perf_counter(), process_cpu(pid) or 0.0)
         cpu[name] = (now[1] - mark[1]) / (now[0] - mark[0]) * 100
         rss[name] = most
 
@@ -311,7 +313,7 @@ def run_fairness(args: argparse.Namespace) -> int:
         os.environ["CLOSINGBELL_SEARCH_SEATS_PER_ADDRESS"] = "0"
     with (
         tempfile.TemporaryDirectory(prefix="closingbell-fairness-") as folder,
-        _server(f"sqlite:///{Path(folder) / 'fairness.db'}") as server,
+        server_process(f"sqlite:///{Path(folder) / 'fairness.db'}") as server,
     ):
         if own_path is None:
             os.environ.pop("PYTHONPATH", None)

@@ -31,7 +31,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from closingbell.server.loadtest import _http, _server
+from closingbell.server.loadtest.processes import server_process
+from closingbell.server.loadtest.wire import http_request
 
 FOLDER = Path(__file__).resolve().parent / "lighthouse"
 """Where ``package.json`` and ``package-lock.json`` pin Lighthouse."""
@@ -58,7 +59,7 @@ async def wait_until_up(base: str) -> None:
     deadline = time.monotonic() + 60
     while True:
         try:
-            status, _ = await _http(base, "GET", "/api/health")
+            status, _ = await http_request(base, "GET", "/api/health")
             if status == 200:
                 return
         except OSError:
@@ -72,12 +73,14 @@ async def table_mid_game(base: str, moves: int) -> str:
     """A Take Stock table of one person and two bots, the person's first ``moves`` turns
     played; its id."""
     await wait_until_up(base)
-    status, answer = await _http(
+    status, answer = await http_request(
         base, "POST", "/api/tables", {"game": "take_stock", "seats": ["open", "easy", "medium"]}
     )
     assert status == 201, answer
     table_id = answer["table"]["id"]
-    status, joined = await _http(base, "POST", f"/api/tables/{table_id}/join", {"name": "Ana"})
+    status, joined = await http_request(
+        base, "POST", f"/api/tables/{table_id}/join", {"name": "Ana"}
+    )
     assert status == 200, joined
     async with connect(f"ws://{base}/ws/tables/{table_id}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": joined["token"], "lang": "en"}))
@@ -175,7 +178,7 @@ def main(argv: list[str]) -> int:
     presets = ["mobile", "desktop"] if args.preset == "both" else [args.preset]
     with (
         tempfile.TemporaryDirectory(prefix="closingbell-lighthouse-db-") as folder,
-        _server(f"sqlite:///{Path(folder) / 'web.db'}") as server,
+        server_process(f"sqlite:///{Path(folder) / 'web.db'}") as server,
     ):
         table_id = asyncio.run(table_mid_game(server.base, args.moves))
         pages = {"lobby": "/", "table": f"/t/{table_id}"}

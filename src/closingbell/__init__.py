@@ -19,7 +19,8 @@ from closingbell.core.errors import (
     StateFormatError,
     UnknownGameError,
 )
-from closingbell.core.game import Game, GameInfo, State
+from closingbell.core.game import Game, State
+from closingbell.core.info import GameInfo
 from closingbell.core.registry import available_games, load_game, register_game
 from closingbell.core.view import View
 

@@ -16,8 +16,7 @@ from closingbell.bots import LEVELS, make_bot
 from closingbell.bots.base import Bot
 from closingbell.bots.card_stock_market import CardStockMarketHeuristic
 from closingbell.games.card_stock_market import actions as A
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from tests.games.card_stock_market.craft import craft, make_game
 
 MAX_DECISIONS = 5000

@@ -12,8 +12,7 @@ import closingbell
 from closingbell.bots import make_bot
 from closingbell.bots.base import Bot, RandomBot
 from closingbell.bots.take_stock import TakeStockHeuristic
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from tests.games.take_stock.craft import craft, make_game, play
 
 BotMaker = Callable[[TakeStock, int], Bot]

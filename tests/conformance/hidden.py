@@ -41,7 +41,8 @@ def perturb_take_stock(state: State, seat: int | None, rng: random.Random) -> St
     Half the time the seed, which governs later shuffles, changes too. The log and the
     history are left alone: they are not part of a view.
     """
-    from closingbell.games.take_stock.state import CHOOSE, TakeStockState
+    from closingbell.games.take_stock.game import TakeStockState
+    from closingbell.games.take_stock.state import CHOOSE
 
     assert isinstance(state, TakeStockState)
     new = state.clone()

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 from tests.conformance.common import MAX_STEPS, Position, seeds
 
 ts_positions = st.builds(
@@ -38,9 +38,11 @@ NOT_CARDS = frozenset(
         "saved_counts",
         "saved_events",
         "scores",
+        "scoring_prices",
         "stocks",
         "tokens",
         "waiting",
+        "worth",
     }
 )
 """View fields whose numbers are counts, values, seats or event kinds, not share cards:

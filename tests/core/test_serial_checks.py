@@ -195,34 +195,6 @@ def test_a_log_checked_by_a_function_of_the_games_own() -> None:
         assert str(fast.value) == str(plain.value)
 
 
-def test_a_text_that_may_be_too_deep_is_scanned_even_when_read() -> None:
-    deep = "[" * 70 + "]" * 70
-
-    def read(value: object) -> object:
-        return value
-
-    assert serial.read_json("[[1]]", read, lambda value: None) == [[1]]
-    with pytest.raises(serial.InvalidJSON, match="nest deeper than 64"):
-        serial.read_json(deep, read, lambda value: None)
-    with pytest.raises(serial.InvalidJSON, match="nest deeper than 64"):
-        serial.read_json(deep, read, lambda value: 65)
-
-
-def test_what_the_reader_refuses_is_scanned_first() -> None:
-    def refuse(value: object) -> object:
-        raise StateFormatError("no")
-
-    with pytest.raises(StateFormatError, match="no"):
-        serial.read_json("[1]", refuse, lambda value: 1)
-    with pytest.raises(serial.InvalidJSON, match="nest deeper"):
-        serial.read_json("[" * 65 + "]" * 65, refuse, lambda value: 1)
-    for text, message in (("[1,", "Expecting value"), ("[NaN]", "NaN is not a JSON value")):
-        with pytest.raises(serial.InvalidJSON, match=message):
-            serial.read_json(text, refuse, lambda value: 1)
-    with pytest.raises(serial.InvalidJSON, match="nest deeper"):
-        serial.read_json("[" * 5000, refuse, lambda value: 1)
-
-
 @pytest.mark.parametrize("shape", sorted(serial._FITS))
 @given(value=json_values)
 def test_fields_checked_together_or_alone_fit_alike(shape: str, value: object) -> None:

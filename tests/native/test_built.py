@@ -6,7 +6,7 @@ import pytest
 
 import closingbell
 from closingbell import native
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 
 
 def test_every_compiled_module_is_built() -> None:

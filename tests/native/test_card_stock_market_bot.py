@@ -23,8 +23,7 @@ from closingbell.bots.card_stock_market import CardStockMarketHeuristic, _Planne
 from closingbell.bots.ismcts import STRONG
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView
 from tests.bots.test_card_stock_market_heuristic import BROKE
 from tests.games.card_stock_market.craft import craft, make_game, play

@@ -21,8 +21,7 @@ import pytest
 import closingbell
 from closingbell import IllegalActionError, native
 from closingbell.core.game import State
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from closingbell.native import _card_stock_market as engine
 from closingbell.native.differential import (
     OPTION_SETS,

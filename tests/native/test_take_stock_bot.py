@@ -21,8 +21,8 @@ from closingbell.bots import make_bot
 from closingbell.bots.base import RandomBot
 from closingbell.bots.take_stock import TakeStockHeuristic, TakeStockWeights, _Board, _turn_action
 from closingbell.games.take_stock import actions as A
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import OVER, PHASE_NAMES, TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
+from closingbell.games.take_stock.state import OVER, PHASE_NAMES
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.native import _take_stock_bot as compiled
 from tests.games.take_stock.craft import craft, make_game, play

@@ -17,8 +17,8 @@ import pytest
 
 import closingbell
 from closingbell import IllegalActionError, NotationError, native
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import SHAPES, TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
+from closingbell.games.take_stock.state import SHAPES
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.native import _take_stock as T
 from closingbell.native.differential import (

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from closingbell.games.take_stock import views as reference
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import PHASE_NAMES, TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
+from closingbell.games.take_stock.state import PHASE_NAMES
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.native import _random
 from closingbell.native import _take_stock as T
@@ -70,7 +70,7 @@ def check_dealt_alike(game: TakeStock, view: TakeStockView, seed: int) -> T.Stat
     ours = random.Random(seed)
     theirs = random.Random(seed)
     world = T.sample_state(game, view, ours)
-    expected = T.from_state(reference.sample_state(game, view, theirs))
+    expected = T.from_state(reference.sample_state(TakeStockState, game, view, theirs))
     compare_states(expected, world, f"seat {view.seat}, {view.decision}")
     assert ours.getstate() == theirs.getstate()
     return world

@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 
 from closingbell.cli.main import main
 from closingbell.server.filelock import LOCKS_APART
-from closingbell.server.store import Store, tables_table
+from closingbell.server.store import Store
+from closingbell.server.store.schema import tables_table
 from tests.server.conftest import STORAGE
 from tests.server.helpers import act, client_for, create, database, expect, hello, join
 

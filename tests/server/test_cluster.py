@@ -58,7 +58,7 @@ def stored_actions(url: str, table_id: str) -> list[tuple[int, int, int]]:
     async def run() -> list[tuple[int, int, int]]:
         store = Store(url)
         try:
-            return await store.actions_from(table_id, 0)
+            return await store.actions.since(table_id, 0)
         finally:
             await store.close()
 
@@ -313,7 +313,7 @@ def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url:
                 outcomes.append(",".join(codes))
                 # One is stored; the other is told the state moved on, and nothing else.
                 assert codes == ["ok", "stale_version"], codes
-            stored = await hubs[0].store.actions_from(made.id, 0)
+            stored = await hubs[0].store.actions.since(made.id, 0)
             assert [n for n, _, _ in stored] == list(range(len(stored)))
             await copies[1].catch_up()
             assert copies[1].state.history == copies[0].state.history == [a for _, _, a in stored]

@@ -177,7 +177,7 @@ def test_the_servers_own_look_finds_a_table_out_of_memory(database_url: str) -> 
         clock.later(DAY + 1)
 
         def version() -> int:
-            found = client.portal.call(hub.store.versions, [table_id])  # type: ignore[union-attr]
+            found = client.portal.call(hub.store.tables.versions, [table_id])  # type: ignore[union-attr]
             return int(found[table_id])
 
         wait_for(lambda: version() == 1)

@@ -177,7 +177,7 @@ def use_hints(url: str, table_id: str) -> None:
     async def run() -> None:
         store = Store(url)
         try:
-            await store.use_hints(table_id)
+            await store.tables.use_hints(table_id)
         finally:
             await store.close()
 
@@ -231,7 +231,7 @@ def test_the_store_rates_no_table_whose_hints_were_used(database_url: str) -> No
         try:
             await store.upgrade()
             for table_id in ("plain", "hinted"):
-                await store.create(
+                await store.tables.create(
                     TableRow(
                         id=table_id,
                         game="take_stock",
@@ -246,10 +246,10 @@ def test_the_store_rates_no_table_whose_hints_were_used(database_url: str) -> No
                         ],
                     )
                 )
-            await store.use_hints("hinted")
+            await store.tables.use_hints("hinted")
             finish = Finish("take_stock", True, ("user:a", "bot:easy"), (3.0, 1.0), (0, 1))
             for table_id in ("hinted", "plain"):
-                await store.append_action(
+                await store.actions.append(
                     table_id, 0, 0, 5, text="x", status="finished", finish=finish
                 )
             async with store.engine.connect() as conn:

@@ -24,7 +24,9 @@ from closingbell import PositionError, State
 from closingbell.core.position import MAX_POSITION_CHARS
 from closingbell.core.records import GameRecord, replay
 from closingbell.server import app as app_module
-from closingbell.server.store import Store, _alembic_config, hash_token, tables_table
+from closingbell.server.store import Store, hash_token
+from closingbell.server.store.schema import tables_table
+from closingbell.server.store.upgrades import alembic_config
 from tests.server.helpers import act, client_for, create, expect, hello, join, run_sql, wait_state
 from tests.server.test_lobby import error_of
 
@@ -289,7 +291,7 @@ def migrate(url: str, *, up: str | None = None, down: str | None = None) -> None
             async with store.engine.begin() as conn:
 
                 def go(connection: Any) -> None:
-                    config = _alembic_config(connection)
+                    config = alembic_config(connection)
                     if up is not None:
                         command.upgrade(config, up)
                     else:

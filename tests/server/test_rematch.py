@@ -191,7 +191,7 @@ async def race(url: str, times: int) -> list[tuple[str | None, str | None]]:
                 status="finished",
                 seats=[SeatRow(seat=p, kind="human", name=f"p{p}") for p in range(2)],
             )
-            await stores[0].create(old)
+            await stores[0].tables.create(old)
 
             def fresh(n: int = n, seat: int = 0) -> TableRow:
                 return TableRow(
@@ -207,7 +207,7 @@ async def race(url: str, times: int) -> list[tuple[str | None, str | None]]:
             now = dt.datetime.now(dt.UTC)
             both = await asyncio.gather(
                 *(
-                    store.vote_rematch(old.id, seat, lambda s=seat: fresh(seat=s), now)
+                    store.rematch.vote(old.id, seat, lambda s=seat: fresh(seat=s), now)
                     for seat, store in enumerate(stores)
                 )
             )

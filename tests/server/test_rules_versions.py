@@ -16,7 +16,8 @@ from alembic import command
 
 from closingbell.core.records import GameRecord, replay
 from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.server.store import Store, _alembic_config, hash_token
+from closingbell.server.store import Store, hash_token
+from closingbell.server.store.upgrades import alembic_config
 from tests.server.helpers import act, client_for, create, expect, hello
 
 FIXTURE = (
@@ -42,7 +43,7 @@ def _write_version_1_database(url: str, record: GameRecord) -> None:
         store = Store(url)
         try:
             async with store.engine.begin() as conn:
-                await conn.run_sync(lambda c: command.upgrade(_alembic_config(c), "0001"))
+                await conn.run_sync(lambda c: command.upgrade(alembic_config(c), "0001"))
                 for table, status, count, kind in (
                     ("finished1", "finished", len(ids), "bot"),
                     ("playing1", "playing", SAME_PRICE_ACTION - 1, "human"),

@@ -19,7 +19,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from closingbell.cli.main import build_parser
-from closingbell.server.loadtest import child_processes
+from closingbell.server.loadtest.processes import child_processes
 
 
 def free_port() -> int:

@@ -29,7 +29,8 @@ from closingbell.server.ratings import (
     ranks,
     rated_entries,
 )
-from closingbell.server.store import SeatRow, Store, TableRow, _Append
+from closingbell.server.store import SeatRow, Store, TableRow
+from closingbell.server.store.records import QueuedAction
 from tests.server.helpers import (
     act,
     client_for,
@@ -492,7 +493,7 @@ def test_a_failed_last_write_stores_neither_the_action_nor_the_results(
         store = Store(database_url)
         await store.open()
         try:
-            await store.create(_table("t1", ["easy", "hard"]))
+            await store.tables.create(_table("t1", ["easy", "hard"]))
             async with store.engine.begin() as conn:  # a results row in the way
                 await conn.execute(
                     sa.text(
@@ -502,7 +503,9 @@ def test_a_failed_last_write_stores_neither_the_action_nor_the_results(
                     {"at": dt.datetime.now(dt.UTC)},
                 )
             with pytest.raises(sa.exc.IntegrityError):
-                await store.append_action("t1", 0, 0, 5, text="x", status="finished", finish=finish)
+                await store.actions.append(
+                    "t1", 0, 0, 5, text="x", status="finished", finish=finish
+                )
         finally:
             await store.close()
 
@@ -525,14 +528,14 @@ def test_two_servers_finishing_games_of_one_bot_take_turns_on_postgresql() -> No
         await a.open()
         await b.open()
         try:
-            await a.create(_table("t1", ["easy", "hard"]))
-            await a.create(_table("t2", ["hard", "expert"]))
-            async with a._writing("actions") as conn:
-                await a._store_finishes(
-                    conn, [_Append("t1", 0, 0, 5, "x", "finished", ahead, finish=first)]
+            await a.tables.create(_table("t1", ["easy", "hard"]))
+            await a.tables.create(_table("t2", ["hard", "expert"]))
+            async with a.writing("actions") as conn:
+                await a.ratings.store_finishes(
+                    conn, [QueuedAction("t1", 0, 0, 5, "x", "finished", ahead, finish=first)]
                 )
                 waiting = asyncio.create_task(
-                    b.append_action("t2", 0, 0, 5, text="x", status="finished", finish=second)
+                    b.actions.append("t2", 0, 0, 5, text="x", status="finished", finish=second)
                 )
                 await asyncio.sleep(0.5)
                 assert not waiting.done()

@@ -12,16 +12,8 @@ import pytest
 import sqlalchemy as sa
 
 import closingbell
-from closingbell.server.store import (
-    Store,
-    StoreConflictError,
-    TableRow,
-    actions_table,
-    async_url,
-    hash_token,
-    seats_table,
-    tables_table,
-)
+from closingbell.server.store import Store, StoreConflictError, TableRow, async_url, hash_token
+from closingbell.server.store.schema import actions_table, seats_table, tables_table
 from tests.server.helpers import act, client_for, create, expect, hello, join, wait_state
 from tests.server.test_storage_faults import SCHEMA_TABLES
 
@@ -86,13 +78,13 @@ def test_a_stale_append_writes_nothing(database_url: str) -> None:
                 clock=None,
                 status="playing",
             )
-            await store.create(row)
-            await store.append_action("t1", 0, 0, 5, text="a", status="playing")
+            await store.tables.create(row)
+            await store.actions.append("t1", 0, 0, 5, text="a", status="playing")
             with pytest.raises(StoreConflictError):
-                await store.append_action("t1", 0, 1, 6, text="b", status="playing")
+                await store.actions.append("t1", 0, 1, 6, text="b", status="playing")
             with pytest.raises(StoreConflictError):
-                await store.append_action("t1", 2, 1, 6, text="b", status="playing")
-            loaded = await store.load("t1")
+                await store.actions.append("t1", 2, 1, 6, text="b", status="playing")
+            loaded = await store.tables.load("t1")
             assert loaded is not None
             return [loaded.version, loaded.actions]
         finally:
@@ -107,7 +99,7 @@ def test_actions_of_many_tables_arriving_together_are_stored_together(database_u
         try:
             await store.upgrade()
             for t in range(6):
-                await store.create(
+                await store.tables.create(
                     TableRow(
                         id=f"g{t}",
                         game="take_stock",
@@ -119,19 +111,19 @@ def test_actions_of_many_tables_arriving_together_are_stored_together(database_u
                 )
             # Every table's first action at once, and one stale action among them.
             calls = [
-                store.append_action(f"g{t}", 0, 0, 10 + t, text="x", status="playing")
+                store.actions.append(f"g{t}", 0, 0, 10 + t, text="x", status="playing")
                 for t in range(6)
             ]
-            calls.append(store.append_action("g3", 5, 1, 99, text="y", status="playing"))
+            calls.append(store.actions.append("g3", 5, 1, 99, text="y", status="playing"))
             outcome = await asyncio.gather(*calls, return_exceptions=True)
             # ... then each table's second, while others still arrive.
             await asyncio.gather(
                 *(
-                    store.append_action(f"g{t}", 1, 1, 20 + t, text="z", status="finished")
+                    store.actions.append(f"g{t}", 1, 1, 20 + t, text="z", status="finished")
                     for t in range(6)
                 )
             )
-            loaded = [await store.load(f"g{t}") for t in range(6)]
+            loaded = [await store.tables.load(f"g{t}") for t in range(6)]
             return [
                 [type(o).__name__ for o in outcome],
                 [(r.version, r.actions, r.status) for r in loaded if r is not None],

@@ -483,7 +483,7 @@ def illegal_at(step: int, url: str, table_id: str) -> int:
     async def run() -> list[int]:
         store = Store(url)
         try:
-            row = await store.load(table_id)
+            row = await store.tables.load(table_id)
         finally:
             await store.close()
         assert row is not None

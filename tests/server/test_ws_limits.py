@@ -20,7 +20,12 @@ from starlette.testclient import WebSocketDenialResponse
 from websockets.sync.client import ClientConnection, connect
 
 from closingbell.cli.main import build_parser
-from closingbell.server.loadtest import close_code, masked_frame, open_raw_websocket, read_frame
+from closingbell.server.loadtest.wire import (
+    close_code,
+    masked_frame,
+    open_raw_websocket,
+    read_frame,
+)
 from closingbell.server.origins import normalize_origin, origin_allowed
 from closingbell.server.ratelimit import Floodgate, Limits, Verdict
 from tests.server.helpers import (

@@ -10,8 +10,7 @@ import pytest
 
 from closingbell.bots import make_bot
 from closingbell.core.registry import load_game
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView
 from closingbell.text.card_stock_market import CardStockMarketNarrator
 from closingbell.text.i18n import LANGS

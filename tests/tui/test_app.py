@@ -12,8 +12,9 @@ from rich.text import Text
 
 from closingbell import load_game
 from closingbell.core.records import GameRecord, replay
-from closingbell.tui import app
-from closingbell.tui.app import play, scripted_reader
+from closingbell.tui import saving
+from closingbell.tui.app import play
+from closingbell.tui.reading import scripted_reader
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -226,7 +227,7 @@ def test_the_default_record_goes_under_xdg_data_home(
     assert str(saved[0]) in text
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert app.data_dir() == tmp_path / "home" / ".local" / "share" / "closingbell" / "games"
+    assert saving.data_dir() == tmp_path / "home" / ".local" / "share" / "closingbell" / "games"
 
 
 def test_a_finished_game_resumed_shows_its_final_scores(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from closingbell.bots.base import Bot, HeuristicBot, heuristic_class, legal_of
 from closingbell.bots.take_stock import TakeStockWeights
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
+from closingbell.games.take_stock import queries as take_stock_queries
 
 TOKEN_VALUE = TakeStockWeights().token_value
 """What keeping one Take Stock option token for a later round is worth, in points."""
@@ -42,11 +43,10 @@ def _take_stock_values(state: State) -> list[float]:
     shares: tuple[int, ...] = getattr(state, "shares")  # noqa: B009
     prices: list[int] = getattr(state, "prices")()  # noqa: B009
     frozen: list[bool] = getattr(state, "frozen")  # noqa: B009
-    if getattr(state.game.options, "frozen_scoring", "price") == "zero":
-        prices = [0 if f else p for p, f in zip(prices, frozen, strict=True)]
+    at = take_stock_queries.scoring_prices(prices, frozen, getattr(state.game, "options"))  # noqa: B009
     carried = _carried(state)
     return [
-        float(totals[q] + sum(shares[c % 12 + 1] * prices[c // 12] for c in certs[q])) + carried[q]
+        float(totals[q] + take_stock_queries.worth(certs[q], at, shares)) + carried[q]
         for q in range(len(totals))
     ]
 

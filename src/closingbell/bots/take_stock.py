@@ -38,6 +38,7 @@ from closingbell.core.game import Game
 from closingbell.core.view import View
 from closingbell.games.take_stock import actions as A
 from closingbell.games.take_stock import cards as C
+from closingbell.games.take_stock import queries
 from closingbell.games.take_stock.game import TakeStock
 from closingbell.games.take_stock.views import TakeStockView
 
@@ -100,9 +101,8 @@ class _Board:
         w = bot.weights
         self.w = w
         self.sh = sh = bot.shares
-        self.zero_frozen = bot.zero_frozen
+        self.options = bot.options
         self.take_first = bot.take_first
-        self.crash_counts_one = bot.crash_counts_one
         me = view.seat
         assert me is not None
         self.me = me
@@ -115,10 +115,7 @@ class _Board:
         self.splits = [r.splits for r in stocks]
         self.frozen = [r.frozen for r in stocks]
         self.prices = [r.price for r in stocks]
-        counts_freeze = bot.limit_counts_freeze
-        self.limit = max(
-            len(r.cards) + r.splits + (1 if counts_freeze and r.frozen else 0) for r in stocks
-        )
+        self.limit = view.limit
         # How much of the round is still to come: the event pile runs down to Market
         # Closed, and high tops bring an 11 or 12 within reach.
         tau = min(1.0, view.event_pile / w.full_round_events)
@@ -143,9 +140,7 @@ class _Board:
             for q in range(n):
                 if q == me:
                     continue
-                value = view.scores[q] + sum(
-                    sh[c % _V + 1] * self.prices[c // _V] for c in certs[q]
-                )
+                value = view.scores[q] + queries.worth(certs[q], self.prices, sh)
                 if value > best:
                     best, leader = value, q
             base = (1.0 - w.leader_weight) / (n - 1)
@@ -210,7 +205,7 @@ class _Board:
     def expect(self, top: int, mult: int, frozen: bool) -> float:
         """The expected closing price of a stock standing at ``top`` times ``mult``."""
         if frozen:
-            return 0.0 if self.zero_frozen else top * mult * self.ffac
+            return queries.scoring_price(top * mult, True, self.options) * self.ffac
         room = self.w.cap - top
         if room <= 0:
             return mult * top * self.fac
@@ -354,17 +349,16 @@ class _Board:
         """The evaluation if the round ended now, with the changes given applied."""
         prices = self.prices if prices is None else prices
         frozen = self.frozen if frozen is None else frozen
-        if self.zero_frozen:
-            prices = [0 if frozen[s] else prices[s] for s in _STOCKS]
+        prices = queries.scoring_prices(prices, frozen, self.options)
         hand = self.hand if hand is None else hand
         sh = self.sh
         value = 0.0
         for s in _STOCKS:
             value += prices[s] * (self.mine[s] - self.opp[s])
         if add_cert >= 0:
-            value += prices[add_cert // _V] * sh[add_cert % _V + 1]
+            value += queries.card_worth(add_cert, prices, sh)
         # My options, exercised as the bot would.
-        worths = sorted((sh[c % _V + 1] * prices[c // _V] for c in hand), reverse=True)
+        worths = sorted((queries.card_worth(c, prices, sh) for c in hand), reverse=True)
         tokens = self.tokens
         for i, worth in enumerate(worths[:tokens]):
             if worth <= self.keep_value(tokens - i):
@@ -418,25 +412,19 @@ class _Board:
         """A split of stock ``s``."""
         if self.frozen[s] or self.splits[s] >= 3:
             return 0.0
-        row = self.rows[s]
-        top = row[-2] if len(row) > 1 else row[-1]
-        return self.with_stock(s, top, self.splits[s] + 1, False)
+        top, splits = queries.split(self.rows[s], self.splits[s])
+        return self.with_stock(s, top, splits, False)
 
     def crash_gain(self, s: int) -> float:
         """A crash of stock ``s``."""
-        row = self.rows[s]
-        counted = len(row) if self.crash_counts_one else len(row) - 1
-        keep = len(row) - counted // 2
-        return self.with_stock(s, row[keep - 1], max(0, self.splits[s] - 1), False)
+        top, splits = queries.crashed(self.rows[s], self.splits[s], self.options)
+        return self.with_stock(s, top, splits, False)
 
     def audit_options(self, s: int) -> tuple[float, float]:
         """The gains of auditing stock ``s``'s top card and one of its splits (-inf: none)."""
-        row = self.rows[s]
-        card = split = -math.inf
-        if len(row) > 1:
-            card = self.with_stock(s, row[-2], self.splits[s], False)
-        if self.splits[s] > 0:
-            split = self.with_stock(s, row[-1], self.splits[s] - 1, False)
+        by_card, by_split = queries.audits(self.rows[s], self.splits[s])
+        card = -math.inf if by_card is None else self.with_stock(s, *by_card, False)
+        split = -math.inf if by_split is None else self.with_stock(s, *by_split, False)
         return card, split
 
     def audit_gain(self) -> float:
@@ -564,18 +552,14 @@ class TakeStockHeuristic(HeuristicBot):
         if not isinstance(game, TakeStock):
             raise TypeError("TakeStockHeuristic plays Take Stock only")
         options = game.options
+        self.options = options
+        """The game's rules options (the queries of the rules read them)."""
         self.weights = weights if weights is not None else TakeStockWeights()
         """The numbers the bot's judgement depends on."""
         self.shares: tuple[int, ...] = game.shares
         """Shares per card value (from the game's ``shares_table`` option)."""
-        self.zero_frozen = options.frozen_scoring == "zero"
-        """Whether a frozen stock scores nothing."""
-        self.limit_counts_freeze = options.limit_counts_freeze
-        """Whether a freeze card counts towards the Limit rule."""
         self.take_first = options.insider_order == "take_first"
         """Whether Insider Trading's cards join the hand before its discards."""
-        self.crash_counts_one = options.crash_counts_one
-        """Whether a crash's half counts the row's 1."""
         self._compiled = _compiled_bot(self, engine)
         self.engine = "reference" if self._compiled is None else "native"
         """Who computes the choices: ``native`` (compiled) or ``reference`` (Python)."""
@@ -645,10 +629,10 @@ def _compiled_bot(bot: TakeStockHeuristic, engine: str) -> TakeStockBot | None:
     made: TakeStockBot = compiled.TakeStockBot(
         bot.shares,
         weights,
-        zero_frozen=bot.zero_frozen,
-        limit_counts_freeze=bot.limit_counts_freeze,
+        zero_frozen=bot.options.frozen_scoring == "zero",
+        limit_counts_freeze=bot.options.limit_counts_freeze,
         take_first=bot.take_first,
-        crash_counts_one=bot.crash_counts_one,
+        crash_counts_one=bot.options.crash_counts_one,
     )
     return made
 
@@ -747,16 +731,14 @@ def _retrieve(b: _Board, legal: tuple[int, ...]) -> int:
 
 def _exercise(b: _Board, legal: tuple[int, ...]) -> int:
     """Spend a token on the most valuable card, unless keeping the token is worth more."""
-    prices = b.prices
-    if b.zero_frozen:
-        prices = [0 if b.frozen[s] else prices[s] for s in _STOCKS]
+    prices = b.view.scoring_prices
     best_a = A.EXERCISE_DONE
     best_v = b.keep_value(b.tokens)
     for a in legal:
         if a == A.EXERCISE_DONE:
             continue
         c = a - A.EXERCISE
-        worth = b.sh[c % _V + 1] * prices[c // _V]
+        worth = queries.card_worth(c, prices, b.sh)
         if worth > best_v:
             best_a, best_v = a, worth
     return best_a

@@ -95,7 +95,8 @@ async def _run(store: Any, standings: Any, args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError  # noqa: PLC0415
 
     from closingbell.core.registry import available_games, game_class  # noqa: PLC0415
-    from closingbell.server.store import UnusableDatabaseError, _reason  # noqa: PLC0415
+    from closingbell.server.store import UnusableDatabaseError  # noqa: PLC0415
+    from closingbell.server.store.errors import error_text  # noqa: PLC0415
 
     try:
         path = store._sqlite_file()
@@ -104,10 +105,10 @@ async def _run(store: Any, standings: Any, args: argparse.Namespace) -> int:
         if args.rebuild:
             await store.open()  # the database's lock, as a server takes it
             try:
-                games, ratings = await store.rebuild_ratings()
+                games, ratings = await store.ratings.rebuild()
             except (SQLAlchemyError, OSError) as exc:
                 raise UnusableDatabaseError(
-                    f"cannot rebuild the ratings of {store.where}: {_reason(exc)}"
+                    f"cannot rebuild the ratings of {store.where}: {error_text(exc)}"
                 ) from None
             print(
                 f"closingbell ratings: rebuilt {ratings} ratings from {games} rated games "

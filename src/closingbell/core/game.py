@@ -15,44 +15,17 @@ import numbers
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property, partial
 from operator import itemgetter
 from typing import Any, ClassVar, Self
 
-from closingbell.core import replay, serial
+from closingbell.core import jsontext, replay, serial
 from closingbell.core.checks import shown
 from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
+from closingbell.core.info import GameInfo
 from closingbell.core.options import RulesOptions
 from closingbell.core.view import View
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """Facts about a game that do not depend on its options."""
-
-    name: str
-    """The registered name, as given to ``load_game``."""
-    title: str
-    """The game's title for people."""
-    min_players: int
-    """The fewest seats the game allows."""
-    max_players: int
-    """The most seats the game allows."""
-    num_distinct_actions: int
-    """Action ids run from 0 to this number minus one."""
-    version: int
-    """Bumped whenever a rules change would make old records replay differently."""
-    older_versions: Mapping[int, Mapping[str, Any]] = field(default_factory=dict, hash=False)
-    """The older rules versions that are still read, each with the options it played by
-    without having them, as values of today's options (see :meth:`Game.for_version`).
-
-    A version is listed here when its rules are today's rules with some options set; a
-    version whose rules cannot be expressed that way is not listed and its games are
-    refused. Each entry names every option added since that version, so that a later
-    change of a default does not change how its games replay.
-    """
 
 
 class Game(ABC):
@@ -82,15 +55,15 @@ class Game(ABC):
         """
         codec = serial.registered_codec(self.info.name)
         if codec is not None:
-            state = codec.read(self, text)
+            state: State | None = codec.read(self, text)
             if state is not None:
                 return state
         cls = self.state_class
         try:
-            return serial.read_json(
+            return jsontext.read_json(
                 text, partial(cls._from_data, self, copy=False), serial.schema_of(cls).depth
             )
-        except serial.InvalidJSON as exc:
+        except jsontext.InvalidJSON as exc:
             raise StateFormatError(f"not valid JSON: {exc}") from None
 
     @abstractmethod
@@ -328,7 +301,7 @@ class State(ABC):
 
     def to_dict(self) -> dict[str, Any]:
         """The complete state as JSON-ready data."""
-        out = serial.header(self.game, self.FORMAT)
+        out = _header(self.game, self.FORMAT)
         out["from_deal"] = self.from_deal
         # One round trip through JSON copies every field (the log's tuples become lists).
         fields = json.loads(serial.fields_json(self))
@@ -350,7 +323,7 @@ class State(ABC):
         """:meth:`from_dict`; the state shares the lists of ``data`` unless ``copy``."""
         title = game.info.title
         schema = serial.schema_of(cls)
-        serial.check_header(data, game, cls.FORMAT)
+        _check_header(data, game, cls.FORMAT)
         schema.check_fields(data, title)
         n = game.options.players
         _check_turn(data, n, len(cls.PHASE_NAMES), game.info.num_distinct_actions, title)
@@ -500,3 +473,38 @@ def _check_turn(data: Mapping[str, Any], n: int, phases: int, actions: int, titl
                 f"malformed {title} state: 'history' entry {i} is {shown(action)}, "
                 f"not an action id (0 to {actions - 1})"
             )
+
+
+def _header(game: Game, fmt: str) -> dict[str, Any]:
+    """The first keys of a serialized state: format name, game version and options."""
+    return {"format": fmt, "version": game.info.version, "options": game.options_dict()}
+
+
+def _check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
+    """Check a serialized state's format name, version and options against ``game``.
+
+    A state saved under an older rules version that is still read is accepted when the
+    options it played by (``Game.options_for_version``) are ``game``'s options.
+    """
+    title = game.info.title
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise StateFormatError(f"not a {title} state (missing or wrong 'format')")
+    version = data.get("version")
+    options = data.get("options")
+    if version != game.info.version or isinstance(version, bool):
+        try:
+            if not isinstance(options, dict):
+                raise ValueError("'options' is not an object")
+            played = type(game).for_version(version, options).options_dict()
+        except RulesVersionError as exc:
+            raise StateFormatError(f"the state cannot be read: {exc}") from None
+        except (TypeError, ValueError):
+            played = None
+        if played != game.options_data:
+            raise StateFormatError(
+                f"the state's options, under its rules version {shown(version)}, differ "
+                "from this game's options"
+            )
+    elif options != game.options_data:
+        raise StateFormatError("the state's options differ from this game's options")
+    return data

@@ -46,9 +46,9 @@ from closingbell.core.errors import (
     UnknownGameError,
 )
 from closingbell.core.game import Game, State
+from closingbell.core.jsontext import load_json
 from closingbell.core.registry import game_class
 from closingbell.core.rng import check_seed
-from closingbell.core.serial import load_json
 
 FORMAT_VERSION = 1
 """The version of the record format this module reads and writes."""

@@ -27,15 +27,42 @@ engine to the reference, state by state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 from closingbell.core.errors import IllegalActionError
+from closingbell.core.info import GameInfo
 
-if TYPE_CHECKING:
-    from closingbell.core.game import Game, State
 
-Replay = Callable[["Game", int, Sequence[int]], object]
-"""A replay: ``replay(game, seed, history)`` gives the state the history leads to."""
+class Playable(Protocol):
+    """What a replay asks of a state (every game's ``State`` is one)."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    def apply(self, action: int) -> None:
+        """Apply ``action``, raising ``IllegalActionError`` if it is illegal."""
+
+
+class Dealer(Protocol):
+    """What a replay asks of a game (every ``Game`` is one): its facts, and a deal."""
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's facts, its registered name among them."""
+
+    def new_game(self, seed: int) -> Playable:
+        """Deal a new game from ``seed``."""
+
+
+G = TypeVar("G")
+P = TypeVar("P", bound=Playable)
+
+Replay = Callable[[Any, int, Sequence[int]], object]
+"""A replay: ``replay(game, seed, history)`` gives the state the history leads to.
+
+A replay is registered for one game, by name, and is given that game only: it may ask of
+it whatever that game's class offers, hence a game of any type here.
+"""
 
 _REPLAYS: dict[str, Replay] = {}
 """The replay registered for each game that has one, by the game's registered name."""
@@ -53,7 +80,7 @@ class ReplayError(Exception):
         the game was already over."""
 
 
-def dealt_by(deal: Callable[[Game, int], State]) -> Callable[[Game, int, Sequence[int]], State]:
+def dealt_by(deal: Callable[[G, int], P]) -> Callable[[G, int, Sequence[int]], P]:
     """The replay that deals with ``deal(game, seed)`` and applies each action in turn.
 
     The state ``deal`` makes applies the actions (``is_terminal`` and ``apply``, raising
@@ -61,7 +88,7 @@ def dealt_by(deal: Callable[[Game, int], State]) -> Callable[[Game, int, Sequenc
     fast is plugged in so, such as ``dealt_by(native.new_game)``.
     """
 
-    def replay(game: Game, seed: int, history: Sequence[int]) -> State:
+    def replay(game: G, seed: int, history: Sequence[int]) -> P:
         state = deal(game, seed)
         for entry, action in enumerate(history):
             if state.is_terminal():
@@ -75,7 +102,12 @@ def dealt_by(deal: Callable[[Game, int], State]) -> Callable[[Game, int, Sequenc
     return replay
 
 
-reference_replay = dealt_by(lambda game, seed: game.new_game(seed))
+def _deal(game: Dealer, seed: int) -> Playable:
+    """The reference deal: the game's own ``new_game``."""
+    return game.new_game(seed)
+
+
+reference_replay = dealt_by(_deal)
 """Deal ``game`` from ``seed`` and apply the history through the Python rules."""
 
 
@@ -94,7 +126,7 @@ def registered(game: str) -> Replay | None:
     return _REPLAYS.get(game)
 
 
-def replay(game: Game, seed: int, history: Sequence[int]) -> object:
+def replay(game: Dealer, seed: int, history: Sequence[int]) -> object:
     """The state ``history`` leads to from the deal of ``seed``, on the registered engine.
 
     Raises :class:`ReplayError` at the first action that cannot be applied.

@@ -1,4 +1,4 @@
-"""Helpers for reading serialized states back: header checks and JSON shapes.
+"""Helpers for writing and reading states as JSON: field shapes, log checks, codecs.
 
 A game declares the JSON shape of every field of its state (``"seed"``, ``"int"``,
 ``"int or null"``, ``"str or null"``, ``"bool"``, ``"list of int"``, ``"list of bool"``,
@@ -25,131 +25,20 @@ first, and it hands back to the code here whatever it does not accept.
 from __future__ import annotations
 
 import json
-import re
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import accumulate, chain
+from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from closingbell.core.checks import MAX_INT, shown
-from closingbell.core.errors import RulesVersionError, StateFormatError
+from closingbell.core.errors import StateFormatError
 from closingbell.core.events import Entry
+from closingbell.core.info import GameInfo
+from closingbell.core.jsontext import nesting
 from closingbell.core.rng import SEED_BITS
-
-if TYPE_CHECKING:
-    from closingbell.core.game import Game, State
-
-T = TypeVar("T")
-
-MAX_JSON_DEPTH = 64
-"""How deeply arrays and objects may nest in JSON that closingbell reads: far more than any
-state, record or message needs, and far less than what exhausts Python's recursion."""
-
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"?')
-"""A JSON string (removed whole, so brackets inside it do not count). The pattern never
-backtracks, and an unterminated string runs to the end of the text, so a scan is linear
-whatever the input."""
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-class JSONDepthError(ValueError):
-    """JSON text nested more deeply than allowed (refused before it is parsed)."""
-
-
-class InvalidJSON(ValueError):
-    """Text that :func:`load_json` refuses, with its reason as the message."""
-
-
-def check_json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
-    """Raise :class:`JSONDepthError` if arrays and objects in ``text`` nest deeper than ``limit``.
-
-    The text is scanned without recursion, so a hostile input of thousands of brackets
-    costs a linear scan instead of a ``RecursionError`` from the parser.
-    """
-    brackets = _NOT_BRACKETS.sub("", _JSON_STRING.sub("", text))
-    # The deepest point is the largest running sum of +1 per opening, -1 per closing.
-    if len(brackets) > limit and max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > limit:
-        raise JSONDepthError(f"arrays and objects nest deeper than {limit} levels")
-
-
-def load_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> Any:
-    """Parse JSON text whose nesting is at most ``limit`` deep; ``ValueError`` otherwise.
-
-    Refuses the constants ``NaN`` and ``Infinity``, which are not JSON.
-    """
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
-    check_json_depth(text, limit)
-    return json.loads(text, parse_constant=_refuse_constant)
-
-
-def read_json(
-    text: str | bytes,
-    read: Callable[[Any], T],
-    depth: Callable[[Any], int | None],
-    limit: int = MAX_JSON_DEPTH,
-) -> T:
-    """``read(load_json(text, limit))``, without scanning valid text for its depth.
-
-    Scanning a long text for its depth costs more than parsing it, and a value that
-    ``read`` accepts is usually shallow by construction: ``depth(value)``, asked once
-    ``read`` has accepted ``value``, bounds how deeply it nests (``None``: no bound is
-    known). So the text is parsed and read first, and scanned only when the parse or
-    ``read`` fails, or the bound is missing or above ``limit``: a text nested too deeply
-    is still refused for its depth before anything else, as :func:`load_json` refuses it.
-    What :func:`load_json` would refuse is raised as :class:`InvalidJSON`; what ``read``
-    raises is raised as it is.
-    """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InvalidJSON(str(exc)) from None
-    if not isinstance(text, str):
-        _scan_depth(text, limit)  # refuses what is not text, as load_json does
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except (TypeError, ValueError, RecursionError) as exc:
-        _scan_depth(text, limit)
-        if isinstance(exc, RecursionError):
-            raise
-        raise InvalidJSON(str(exc)) from None
-    try:
-        result = read(value)
-    except Exception:
-        _scan_depth(text, limit)
-        raise
-    bound = depth(value)
-    if bound is None or bound > limit:
-        _scan_depth(text, limit)
-    return result
-
-
-def _scan_depth(text: Any, limit: int) -> None:
-    """:func:`check_json_depth`, its errors raised as :class:`InvalidJSON`."""
-    try:
-        check_json_depth(text, limit)
-    except (TypeError, ValueError) as exc:
-        raise InvalidJSON(str(exc)) from None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def nesting(value: Any) -> int:
-    """How deeply lists, tuples and dicts nest in ``value`` (0 for a number or a string)."""
-    if isinstance(value, dict):
-        value = value.values()
-    elif not isinstance(value, (list, tuple)):
-        return 0
-    inner = [v for v in value if isinstance(v, (list, tuple, dict))]
-    return 1 + max(map(nesting, inner), default=0)
-
 
 # ---------------------------------------------------------------------- field shapes
 
@@ -274,36 +163,6 @@ _SHAPE_WORDS = {
     "list of int": f"a list of integers from -{MAX_INT} to {MAX_INT}",
     "list of list of int": f"a list of lists of integers from -{MAX_INT} to {MAX_INT}",
 }
-
-
-def check_header(data: Any, game: Game, fmt: str) -> dict[str, Any]:
-    """Check a serialized state's format name, version and options against ``game``.
-
-    A state saved under an older rules version that is still read is accepted when the
-    options it played by (``Game.options_for_version``) are ``game``'s options.
-    """
-    title = game.info.title
-    if not isinstance(data, dict) or data.get("format") != fmt:
-        raise StateFormatError(f"not a {title} state (missing or wrong 'format')")
-    version = data.get("version")
-    options = data.get("options")
-    if version != game.info.version or isinstance(version, bool):
-        try:
-            if not isinstance(options, dict):
-                raise ValueError("'options' is not an object")
-            played = type(game).for_version(version, options).options_dict()
-        except RulesVersionError as exc:
-            raise StateFormatError(f"the state cannot be read: {exc}") from None
-        except (TypeError, ValueError):
-            played = None
-        if played != game.options_data:
-            raise StateFormatError(
-                f"the state's options, under its rules version {shown(version)}, differ "
-                "from this game's options"
-            )
-    elif options != game.options_data:
-        raise StateFormatError("the state's options differ from this game's options")
-    return data
 
 
 def copy_value(value: Any, shape: str) -> Any:
@@ -593,11 +452,6 @@ def read_log(
     return log
 
 
-def header(game: Game, fmt: str) -> dict[str, Any]:
-    """The first keys of a serialized state: format name, game version and options."""
-    return {"format": fmt, "version": game.info.version, "options": game.options_dict()}
-
-
 # ---------------------------------------------------------------------- compiled checks
 
 _SAME_JSON_TYPES = frozenset({int, str, bool})
@@ -764,10 +618,46 @@ class LogSchema:
         return log
 
 
+class Declared(Protocol):
+    """What a state class declares about its JSON (every game's ``State`` class does)."""
+
+    SHAPES: ClassVar[Mapping[str, str]]
+    """The JSON shape of every serialized field."""
+    EVENT_FIELDS: ClassVar[Mapping[str, Sequence[str]]]
+    """The field names of each kind of log entry."""
+    EVENT_VALUES: ClassVar[Mapping[str, Sequence[ValueCheck]]]
+    """The type of each field of each kind of log entry."""
+
+
+class Described(Protocol):
+    """What :func:`state_json` asks of a state's game (every ``Game`` is one)."""
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's facts: its registered name and rules version."""
+
+    @property
+    def options_data(self) -> Mapping[str, Any]:
+        """The game's options as JSON-ready data."""
+
+
+class Stored(Declared, Protocol):
+    """What :func:`state_json` asks of a state (every game's ``State`` is one)."""
+
+    FORMAT: ClassVar[str]
+    """The format name written into the state's JSON."""
+    from_deal: bool
+    """Whether the state's history runs from the deal of its seed."""
+
+    @property
+    def game(self) -> Described:
+        """The game the state belongs to."""
+
+
 class StateSchema:
     """What a state class declares about its JSON, prepared once (see :func:`schema_of`)."""
 
-    def __init__(self, state_class: type[State]) -> None:
+    def __init__(self, state_class: type[Declared]) -> None:
         shapes = state_class.SHAPES
         for shape in shapes.values():
             if shape not in _FITS:
@@ -819,7 +709,7 @@ class StateSchema:
             return None
         return max(self._depth, 1 + nesting(data.get("options")))
 
-    def fill(self, state: State, data: Mapping[str, Any], copy: bool) -> None:
+    def fill(self, state: object, data: Mapping[str, Any], copy: bool) -> None:
         """Set every field of ``state`` but the log from ``data`` (copies if ``copy``)."""
         for name, shape in self.shapes.items():
             if name != "log":
@@ -849,7 +739,7 @@ def _fit_each(fit: Callable[[Any], bool]) -> Callable[[Sequence[Any]], bool]:
 
 
 @cache
-def schema_of(state_class: type[State]) -> StateSchema:
+def schema_of(state_class: type[Declared]) -> StateSchema:
     """The schema of ``state_class``, made on first use."""
     return StateSchema(state_class)
 
@@ -857,17 +747,23 @@ def schema_of(state_class: type[State]) -> StateSchema:
 # ---------------------------------------------------------------------- compiled codecs
 
 
-class Codec(Protocol):
+G_contra = TypeVar("G_contra", contravariant=True)
+S = TypeVar("S")
+
+
+class Codec(Protocol[G_contra, S]):
     """A faster writer and reader of one game's states, plugged in by :func:`register_codec`.
 
     Both are held to the plain code here, which stays the specification: what a codec
     does not handle, or is not sure of, it leaves to that code by answering ``None``.
+    A codec is registered for one game, by name, and is given that game's states only:
+    it is typed over that game's classes (``G_contra`` and ``S``).
     """
 
-    def write(self, state: State) -> str | None:
+    def write(self, state: S) -> str | None:
         """:func:`state_json` of ``state``, byte for byte, or ``None`` to leave it to it."""
 
-    def read(self, game: Game, text: object) -> State | None:
+    def read(self, game: G_contra, text: object) -> S | None:
         """What ``game.state_from_json(text)`` reads, or ``None`` to leave it to the plain code.
 
         A state returned must be the very state the plain code would read: of the game's
@@ -878,11 +774,11 @@ class Codec(Protocol):
         """
 
 
-_CODECS: dict[str, Codec] = {}
+_CODECS: dict[str, Codec[Any, Any]] = {}
 """The codec registered for each game that has one, by the game's registered name."""
 
 
-def register_codec(game: str, codec: Codec) -> None:
+def register_codec(game: str, codec: Codec[Any, Any]) -> None:
     """Write and read the states of the game named ``game`` with ``codec`` from now on.
 
     The place to register a compiled codec is ``closingbell.native``, when it is imported
@@ -896,7 +792,7 @@ def unregister_codec(game: str) -> None:
     _CODECS.pop(game, None)
 
 
-def registered_codec(game: str) -> Codec | None:
+def registered_codec(game: str) -> Codec[Any, Any] | None:
     """The codec registered for the game named ``game``, or ``None`` (the plain code)."""
     return _CODECS.get(game)
 
@@ -906,7 +802,7 @@ _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular
 encoder need not look for one (which saves a third of its time)."""
 
 
-def state_json(state: State) -> str:
+def state_json(state: Stored) -> str:
     """The JSON text of ``state``: its header, ``from_deal`` and every field.
 
     The fields are written as they are, the state's own lists and the log's tuples
@@ -929,7 +825,7 @@ def state_json(state: State) -> str:
     return _ENCODE(data)
 
 
-def fields_json(state: State) -> str:
+def fields_json(state: Stored) -> str:
     """The JSON text of the fields of ``state`` alone, as :func:`state_json` writes them."""
     schema = schema_of(type(state))
     return _ENCODE(dict(zip(schema.names, schema.values_of(state), strict=True)))

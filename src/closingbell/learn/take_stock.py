@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from closingbell.core.game import Game
 from closingbell.core.view import View
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock.views import TakeStockView
@@ -33,18 +32,6 @@ def _deciding(m: Moment, decision: str) -> TakeStockView | None:
     if v.current_player == m.seat and v.decision == decision:
         return v
     return None
-
-
-def longest_row(view: TakeStockView, game: Game) -> int:
-    """The Limit rule's bound as the view shows it: the most cards in one row.
-
-    A row's splits count, and so does its freeze when the rules options say so.
-    """
-    with_freeze = bool(getattr(game.options, "limit_counts_freeze", False))
-    return max(
-        len(row.cards) + row.splits + (1 if with_freeze and row.frozen else 0)
-        for row in view.stocks
-    )
 
 
 def welcome(m: Moment) -> Fields:
@@ -80,7 +67,7 @@ def limit_rule(m: Moment) -> Fields:
     if v is None or not v.hand:
         return None
     count = len(v.certificates[m.seat])
-    bound = longest_row(v, m.game)
+    bound = v.limit
     if count < bound:
         return None
     return {"count": count, "limit": bound}

@@ -13,8 +13,7 @@ from closingbell.core.events import Entry
 from closingbell.core.game import Game
 from closingbell.core.game import State as _BaseState
 from closingbell.core.view import View
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from closingbell.games.card_stock_market.views import CardStockMarketView
 
 class State(_BaseState):

@@ -32,7 +32,7 @@ from closingbell.core.rng import fresh_seed as _fresh_seed
 from closingbell.games.card_stock_market import cards as _C
 from closingbell.games.card_stock_market import views as _views
 from closingbell.games.card_stock_market.game import CardStockMarket as _Game
-from closingbell.games.card_stock_market.state import CardStockMarketState as _RefState
+from closingbell.games.card_stock_market.game import CardStockMarketState as _RefState
 from closingbell.games.card_stock_market.views import CardStockMarketView as _View
 from closingbell.games.card_stock_market.views import SuitMarket as _SuitMarket
 
@@ -309,7 +309,7 @@ cdef class State(_StateFields):
     """One position of a Card Stock Market game, compiled; the reference's equal.
 
     It answers the whole public API of
-    :class:`~closingbell.games.card_stock_market.state.CardStockMarketState` with the same
+    :class:`~closingbell.games.card_stock_market.CardStockMarketState` with the same
     results and errors. Its fields (``hands``, ``cash``, ``log``, ``history`` ...) are
     read as attributes, each a fresh Python value equal to the reference's: changing one
     changes nothing in the state.

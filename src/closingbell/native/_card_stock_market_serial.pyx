@@ -76,8 +76,7 @@ from closingbell.native._serial cimport (
 from closingbell.core.checks import MAX_INT
 from closingbell.games.card_stock_market import cards as _C
 from closingbell.games.card_stock_market import state as _S
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 from closingbell.native import _card_stock_market
 
 cdef extern from "Python.h":

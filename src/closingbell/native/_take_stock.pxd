@@ -138,6 +138,24 @@ cdef class State(_StateFields):
     cdef bint log_is(self, list entries) except -1
 
 
+# The rules the compiled bot shares with the engine, written once here (their reference is
+# closingbell.games.take_stock.queries, of the same names less the prefix).
+
+cdef inline int ts_row_count(int length, int splits, bint frozen, bint limit_freeze) noexcept nogil:
+    """What a row counts for the Limit rule: cards and splits, and its freeze if counted."""
+    return length + splits + (1 if frozen and limit_freeze else 0)
+
+
+cdef inline int ts_scoring_price(int price, bint frozen, bint frozen_zero) noexcept nogil:
+    """What one share of a stock at ``price`` scores: nothing if frozen under "zero"."""
+    return 0 if frozen and frozen_zero else price
+
+
+cdef inline int ts_crash_keeps(int length, bint crash_one) noexcept nogil:
+    """How many of a row's ``length`` cards a crash leaves (half go, the 1 counted or not)."""
+    return length - (length if crash_one else length - 1) // 2
+
+
 cdef void ts_compute_legal(ts_core *c) noexcept nogil
 cdef bint ts_is_legal(ts_core *c, int action) noexcept nogil
 cdef State ts_blank(object game, uint64_t seed)

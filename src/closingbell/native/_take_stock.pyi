@@ -9,8 +9,7 @@ from typing import Any
 
 from closingbell.core.game import Game
 from closingbell.core.game import State as _BaseState
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.games.take_stock.views import TakeStockView
 
 class State(_BaseState):

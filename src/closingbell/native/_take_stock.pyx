@@ -32,10 +32,10 @@ import random
 from closingbell.core.game import State as _BaseState
 from closingbell.core.rng import check_seed
 from closingbell.games.take_stock import cards as _C
+from closingbell.games.take_stock import invariants as _invariants
 from closingbell.games.take_stock import rules as _rules
 from closingbell.games.take_stock import state as _S
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.games.take_stock.views import FOLLOW_NAMES, StockRow, TakeStockView
 from closingbell.native._random import in_place_agrees
 
@@ -376,12 +376,10 @@ cdef inline void _release(ts_core *c, int p, int card) noexcept nogil:
 
 
 cdef inline int _limit(ts_core *c) noexcept nogil:
-    """The Limit rule's bound: the most cards (splits included) in any stock row."""
+    """The Limit rule's bound: the most any stock row counts (``ts_row_count``)."""
     cdef int s, count, best = 0
     for s in range(TS_STOCKS):
-        count = c.row_len[s] + c.splits[s]
-        if c.r.limit_freeze and c.frozen[s]:
-            count += 1
+        count = ts_row_count(c.row_len[s], c.splits[s], c.frozen[s], c.r.limit_freeze)
         if count > best:
             best = count
     return best
@@ -392,9 +390,16 @@ cdef inline int _price(ts_core *c, int s) noexcept nogil:
 
 
 cdef inline int _scoring_price(ts_core *c, int s) noexcept nogil:
-    if c.r.frozen_zero and c.frozen[s]:
-        return 0
-    return _price(c, s)
+    return ts_scoring_price(_price(c, s), c.frozen[s], c.r.frozen_zero)
+
+
+cdef int _worth(ts_core *c, int q) noexcept nogil:
+    """What seat ``q``'s certificates score at the scoring prices now."""
+    cdef int i, card, points = 0
+    for i in range(c.cert_len[q]):
+        card = c.certs[q][i]
+        points += c.r.shares[card % TS_VALUES + 1] * _scoring_price(c, card // TS_VALUES)
+    return points
 
 
 cdef int _retrievable(ts_core *c, int8_t *out) noexcept nogil:
@@ -1063,9 +1068,7 @@ cdef int _crash(State st, int s) except -1:
     if freeze_removed:
         c.frozen[s] = 0
         _to_event_discard(c, TS_K_FREEZE, public)
-    # Half the row, rounded down: the 1 counts but is never removed (crash_counts_one),
-    # or half of the cards above the 1.
-    count = (c.row_len[s] if c.r.crash_one else c.row_len[s] - 1) // 2
+    count = c.row_len[s] - ts_crash_keeps(c.row_len[s], c.r.crash_one)
     for i in range(count):
         c.row_len[s] -= 1
         card = s * TS_VALUES + c.rows[s][c.row_len[s]] - 1
@@ -1298,12 +1301,10 @@ cdef int _finish_round(State st) except -1:
     for s in range(TS_STOCKS):
         r[2 + n + n * TS_STOCKS + s] = _scoring_price(c, s)
     for q in range(n):
-        points = 0
+        points = _worth(c, q)
         for i in range(c.cert_len[q]):
             card = c.certs[q][i]
-            s = card // TS_VALUES
-            points += c.r.shares[card % TS_VALUES + 1] * _scoring_price(c, s)
-            r[2 + n + q * TS_STOCKS + s] += c.r.shares[card % TS_VALUES + 1]
+            r[2 + n + q * TS_STOCKS + card // TS_VALUES] += c.r.shares[card % TS_VALUES + 1]
         r[2 + q] = points
         c.totals[q] += points
         c.round_scores[c.scored][q] = points
@@ -1654,6 +1655,9 @@ cdef class State(_StateFields):
             "current_player": None if c.cur < 0 else c.cur,
             "decision": _PHASE_NAMES[c.phase],
             "stocks": stocks,
+            "limit": _limit(c),
+            "scoring_prices": tuple([_scoring_price(c, s) for s in range(TS_STOCKS)]),
+            "worth": tuple([_worth(c, q) for q in range(n)]),
             "hand": _tuple8(c.hands[seat], c.hand_len[seat]) if mine else (),
             "saved_events": _sorted_tuple8(c.saved[seat], c.saved_len[seat]) if mine else (),
             "hand_sizes": tuple([c.hand_len[q] + c.hidden_len[q] for q in range(n)]),
@@ -1705,7 +1709,7 @@ cdef class State(_StateFields):
 
     def check_invariants(self):
         """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
-        _rules.check_invariants(self.to_reference())
+        _invariants.check_invariants(self.to_reference())
 
     def to_position(self):
         """The canonical one-line position of this state (``docs/positions.md``)."""
@@ -2599,7 +2603,7 @@ cdef State _deal_from_view(object game, object view, cb_random *rng):
     return st
 
 
-# The reference's check_invariants (closingbell.games.take_stock.rules), check for check, on
+# The reference's check_invariants (closingbell.games.take_stock.invariants), check for check, on
 # a state dealt from a view: reading the view has already held every number to the range
 # _check_fields gives it and every per-seat list to one entry per seat; ``hp`` is the view's
 # hand_pool, _MAX_POOLS entries a seat.

@@ -241,9 +241,7 @@ cdef double expect(const Board *b, int top, int mult, bint frozen) noexcept nogi
     """``_Board.expect``."""
     cdef double room, m
     if frozen:
-        if b.P.zero_frozen:
-            return 0.0
-        return <double>(top * mult) * b.ffac
+        return <double>eng.ts_scoring_price(top * mult, True, b.P.zero_frozen) * b.ffac
     room = b.P.w.cap - top
     if room <= 0:
         return <double>(mult * top) * b.fac
@@ -311,7 +309,7 @@ cdef void init_board(Board *b, const ts_params *P, const ts_view *V) noexcept no
         b.tops[s] = V.rows[s][V.row_len[s] - 1]
     b.limit = 0
     for s in range(TS_STOCKS):
-        x = V.row_len[s] + V.splits[s] + (1 if P.limit_counts_freeze and V.frozen[s] else 0)
+        x = eng.ts_row_count(V.row_len[s], V.splits[s], V.frozen[s], P.limit_counts_freeze)
         if s == 0 or x > b.limit:
             b.limit = x
     tau = fmin_py(1.0, V.event_pile / w.full_round_events)
@@ -563,7 +561,7 @@ cdef double final(Board *b, const int *prices_in, int add_cert, const int *hand,
     cdef int s, i, q, h, tokens, lim, c, t
     cdef double value = 0.0, wq, margin, banked
     for s in range(TS_STOCKS):
-        prices[s] = 0 if b.P.zero_frozen and V.frozen[s] else prices_in[s]
+        prices[s] = eng.ts_scoring_price(prices_in[s], V.frozen[s], b.P.zero_frozen)
         fprices[s] = prices[s]
     for s in range(TS_STOCKS):
         value += prices[s] * (b.mine[s] - b.opp[s])
@@ -651,8 +649,7 @@ cdef double crash_gain(Board *b, int s) noexcept nogil:
     """``_Board.crash_gain``."""
     cdef const ts_view *V = b.V
     cdef int n = V.row_len[s]
-    cdef int counted = n if b.P.crash_counts_one else n - 1
-    cdef int keep = n - counted // 2
+    cdef int keep = eng.ts_crash_keeps(n, b.P.crash_counts_one)
     return with_stock(b, s, V.rows[s][keep - 1], V.splits[s] - 1 if V.splits[s] > 1 else 0, False)
 
 
@@ -977,7 +974,7 @@ cdef int exercise(Board *b, const int *legal, int nlegal) noexcept nogil:
     cdef int s, i, a, c, worth, best_a = TS_A_EXERCISE_DONE
     cdef double best_v = keep_value(b, b.tokens)
     for s in range(TS_STOCKS):
-        prices[s] = 0 if b.P.zero_frozen and V.frozen[s] else V.price[s]
+        prices[s] = eng.ts_scoring_price(V.price[s], V.frozen[s], b.P.zero_frozen)
     for i in range(nlegal):
         a = legal[i]
         if a == TS_A_EXERCISE_DONE:

@@ -100,8 +100,7 @@ from closingbell.native._take_stock cimport (
 
 from closingbell.games.take_stock import cards as _C
 from closingbell.games.take_stock import state as _S
-from closingbell.games.take_stock.game import TakeStock
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.native import _take_stock
 
 cdef extern from "Python.h":

@@ -47,14 +47,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 
-from closingbell.server.store import (
-    Store,
-    aware,
-    hash_token,
-    seats_table,
-    sessions_table,
-    users_table,
-)
+from closingbell.server.store import Store, hash_token
+from closingbell.server.store.records import aware
+from closingbell.server.store.schema import seats_table, sessions_table, users_table
 
 SESSION_COOKIE = "closingbell_session"
 """The session cookie's name."""
@@ -380,7 +375,7 @@ class Accounts:
         user = User(id=secrets.token_hex(16), username=name)
         now = self.clock()
         try:
-            async with self.store._writing("account") as conn:
+            async with self.store.writing("account") as conn:
                 await conn.execute(
                     users_table.insert().values(
                         id=user.id,
@@ -427,7 +422,7 @@ class Accounts:
         """A new session of ``user``; its oldest beyond :data:`SESSIONS_PER_ACCOUNT` go."""
         cookie = secrets.token_urlsafe(32)
         now = self.clock()
-        async with self.store._writing("account") as conn:
+        async with self.store.writing("account") as conn:
             await conn.execute(
                 sessions_table.insert().values(
                     id_hash=hash_token(cookie), user_id=user.id, created_at=now, seen_at=now
@@ -480,7 +475,7 @@ class Accounts:
         last = self._seen.get(digest)
         if last is None or time.monotonic() - last >= SEEN_EVERY:
             self._seen[digest] = time.monotonic()
-            async with self.store._writing("account") as conn:
+            async with self.store.writing("account") as conn:
                 await conn.execute(
                     sessions_table.update()
                     .where(sessions_table.c.id_hash == digest)
@@ -490,7 +485,7 @@ class Accounts:
 
     async def _revoke(self, digests: Iterable[str]) -> None:
         wanted = list(digests)
-        async with self.store._writing("account") as conn:
+        async with self.store.writing("account") as conn:
             await conn.execute(sessions_table.delete().where(sessions_table.c.id_hash.in_(wanted)))
         self._revoked(wanted)
 
@@ -525,7 +520,7 @@ class Accounts:
         digest = await self._hash(new, address)
         kept = hash_token(keep)
         others = sa.and_(sessions_table.c.user_id == user.id, sessions_table.c.id_hash != kept)
-        async with self.store._writing("account") as conn:
+        async with self.store.writing("account") as conn:
             await conn.execute(
                 users_table.update()
                 .where(users_table.c.id == user.id)
@@ -542,7 +537,7 @@ class Accounts:
         seat was claimed.
         """
         claimed: list[str] = []
-        async with self.store._writing("account") as conn:
+        async with self.store.writing("account") as conn:
             for table_id, token in seats:
                 if len(token) > 100 or len(table_id) > 32:
                     continue

@@ -27,8 +27,8 @@ from starlette.websockets import WebSocketDisconnect
 
 import closingbell
 from closingbell.bots import searches
+from closingbell.core.jsontext import JSONDepthError, load_json
 from closingbell.core.registry import available_games, game_class
-from closingbell.core.serial import JSONDepthError, load_json
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
 from closingbell.server.guided import has_tutorial
 from closingbell.server.guided import router as guided_router

@@ -34,12 +34,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from closingbell.server.store import (
-    Store,
-    UnusableDatabaseError,
-    async_url,
-    metadata,
-)
+from closingbell.server.store import Store, UnusableDatabaseError, async_url
+from closingbell.server.store.schema import metadata
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""
@@ -465,7 +461,7 @@ async def _postgres_tables(store: Store, where: str) -> set[str]:
 
 def _reason(exc: BaseException) -> str:
     """An error in one line (the store's wording)."""
-    from closingbell.server.store import _reason as reason  # noqa: PLC0415
+    from closingbell.server.store.errors import error_text as reason  # noqa: PLC0415
 
     return reason(exc)
 

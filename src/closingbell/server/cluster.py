@@ -7,7 +7,7 @@ follows the same list of actions, the database's:
 
 - **Actions.** Any server applies an action of its own clients' under the version rule:
   the action is stored only if the table's stored version is the one the server applied
-  it to (``Store.append_action``), so two servers never store two actions at the same
+  it to (``ActionRepository.append``), so two servers never store two actions at the same
   version; the one refused catches up from the database and tells its client that the
   state moved on (``stale_version``). The commit also sends a notice (PostgreSQL's
   ``NOTIFY``, delivered at the commit and only then) from which every other server with
@@ -58,13 +58,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from closingbell.server.store import (
-    NOTICE_CHANNEL,
-    ChatRow,
-    Store,
-    notice_chunks,
-    servers_table,
-)
+from closingbell.server.store import ChatRow, Store
+from closingbell.server.store.database import NOTICE_CHANNEL, notice_chunks
+from closingbell.server.store.schema import servers_table
 
 if TYPE_CHECKING:
     from closingbell.server.tables import Hub, LiveTable
@@ -238,8 +234,8 @@ class Cluster(Solo):
                     servers_table.delete().where(servers_table.c.id == self.server_id)
                 )
                 for chunk in notice_chunks(handed):
-                    await self.store._notify(conn, {"k": "release", "t": chunk})
-                await self.store._notify(conn, {"k": "bye"})
+                    await self.store.notify(conn, {"k": "release", "t": chunk})
+                await self.store.notify(conn, {"k": "bye"})
         except (SQLAlchemyError, OSError):
             log.exception("the tables could not be handed over; others take them when due")
             return
@@ -318,7 +314,7 @@ class Cluster(Solo):
                 sa.text("DELETE FROM leases WHERE table_id = :table AND server = :me"),
                 {"table": table_id, "me": self.server_id},
             )
-            await self.store._notify(conn, {"k": "release", "t": [table_id]})
+            await self.store.notify(conn, {"k": "release", "t": [table_id]})
 
     async def _live_servers(self) -> set[str]:
         async with self.store.engine.connect() as conn:
@@ -421,7 +417,7 @@ class Cluster(Solo):
         """
         hub = self.hub
         assert hub is not None
-        stored = await self.store.versions(list(hub.tables))
+        stored = await self.store.tables.versions(list(hub.tables))
         behind: dict[str, int] = {}
         for table_id, version in stored.items():
             table = hub.tables.get(table_id)

@@ -7,7 +7,7 @@ anything, and has the server's typed error body (docs/protocol.md):
   ``Content-Length`` before reading a byte of it, and counts a body sent in chunks as it
   arrives, so a long body costs at most ``max_body`` bytes of memory (``413 too_large``).
   A body must arrive within ``Settings.body_timeout`` seconds (``408 request_timeout``),
-  and JSON nested deeper than :data:`~closingbell.core.serial.MAX_JSON_DEPTH` is refused
+  and JSON nested deeper than :data:`~closingbell.core.jsontext.MAX_JSON_DEPTH` is refused
   before it is parsed (``422 too_deep``; Python's parser would recurse once per level).
   Creating tables is limited per client address (a token bucket per address, ``429
   rate_limited`` with ``Retry-After``), and a sign-up, sign-in or password change from an
@@ -31,7 +31,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from closingbell.core.serial import JSONDepthError, check_json_depth
+from closingbell.core.jsontext import JSONDepthError, check_json_depth
 from closingbell.server.accounts import AccountError, password_refusal, sign_up_refusal
 from closingbell.server.connections import answer_bytes
 from closingbell.server.guided import LEARN_PATH

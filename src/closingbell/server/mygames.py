@@ -102,7 +102,7 @@ async def my_games(request: Request) -> MyGames:
     """The signed-in player's tables (``401 sign_in_required`` for a guest)."""
     user = await signed_in(request)
     hub = hub_of(request)
-    found = await hub.store.tables_of(
+    found = await hub.store.tables.of_account(
         user.id,
         unfinished=UNFINISHED_LISTED,
         invitations=INVITATIONS_LISTED,

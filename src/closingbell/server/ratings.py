@@ -1,7 +1,7 @@
 """The rating maths: openskill's Plackett-Luce model over finished rated games.
 
-Pure functions and plain data, used both by the live update (``Store._write_batch``, in the
-transaction that stores a game's last action) and by ``closingbell ratings --rebuild``, so
+Pure functions and plain data, used both by the live update (``server.store.ratings``, in
+the transaction that stores a game's last action) and by ``closingbell ratings --rebuild``, so
 that the two can never drift apart: the rebuild replays the stored results through the same
 :class:`Ladder` the live updates went through, and gives the same figures to the last bit.
 

@@ -3,7 +3,7 @@
 The routes are described in docs/protocol.md ("Ratings and profiles").
 A player is named by an account's username, or ``bot:<level>`` for a bot. What is answered
 is read from the ``ratings``, ``rating_changes`` and ``results`` tables that the server writes
-with each game's last action (``Store._store_finishes``); accounts' ids never leave the
+with each game's last action (``RatingRepository.store_finishes``); accounts' ids never leave the
 server: a rating's ``user:<id>`` is turned into its username before it is sent.
 """
 
@@ -29,9 +29,9 @@ from closingbell.server.ratings import (
     provisional,
     user_player,
 )
-from closingbell.server.store import (
-    Store,
-    aware,
+from closingbell.server.store import Store
+from closingbell.server.store.records import aware
+from closingbell.server.store.schema import (
     rating_changes_table,
     ratings_table,
     results_table,

@@ -765,7 +765,7 @@ class LiveTable:
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         try:
-            status = await self.hub.store.join(
+            status = await self.hub.store.tables.join(
                 self.id, seat, name, digest, user_id, at=self.hub.clock()
             )
             full = status == "playing"
@@ -801,7 +801,7 @@ class LiveTable:
         with bound(table=self.id):
             async with self.lock:
                 try:
-                    declined = await self.hub.store.decline(self.id, user_id)
+                    declined = await self.hub.store.invitations.decline(self.id, user_id)
                 except SQLAlchemyError as exc:
                     log.exception("table %s: decline not stored", self.id)
                     raise WebError(
@@ -873,7 +873,7 @@ class LiveTable:
         if self.status not in ("waiting", "playing") or self.move_time is not None:
             return
         try:
-            await self.hub.store.seen(self.id, self.hub.clock())
+            await self.hub.store.tables.seen(self.id, self.hub.clock())
         except SQLAlchemyError:
             log.exception("table %s: when its people left was not stored", self.id)
 
@@ -895,13 +895,13 @@ class LiveTable:
             if self.move_time is not None or all(s.kind == "bot" for s in self.seats):
                 return False
             if self.people_here():
-                await self.hub.store.seen(self.id, self.hub.clock())
+                await self.hub.store.tables.seen(self.id, self.hub.clock())
                 return False
             cluster = self.hub.cluster
             waited = asyncio.get_running_loop().time() - self.loaded_at
             if not cluster.alone and waited < self.hub.settings.lease_seconds:
                 return False
-            if not await self.hub.store.abandon(self.id, self.version, self.hub.clock()):
+            if not await self.hub.store.tables.abandon(self.id, self.version, self.hub.clock()):
                 return False
             log.info("table %s: abandoned, nobody came back", self.id)
             self._ended()
@@ -979,7 +979,7 @@ class LiveTable:
                 return
             followed = True
         if notes is None or pending:
-            for number, seat, action in await self.hub.store.actions_from(self.id, self.version):
+            for number, seat, action in await self.hub.store.actions.since(self.id, self.version):
                 if number != self.version:
                     break
                 if not self._follow(seat, action, None):
@@ -1021,7 +1021,7 @@ class LiveTable:
             await self._refresh_seats()
 
     async def _refresh_seats(self) -> None:
-        found = await self.hub.store.seats_of(self.id)
+        found = await self.hub.store.tables.seats_of(self.id)
         if found is None:
             return
         status, rows = found
@@ -1081,7 +1081,7 @@ class LiveTable:
     async def latest_chat(self, limit: int) -> list[ChatEntry]:
         """The table's last ``limit`` chat messages, oldest first; raise :class:`WebError`."""
         try:
-            rows = await self.hub.store.chat_of(self.id, limit)
+            rows = await self.hub.store.chat.of(self.id, limit)
         except SQLAlchemyError as exc:
             log.exception("table %s: the chat could not be read", self.id)
             raise WebError(
@@ -1136,7 +1136,7 @@ class LiveTable:
             )
         seat = None if conn.seat is None else self.seats[conn.seat]
         try:
-            row = await self.hub.store.append_chat(
+            row = await self.hub.store.chat.append(
                 self.id,
                 conn.seat,
                 None if seat is None else seat.name,
@@ -1192,7 +1192,7 @@ class LiveTable:
             if self.status != "finished":
                 raise WebError(ErrorCode.NOT_FINISHED, "a rematch is offered once the game is over")
             try:
-                found = await self.hub.store.vote_rematch(
+                found = await self.hub.store.rematch.vote(
                     self.id, conn.seat, self._rematch_row, self.hub.clock()
                 )
             except StoreConflictError as exc:
@@ -1252,7 +1252,7 @@ class LiveTable:
     async def _refresh_rematch(self) -> None:
         async with self.lock:
             try:
-                found = await self.hub.store.rematch_of(self.id)
+                found = await self.hub.store.rematch.of(self.id)
             except SQLAlchemyError:
                 log.exception("table %s: the rematch votes could not be read", self.id)
                 return
@@ -1311,7 +1311,7 @@ class LiveTable:
                 )
             if not self.hints_used:
                 try:
-                    await self.hub.store.use_hints(self.id)
+                    await self.hub.store.tables.use_hints(self.id)
                 except SQLAlchemyError as exc:
                     log.exception("table %s: the use of hints was not stored", self.id)
                     raise WebError(
@@ -1440,7 +1440,7 @@ class LiveTable:
         text = self.game.action_to_string(action)
         turn_at = self.hub.clock() if self._new_turn(self.state, new, by) else None
         try:
-            await self.hub.store.append_action(
+            await self.hub.store.actions.append(
                 self.id,
                 self.version,
                 seat,
@@ -1750,7 +1750,7 @@ class Hub:
             self.metrics.count_servers = lambda: (len(cluster.live), len(cluster.owned))
             await cluster.start(self)
         else:
-            for table_id in await self.store.active_ids():
+            for table_id in await self.store.tables.active_ids():
                 with contextlib.suppress(WebError):  # logged by get, once
                     await self.get(table_id)
         self.started = True
@@ -1827,7 +1827,7 @@ class Hub:
         """
         played: list[str] = []
         drivers: list[asyncio.Task[None]] = []
-        for table_id in await self.store.overdue(self.clock(), OVERDUE_AT_ONCE):
+        for table_id in await self.store.tables.overdue(self.clock(), OVERDUE_AT_ONCE):
             try:
                 table = await self.get(table_id)
             except WebError:
@@ -1855,7 +1855,7 @@ class Hub:
             return []
         before = self.clock() - dt.timedelta(seconds=after)
         ended: list[str] = []
-        for table_id in await self.store.abandoned(before, ABANDONED_AT_ONCE):
+        for table_id in await self.store.tables.abandoned(before, ABANDONED_AT_ONCE):
             try:
                 table = await self.get(table_id)
             except WebError:
@@ -1885,7 +1885,7 @@ class Hub:
             if table_id in self.unavailable:
                 raise _unavailable(table_id)
             try:
-                row = None if len(table_id) > 32 else await self.store.load(table_id)
+                row = None if len(table_id) > 32 else await self.store.tables.load(table_id)
             except SQLAlchemyError as exc:
                 log.exception("table %s: not loaded", table_id)
                 raise WebError(
@@ -2101,7 +2101,7 @@ class Hub:
         (:class:`~closingbell.server.store.TooManyInvitationsError`).
         """
         try:
-            await self.store.create(row, limits, self.clock())
+            await self.store.tables.create(row, limits, self.clock())
         except SQLAlchemyError as exc:
             with bound(table=row.id):
                 log.exception("table not stored")
@@ -2162,7 +2162,7 @@ class Hub:
 
     async def listing(self) -> list[TableInfo]:
         """The newest tables, live ones as they are now, unreadable ones as ``unavailable``."""
-        return [self.info_of(row) for row in await self.store.newest()]
+        return [self.info_of(row) for row in await self.store.tables.newest()]
 
     def info_of(self, row: TableRow) -> TableInfo:
         """A stored table as the lobby shows it.

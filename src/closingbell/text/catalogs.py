@@ -1,7 +1,8 @@
 """Keeping the message catalogs in step with the source (a tool for maintainers and tests).
 
 Every ``_("...")`` (and ``ngettext``) call in ``closingbell/text/*.py`` (the words),
-``closingbell/text/lessons/*.py`` (the guided games' lessons) and ``closingbell/tui/*.py``
+``closingbell/text/facts/*.py`` (what an action does), ``closingbell/text/lessons/*.py`` (the
+guided games' lessons) and ``closingbell/tui/*.py``
 (the terminal's layout) is a message. A module named after a game keeps its messages in that
 game's domain (``text/take_stock.py``, ``text/lessons/take_stock.py`` and
 ``tui/take_stock.py`` to ``take_stock.po``); every other module's go to ``common``; the
@@ -29,9 +30,14 @@ from closingbell.text.i18n import COMMON, LANGS, WEB, catalog_path
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 """The ``closingbell`` package."""
 
-SOURCE_DIRS = (PACKAGE_DIR / "text", PACKAGE_DIR / "text" / "lessons", PACKAGE_DIR / "tui")
-"""The Python sources whose messages the catalogs hold: the words (the lessons of the guided
-games among them) and the terminal."""
+SOURCE_DIRS = (
+    PACKAGE_DIR / "text",
+    PACKAGE_DIR / "text" / "facts",
+    PACKAGE_DIR / "text" / "lessons",
+    PACKAGE_DIR / "tui",
+)
+"""The Python sources whose messages the catalogs hold: the words (the facts the narrators
+explain with and the lessons of the guided games among them) and the terminal."""
 
 WEB_DIR = PACKAGE_DIR / "server" / "static"
 """The browser page's JavaScript modules."""

@@ -1,6 +1,6 @@
 """The guided first game in the terminal: ``closingbell play``'s loop, with lessons.
 
-A :class:`GuidedSession` is the play loop of :mod:`closingbell.tui.app` with three
+A :class:`GuidedSession` is the play loop of :mod:`closingbell.tui.session` with three
 additions: after every action it asks the tutorial's :class:`~closingbell.learn.Guide`
 which lessons fire, and shows each right after the event that brought it (or, for a
 lesson its view brought, after all the action's events); its bots choose as the tutorial
@@ -28,18 +28,12 @@ from closingbell.core.records import GameRecord
 from closingbell.learn import Fired, Guide, Tutorial, TutorialBots, tutorial
 from closingbell.text.i18n import translations
 from closingbell.text.lessons import LessonText, lesson_words
-from closingbell.text.names import game_title, player_names
-from closingbell.tui.app import (
-    EXIT_USAGE,
-    LineReader,
-    Session,
-    SetupError,
-    _hangup_handlers,
-    console_reader,
-    default_record_path,
-    resumed_session,
-)
-from closingbell.tui.screens import screen_class
+from closingbell.text.names import game_title
+from closingbell.tui.reading import LineReader
+from closingbell.tui.saving import default_record_path
+from closingbell.tui.session import Session
+from closingbell.tui.signals import hangup_handlers
+from closingbell.tui.starting import EXIT_USAGE, SetupError, open_session, resumed_session
 
 __all__ = ["GuidedSession", "learn"]
 
@@ -190,37 +184,25 @@ def learn(
             state = game.new_game(t.seed)
             guide = Guide(t, game)
             path = Path(save) if save else default_record_path(f"learn-{t.game}", t.seed)
-        cls = screen_class(game.info.name)
-        if cls is None:  # pragma: no cover (both games with lessons have a screen)
-            raise SetupError(game.info.name)
-        console = console or Console(highlight=False)
-        names = player_names(t.seats, lang)
-        session = GuidedSession(
+        session = open_session(
+            GuidedSession,
+            game=game,
+            seats=t.seats,
+            lang=lang,
+            tr=tr,
+            console=console,
+            read_line=read_line,
+            path=path,
             tutorial=t,
             guide=guide,
             next_command=_next_command(program, t.game, lang),
-            game=game,
             state=state,
-            seats=t.seats,
             seed=t.seed,
-            screen=cls(game, names, lang),
-            tr=tr,
-            console=console,
-            read_line=read_line or console_reader(console),
-            path=path,
             pace=pace,
             resumed=resume is not None,
             program=program,
             hinted=hinted,
         )
-        try:
-            session.save()
-        except OSError as exc:
-            raise SetupError(
-                _("cannot save the game in {path}: {reason}").format(
-                    path=path, reason=exc.strerror or exc
-                )
-            ) from None
     except SetupError as exc:
         err.print(Text(_("closingbell learn: {message}").format(message=str(exc))))
         return EXIT_USAGE
@@ -233,5 +215,5 @@ def learn(
             ).format(game=game_title(t.game, lang)),
             "bold magenta",
         )
-    with _hangup_handlers():
+    with hangup_handlers():
         return session.run()

@@ -1,6 +1,6 @@
 """What the terminal front end needs from each game: its screen.
 
-The play loop (``closingbell.tui.app``) is written once for every game. Each game gives a
+The play loop (``closingbell.tui.session``) is written once for every game. Each game gives a
 ``GameScreen``: the game's narrator (:mod:`closingbell.text`), which says everything in
 words, and the Rich layout of the table and the results. A screen sees only views and the
 events a seat may read, never a state, so it cannot show another seat's hidden

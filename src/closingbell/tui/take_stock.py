@@ -122,8 +122,6 @@ class TakeStockScreen:
 
     def _players(self, v: TakeStockView) -> Table:
         _ = self._
-        prices = self.words.prices(v)
-        shares = self.words.shares
         table = Table(title=_("Players"), title_justify="left", box=None, expand=False)
         table.add_column("")
         table.add_column(_("Player"))
@@ -134,9 +132,7 @@ class TakeStockScreen:
         table.add_column(_("Certificates (shares)"), no_wrap=True)
         table.add_column(_("Worth now"), justify="right")
         for q, name in enumerate(self.words.names):
-            worth = sum(
-                shares[C.card_value(c)] * prices[C.card_stock(c)] for c in v.certificates[q]
-            )
+            worth = v.worth[q]
             if q == v.seat:
                 saved = self.words.event_list(v.saved_events) or "–"
             else:

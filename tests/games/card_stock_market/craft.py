@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import closingbell
 from closingbell import IllegalActionError
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
 
 Card = int | str
 

@@ -27,7 +27,7 @@ def perturb_card_stock_market(state: State, seat: int | None, rng: random.Random
     seed, which governs the reshuffle to come, changes too. The log and the history are
     left alone: they are not part of a view.
     """
-    from closingbell.games.card_stock_market.state import CardStockMarketState
+    from closingbell.games.card_stock_market.game import CardStockMarketState
 
     assert isinstance(state, CardStockMarketState)
     new = state.clone()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarketState
 
 from .craft import legal_texts, play, position
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as hs
 
 from closingbell import PositionError
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.game import CardStockMarket
-from closingbell.games.card_stock_market.state import PHASE_NAMES, CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
+from closingbell.games.card_stock_market.state import PHASE_NAMES
 
 from .craft import assert_refused, make_game, play
 from .hidden import perturb_card_stock_market

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarketState
 
 from .craft import make_game
 

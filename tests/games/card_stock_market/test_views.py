@@ -12,7 +12,7 @@ from hypothesis import strategies as hs
 
 from closingbell import StateFormatError, View
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.state import CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarketState
 
 from .craft import make_game
 from .hidden import perturb_card_stock_market

@@ -21,9 +21,8 @@ import pytest
 import closingbell
 from closingbell import IllegalActionError
 from closingbell.games.take_stock import cards as C
-from closingbell.games.take_stock.game import TakeStock
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.games.take_stock.position import event_token, share_token
-from closingbell.games.take_stock.state import TakeStockState
 
 Card = int | str
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from closingbell.games.take_stock import cards as C
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 
 from .craft import assert_refused, card, cards, event, legal_names, play, position
 

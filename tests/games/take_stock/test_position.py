@@ -11,9 +11,8 @@ from hypothesis import strategies as hs
 
 import closingbell
 from closingbell import PositionError
-from closingbell.games.take_stock.game import TakeStock
+from closingbell.games.take_stock.game import TakeStock, TakeStockState
 from closingbell.games.take_stock.position import FIELDS
-from closingbell.games.take_stock.state import TakeStockState
 
 COVERED = (
     "seed",

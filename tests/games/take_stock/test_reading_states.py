@@ -15,7 +15,7 @@ import pytest
 
 from closingbell import StateFormatError
 from closingbell.games.take_stock import cards as C
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 
 from .craft import card, event, play, position
 

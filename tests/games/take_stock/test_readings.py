@@ -10,8 +10,8 @@ import pytest
 
 import closingbell
 from closingbell.core.options import option_infos
+from closingbell.games.take_stock.game import TakeStockState
 from closingbell.games.take_stock.options import TakeStockOptions
-from closingbell.games.take_stock.state import TakeStockState
 
 from .craft import card, craft, make_game, play
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from closingbell.games.take_stock import cards as C
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 
 from .craft import card, cards, craft, craft_text, event, make_game, position
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from closingbell.games.take_stock.state import TakeStockState
+from closingbell.games.take_stock.game import TakeStockState
 
 from .craft import assert_refused, card, cards, event, legal_names, play, position
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import Generic
 
 from closingbell.core.checks import MAX_INT
 from closingbell.core.errors import PositionError
@@ -39,17 +39,16 @@ from closingbell.core.position import (
 )
 from closingbell.core.rng import derive_rng
 from closingbell.games.card_stock_market import cards as C
+from closingbell.games.card_stock_market.ruleset import CardStockMarketRuleset
 from closingbell.games.card_stock_market.state import (
     DISCARD,
     OVER,
     PHASE_NAMES,
     START,
     TRADE,
-    CardStockMarketState,
+    AnyState,
+    CardStockMarketFields,
 )
-
-if TYPE_CHECKING:
-    from closingbell.games.card_stock_market.game import CardStockMarket
 
 FIELDS: tuple[str, ...] = (
     "seed",
@@ -141,7 +140,7 @@ def _suit_letters(mask: int, count: int) -> str:
     return write_items(letters)
 
 
-def write_position(state: CardStockMarketState) -> str:
+def write_position(state: CardStockMarketFields) -> str:
     """The canonical one-line position of ``state``: every field, in the order of ``FIELDS``."""
     st = state
     n = st.n
@@ -179,14 +178,14 @@ def write_position(state: CardStockMarketState) -> str:
 # ---------------------------------------------------------------------- reading
 
 
-def read_position(game: CardStockMarket, text: str) -> CardStockMarketState:
-    """The state ``text`` describes, for ``game``; raises ``PositionError`` if it is impossible.
+def read_position(cls: type[AnyState], game: CardStockMarketRuleset, text: str) -> AnyState:
+    """The state (a ``cls``) ``text`` describes, for ``game``; ``PositionError`` if impossible.
 
     Fields may come in any order, and every field but ``decide`` (when the game is over)
     may be left out; see ``docs/positions.md`` for the defaults. The state has
     ``from_deal`` false, an empty history and an empty log, and passes ``check_invariants``.
     """
-    return _Reader(game, read_fields(text, FIELDS)).state()
+    return _Reader(cls, game, read_fields(text, FIELDS)).state()
 
 
 def _card(field: str, token: str) -> int:
@@ -239,15 +238,17 @@ def _money(amount: int) -> str:
     return f"${amount:,}"
 
 
-class _Reader:
+class _Reader(Generic[AnyState]):
     """Reads the fields of one position, in an order where each needs only those before it."""
 
-    def __init__(self, game: CardStockMarket, fields: dict[str, str]) -> None:
+    def __init__(
+        self, cls: type[AnyState], game: CardStockMarketRuleset, fields: dict[str, str]
+    ) -> None:
         self.game = game
         self.opts = game.options
         self.n = game.options.players
         self.fields = fields
-        st = CardStockMarketState.__new__(CardStockMarketState)
+        st = cls.__new__(cls)
         st.game = game
         st.n = self.n
         st.history = []
@@ -278,7 +279,7 @@ class _Reader:
 
     # ------------------------------------------------------------------ the whole reading
 
-    def state(self) -> CardStockMarketState:
+    def state(self) -> AnyState:
         st = self.st
         st.seed = self.seed()
         self.turn_and_decision()

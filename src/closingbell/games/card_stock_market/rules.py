@@ -17,12 +17,12 @@ card must move the price, and a bankruptcy of a suit already at $0 must wipe out
 from __future__ import annotations
 
 from bisect import insort
-from typing import TYPE_CHECKING
 
 from closingbell.core.checks import MAX_INT, int_in, ints_in, lists_in, need, per_seat
 from closingbell.core.rng import derive_rng
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
+from closingbell.games.card_stock_market.ruleset import CardStockMarketRuleset
 from closingbell.games.card_stock_market.state import (
     DISCARD,
     MARKET,
@@ -30,11 +30,9 @@ from closingbell.games.card_stock_market.state import (
     PHASE_NAMES,
     START,
     TRADE,
-    CardStockMarketState,
+    AnyState,
+    CardStockMarketFields,
 )
-
-if TYPE_CHECKING:
-    from closingbell.games.card_stock_market.game import CardStockMarket
 
 SUIT_OF = C.SUIT_OF
 RANK_OF = C.RANK_OF
@@ -58,11 +56,11 @@ _BANKRUPT_OF: tuple[int, ...] = tuple(
 # ---------------------------------------------------------------------- setting up
 
 
-def new_state(game: CardStockMarket, seed: int) -> CardStockMarketState:
-    """Set up a new game: start the four market piles, deal, and start the first turn."""
+def new_state(cls: type[AnyState], game: CardStockMarketRuleset, seed: int) -> AnyState:
+    """Set up a new game, a ``cls``: start the four market piles, deal, and start the first turn."""
     opts = game.options
     n = opts.players
-    st = CardStockMarketState.__new__(CardStockMarketState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.seed = seed
@@ -124,7 +122,7 @@ def new_state(game: CardStockMarket, seed: int) -> CardStockMarketState:
     return st
 
 
-def _begin_turn(st: CardStockMarketState, p: int) -> None:
+def _begin_turn(st: CardStockMarketFields, p: int) -> None:
     st.turn = p
     st.cur = p
     st.phase = START
@@ -142,7 +140,7 @@ def _begin_turn(st: CardStockMarketState, p: int) -> None:
 # ---------------------------------------------------------------------- legal actions
 
 
-def legal_actions(st: CardStockMarketState) -> list[int]:
+def legal_actions(st: CardStockMarketFields) -> list[int]:
     """The sorted legal action ids of the pending decision."""
     p = st.cur
     if p is None:
@@ -208,12 +206,12 @@ def legal_actions(st: CardStockMarketState) -> list[int]:
     return out
 
 
-def _anyone_holds(st: CardStockMarketState, s: int) -> bool:
+def _anyone_holds(st: CardStockMarketFields, s: int) -> bool:
     """Whether any seat holds shares of suit ``s``."""
     return any(h[s] for h in st.held)
 
 
-def explain_illegal(st: CardStockMarketState, action: object) -> str:
+def explain_illegal(st: CardStockMarketFields, action: object) -> str:
     """Say why ``action`` is not legal now (used only to build error messages)."""
     if isinstance(action, bool) or not isinstance(action, int):
         return f"an action must be an integer id, not {type(action).__name__}"
@@ -320,7 +318,7 @@ def explain_illegal(st: CardStockMarketState, action: object) -> str:
 # ---------------------------------------------------------------------- applying
 
 
-def apply_action(st: CardStockMarketState, a: int) -> None:
+def apply_action(st: CardStockMarketFields, a: int) -> None:
     """Apply legal action ``a`` for the current player."""
     p = st.cur
     assert p is not None
@@ -359,7 +357,7 @@ def apply_action(st: CardStockMarketState, a: int) -> None:
         _end_turn(st)
 
 
-def _buy(st: CardStockMarketState, p: int, card: int) -> None:
+def _buy(st: CardStockMarketFields, p: int, card: int) -> None:
     s = SUIT_OF[card]
     sh = SHARES[card]
     price = st.prices[s]
@@ -375,7 +373,7 @@ def _buy(st: CardStockMarketState, p: int, card: int) -> None:
     st.log.append((None, ("buy", p, card, price, cost), None))
 
 
-def _sell(st: CardStockMarketState, p: int, card: int) -> None:
+def _sell(st: CardStockMarketFields, p: int, card: int) -> None:
     s = SUIT_OF[card]
     sh = SHARES[card]
     price = st.prices[s]
@@ -388,7 +386,7 @@ def _sell(st: CardStockMarketState, p: int, card: int) -> None:
     _pay(st, p, sh * price)
 
 
-def _change(st: CardStockMarketState, p: int, card: int) -> None:
+def _change(st: CardStockMarketFields, p: int, card: int) -> None:
     s = SUIT_OF[card]
     st.hands[p].remove(card)
     st.piles[s].append(card)
@@ -399,7 +397,7 @@ def _change(st: CardStockMarketState, p: int, card: int) -> None:
     st.log.append((None, ("market", p, card, st.prices[s]), None))
 
 
-def _bankrupt(st: CardStockMarketState, p: int, card: int) -> None:
+def _bankrupt(st: CardStockMarketFields, p: int, card: int) -> None:
     s = SUIT_OF[card]
     st.hands[p].remove(card)
     st.piles[s].append(card)
@@ -421,7 +419,7 @@ def _bankrupt(st: CardStockMarketState, p: int, card: int) -> None:
 # ---------------------------------------------------------------------- money
 
 
-def _pay(st: CardStockMarketState, q: int, amount: int) -> None:
+def _pay(st: CardStockMarketFields, q: int, amount: int) -> None:
     """The bank pays ``amount`` to seat ``q``, after levies if it is short."""
     if st.game.bank_limited:
         while st.bank < amount:
@@ -437,7 +435,7 @@ def _pay(st: CardStockMarketState, q: int, amount: int) -> None:
     st.cash[q] += amount
 
 
-def _levy(st: CardStockMarketState) -> None:
+def _levy(st: CardStockMarketFields) -> None:
     """Every seat pays the levy into the bank; what a seat cannot pay it owes."""
     levy = st.game.options.levy
     paid = []
@@ -453,7 +451,7 @@ def _levy(st: CardStockMarketState) -> None:
     st.log.append((None, ("levy", tuple(paid), tuple(owed)), None))
 
 
-def _settle(st: CardStockMarketState, q: int) -> None:
+def _settle(st: CardStockMarketFields, q: int) -> None:
     """Seat ``q`` repays as much of its debt as its cash allows."""
     back = min(st.cash[q], st.debt[q])
     if back:
@@ -466,7 +464,7 @@ def _settle(st: CardStockMarketState, q: int) -> None:
 # ---------------------------------------------------------------------- end of turn
 
 
-def _end_turn(st: CardStockMarketState) -> None:
+def _end_turn(st: CardStockMarketFields) -> None:
     """Draw back up to eight cards, then pass the turn (or end the game on a joker)."""
     p = st.turn
     st.log.append((None, ("end_turn", p), None))
@@ -494,7 +492,7 @@ def _end_turn(st: CardStockMarketState) -> None:
     _begin_turn(st, (p + 1) % st.n)
 
 
-def _log_draw(st: CardStockMarketState, p: int, batch: list[int]) -> None:
+def _log_draw(st: CardStockMarketFields, p: int, batch: list[int]) -> None:
     if batch:
         count = len(batch)
         st.log.append((p, ("draw", p, count, tuple(batch)), ("draw", p, count, None)))
@@ -502,7 +500,7 @@ def _log_draw(st: CardStockMarketState, p: int, batch: list[int]) -> None:
             st.re_events[p].append(-count)
 
 
-def _reshuffle(st: CardStockMarketState) -> None:
+def _reshuffle(st: CardStockMarketFields) -> None:
     """Make a new draw pile of the market piles' lower cards, the discards and the jokers."""
     assert not st.reshuffled, "both jokers are in the pile after the reshuffle"
     cards: list[int] = []
@@ -523,7 +521,7 @@ def _reshuffle(st: CardStockMarketState) -> None:
     st.log.append((None, ("reshuffle", len(cards)), None))
 
 
-def _joker(st: CardStockMarketState, p: int) -> None:
+def _joker(st: CardStockMarketFields, p: int) -> None:
     """Seat ``p`` drew a joker: everyone sells all stock, and the game is over."""
     st.joker_by = p
     st.log.append((None, ("joker", p), None))
@@ -548,7 +546,7 @@ def _joker(st: CardStockMarketState, p: int) -> None:
 # ---------------------------------------------------------------------- invariants
 
 
-def check_invariants(st: CardStockMarketState) -> None:
+def check_invariants(st: CardStockMarketFields) -> None:
     """Raise ``AssertionError`` when any card, dollar or piece of bookkeeping is off.
 
     The checks are plain code rather than ``assert`` statements: they also guard states
@@ -561,7 +559,7 @@ def check_invariants(st: CardStockMarketState) -> None:
     _check_reshuffle(st)
 
 
-def _check_fields(st: CardStockMarketState) -> None:
+def _check_fields(st: CardStockMarketFields) -> None:
     """Every field has the right length and every number lies in its range."""
     n = st.n
     kind = C.NUM_KINDS - 1
@@ -596,7 +594,7 @@ def _check_fields(st: CardStockMarketState) -> None:
     lists_in("re_events", st.re_events, -HAND_SIZE, kind)
 
 
-def _check_cards(st: CardStockMarketState) -> None:
+def _check_cards(st: CardStockMarketFields) -> None:
     """Two of each of the 52 kinds and two jokers, each somewhere; piles set the prices."""
     counts = [0] * (C.NUM_KINDS + 1)
     places: list[int] = [*st.draw, *st.discard]
@@ -632,7 +630,7 @@ def _check_cards(st: CardStockMarketState) -> None:
     )
 
 
-def _check_money(st: CardStockMarketState) -> None:
+def _check_money(st: CardStockMarketFields) -> None:
     """Chips are only moved, never made; debts come from levies and wait for cash."""
     n = st.n
     game = st.game
@@ -655,7 +653,7 @@ def _check_money(st: CardStockMarketState) -> None:
             )
 
 
-def _check_turn(st: CardStockMarketState) -> None:
+def _check_turn(st: CardStockMarketFields) -> None:
     """The pending decision and the turn's counters agree; hands hold what they should."""
     need(
         bin(st.bought).count("1") <= st.trades - st.sales and bin(st.sold).count("1") <= st.sales,
@@ -696,7 +694,7 @@ def _check_turn(st: CardStockMarketState) -> None:
     need(bool(st.draw), "'draw' is never empty between turns")
 
 
-def _check_reshuffle(st: CardStockMarketState) -> None:
+def _check_reshuffle(st: CardStockMarketFields) -> None:
     """The record kept since the reshuffle explains every hand."""
     n = st.n
     if not st.reshuffled:

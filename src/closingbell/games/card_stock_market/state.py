@@ -1,8 +1,9 @@
 """The complete state of a Card Stock Market game: plain lists and integers, copied cheaply.
 
-The state is mutable; :meth:`CardStockMarketState.clone` copies it field by field. The
+The state is mutable; :meth:`CardStockMarketFields.clone` copies it field by field. The
 rules that change it live in :mod:`closingbell.games.card_stock_market.rules`, what a seat
-may see in :mod:`closingbell.games.card_stock_market.views`.
+may see in :mod:`closingbell.games.card_stock_market.views`; this module knows neither, and
+:mod:`closingbell.games.card_stock_market.game` binds them into the public state class.
 
 Cards are kinds (see :mod:`.cards`); two copies of each kind exist, and both jokers are
 :data:`~.cards.JOKER`. Hands and certificates are kept sorted.
@@ -23,17 +24,14 @@ happened (see ``views.sample_state``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Self, TypeVar
 
 from closingbell.core import serial
 from closingbell.core.checks import MAX_INT
 from closingbell.core.events import Entry
 from closingbell.core.game import State
 from closingbell.games.card_stock_market import cards as C
-
-if TYPE_CHECKING:
-    from closingbell.games.card_stock_market.game import CardStockMarket
-    from closingbell.games.card_stock_market.views import CardStockMarketView
+from closingbell.games.card_stock_market.ruleset import CardStockMarketRuleset
 
 # Decision kinds.
 START = 0
@@ -148,8 +146,13 @@ SHAPES: dict[str, str] = {
 """The JSON shape of every field of a serialized Card Stock Market state."""
 
 
-class CardStockMarketState(State):
-    """One position of a Card Stock Market game (use the public API; fields are internal)."""
+class CardStockMarketFields(State):
+    """The fields of a Card Stock Market position, and its copy.
+
+    The rules, views and positions read and write these fields; the class that users get,
+    :class:`~closingbell.games.card_stock_market.CardStockMarketState`, adds the methods
+    of the ``State`` protocol on top (in :mod:`.game`).
+    """
 
     __slots__ = (
         "bank",
@@ -188,7 +191,7 @@ class CardStockMarketState(State):
     EVENT_FIELDS = EVENT_FIELDS
     EVENT_VALUES = EVENT_VALUES
 
-    game: CardStockMarket
+    game: CardStockMarketRuleset
     n: int
     seed: int
     dealer: int
@@ -225,41 +228,10 @@ class CardStockMarketState(State):
     log: list[Entry]
     _legal: list[int] | None
 
-    # ------------------------------------------------------------------ public API
-
-    def _compute_legal(self) -> list[int]:
-        return _rules.legal_actions(self)
-
-    def _apply_legal(self, action: int) -> None:
-        _rules.apply_action(self, action)
-
-    def _explain_illegal(self, action: int) -> str:
-        return _rules.explain_illegal(self, action)
-
-    def scores(self) -> list[int]:
-        """Each seat's money less its debt (final once the game is over)."""
-        return [c - d for c, d in zip(self.cash, self.debt, strict=True)]
-
-    def winners(self) -> list[int]:
-        """The seats with the most money (several share a tie)."""
-        scores = self.scores()
-        best = max(scores)
-        return [p for p in range(self.n) if scores[p] == best]
-
-    def net_worth(self) -> list[int]:
-        """Each seat's money less debt plus its shares at the current prices."""
-        prices = self.prices
-        return [
-            self.cash[p]
-            - self.debt[p]
-            + sum(h * pr for h, pr in zip(self.held[p], prices, strict=True))
-            for p in range(self.n)
-        ]
-
-    def clone(self) -> CardStockMarketState:
+    def clone(self) -> Self:
         """An independent copy (field by field; no deepcopy)."""
         # object.__new__ skips State.__new__'s default: every field is copied below.
-        new = object.__new__(CardStockMarketState)
+        new = object.__new__(type(self))
         new.game = self.game
         new.n = self.n
         new.seed = self.seed
@@ -299,20 +271,6 @@ class CardStockMarketState(State):
         new._legal = self._legal
         return new
 
-    def view(self, player: int | None) -> CardStockMarketView:
-        """What ``player`` may see; ``None`` gives a spectator's view."""
-        return _views.build_view(self, player)
 
-    def check_invariants(self) -> None:
-        """Raise ``AssertionError`` if cards, money or bookkeeping are inconsistent."""
-        _rules.check_invariants(self)
-
-    def to_position(self) -> str:
-        """The position's text (see ``docs/positions.md``): every field, in order, one line."""
-        return _position.write_position(self)
-
-
-# Imported last: these modules use the names above.
-from closingbell.games.card_stock_market import position as _position  # noqa: E402
-from closingbell.games.card_stock_market import rules as _rules  # noqa: E402
-from closingbell.games.card_stock_market import views as _views  # noqa: E402
+AnyState = TypeVar("AnyState", bound=CardStockMarketFields)
+"""A class of Card Stock Market states, as the functions that make one are handed it."""

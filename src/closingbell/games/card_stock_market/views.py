@@ -11,16 +11,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from closingbell.core.errors import StateFormatError
 from closingbell.core.rng import fresh_seed
 from closingbell.core.view import View
 from closingbell.games.card_stock_market import cards as C
-from closingbell.games.card_stock_market.state import PHASE_NAMES, CardStockMarketState
-
-if TYPE_CHECKING:
-    from closingbell.games.card_stock_market.game import CardStockMarket
+from closingbell.games.card_stock_market.ruleset import CardStockMarketRuleset
+from closingbell.games.card_stock_market.state import PHASE_NAMES, AnyState, CardStockMarketFields
 
 _SEARCH_LIMIT = 200_000
 """Steps the search for an explanation of the plays since the reshuffle may take."""
@@ -128,7 +125,7 @@ def _suits_of(mask: int) -> tuple[int, ...]:
     return tuple(s for s in range(C.NUM_SUITS) if (mask >> s) & 1)
 
 
-def build_view(st: CardStockMarketState, seat: int | None) -> CardStockMarketView:
+def build_view(st: CardStockMarketFields, seat: int | None) -> CardStockMarketView:
     """Return what ``seat`` (``None``: a spectator) may see of ``st``."""
     n = st.n
     if seat is not None and (
@@ -196,9 +193,9 @@ def _fail(message: str) -> StateFormatError:
 
 
 def sample_state(
-    game: CardStockMarket, view: CardStockMarketView, rng: random.Random
-) -> CardStockMarketState:
-    """Deal a full state that gives ``view`` to its seat, hidden cards drawn with ``rng``.
+    cls: type[AnyState], game: CardStockMarketRuleset, view: CardStockMarketView, rng: random.Random
+) -> AnyState:
+    """Deal a full state, a ``cls``, that gives ``view`` to its seat, hidden cards drawn by ``rng``.
 
     Every sampled state is one that could have come about: the hands and the draw pile
     hold exactly the cards the seat cannot place, and after the reshuffle the draw pile
@@ -213,7 +210,7 @@ def sample_state(
         raise _fail("the view is of another game or player count")
     seat = view.seat
     opts = game.options
-    st = CardStockMarketState.__new__(CardStockMarketState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.seed = fresh_seed(rng)
@@ -261,7 +258,7 @@ def sample_state(
 
 
 def _deal_before_reshuffle(
-    st: CardStockMarketState, view: CardStockMarketView, seat: int | None, rng: random.Random
+    st: CardStockMarketFields, view: CardStockMarketView, seat: int | None, rng: random.Random
 ) -> None:
     """One pool: every card no one can see is as likely in any hand as in the pile."""
     unseen = Counter(dict.fromkeys(range(C.NUM_KINDS), C.COPIES))
@@ -292,7 +289,7 @@ def _deal_before_reshuffle(
 
 
 def _deal_after_reshuffle(
-    st: CardStockMarketState, view: CardStockMarketView, seat: int | None, rng: random.Random
+    st: CardStockMarketFields, view: CardStockMarketView, seat: int | None, rng: random.Random
 ) -> None:
     """Two pools: the hands at the reshuffle, and the new draw pile."""
     n = st.n

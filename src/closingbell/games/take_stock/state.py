@@ -1,8 +1,9 @@
 """The complete state of a Take Stock game: plain lists and integers, copied cheaply.
 
-The state is mutable; :meth:`TakeStockState.clone` copies it field by field. The rules
+The state is mutable; :meth:`TakeStockFields.clone` copies it field by field. The rules
 that change it live in :mod:`closingbell.games.take_stock.rules`, what a seat may see
-in :mod:`closingbell.games.take_stock.views`.
+in :mod:`closingbell.games.take_stock.views`; this module knows neither, and
+:mod:`closingbell.games.take_stock.game` binds them into the public state class.
 
 Bookkeeping of public knowledge
 -------------------------------
@@ -19,16 +20,13 @@ bit ``players`` for everyone).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Self, TypeVar
 
 from closingbell.core import serial
 from closingbell.core.events import Entry
 from closingbell.core.game import State
 from closingbell.games.take_stock import cards as C
-
-if TYPE_CHECKING:
-    from closingbell.games.take_stock.game import TakeStock
-    from closingbell.games.take_stock.views import TakeStockView
+from closingbell.games.take_stock.ruleset import TakeStockRuleset
 
 # Decision kinds, in the order they appear in a turn.
 ACTION = 0
@@ -212,8 +210,13 @@ SHAPES: dict[str, str] = {
 """The JSON shape of every field of a serialized Take Stock state."""
 
 
-class TakeStockState(State):
-    """One position of a Take Stock game (use the public API; fields are internal)."""
+class TakeStockFields(State):
+    """The fields of a Take Stock position, and its copy.
+
+    The rules, views and positions read and write these fields; the class that users get,
+    :class:`~closingbell.games.take_stock.TakeStockState`, adds the methods of the
+    ``State`` protocol on top (in :mod:`.game`).
+    """
 
     __slots__ = (
         "certs",
@@ -260,7 +263,7 @@ class TakeStockState(State):
     SECRET_DECISIONS = SECRET_DECISIONS
     EVENT_VALUES = EVENT_VALUES
 
-    game: TakeStock
+    game: TakeStockRuleset
     n: int
     shares: tuple[int, ...]
     seed: int
@@ -304,49 +307,13 @@ class TakeStockState(State):
     log: list[Entry]
     _legal: list[int] | None
 
-    # ------------------------------------------------------------------ public API
-
-    def _compute_legal(self) -> list[int]:
-        return _rules.legal_actions(self)
-
-    def _apply_legal(self, action: int) -> None:
-        _rules.apply_action(self, action)
-
-    def _explain_illegal(self, action: int) -> str:
-        return _rules.explain_illegal(self, action)
-
     def _after_read(self) -> None:
         self.shares = self.game.shares
 
-    def scores(self) -> list[int]:
-        """Each seat's total over the rounds scored so far."""
-        return list(self.totals)
-
-    def round_results(self) -> list[list[int]]:
-        """Each scored round's points per seat, in round order."""
-        return [list(r) for r in self.round_scores]
-
-    def round_end_reasons(self) -> list[str]:
-        """Why each scored round ended (see ``ROUND_END_REASONS``)."""
-        return list(self.round_reasons)
-
-    def winners(self) -> list[int]:
-        """The seats in first place under the ``final_tie`` option."""
-        best = max(self.totals)
-        top = [p for p in range(self.n) if self.totals[p] == best]
-        if len(top) > 1 and self.game.options.final_tie == "most_tokens":
-            most = max(self.tokens[p] for p in top)
-            top = [p for p in top if self.tokens[p] == most]
-        return top
-
-    def prices(self) -> list[int]:
-        """The current price of each stock (top card times the split multiplier)."""
-        return [self.rows[s][-1] * (self.splits[s] + 1) for s in range(C.NUM_STOCKS)]
-
-    def clone(self) -> TakeStockState:
+    def clone(self) -> Self:
         """An independent copy (field by field; no deepcopy)."""
         # object.__new__ skips State.__new__'s default: every field is copied below.
-        new = object.__new__(TakeStockState)
+        new = object.__new__(type(self))
         new.game = self.game
         new.n = self.n
         new.shares = self.shares
@@ -393,20 +360,6 @@ class TakeStockState(State):
         new._legal = self._legal
         return new
 
-    def view(self, player: int | None) -> TakeStockView:
-        """What ``player`` may see; ``None`` gives a spectator's view."""
-        return _views.build_view(self, player)
 
-    def check_invariants(self) -> None:
-        """Raise ``AssertionError`` if cards, tokens or bookkeeping are inconsistent."""
-        _rules.check_invariants(self)
-
-    def to_position(self) -> str:
-        """The canonical one-line position of this state (``docs/positions.md``)."""
-        return _position.write_position(self)
-
-
-# Imported last: these modules use the names above.
-from closingbell.games.take_stock import position as _position  # noqa: E402
-from closingbell.games.take_stock import rules as _rules  # noqa: E402
-from closingbell.games.take_stock import views as _views  # noqa: E402
+AnyState = TypeVar("AnyState", bound=TakeStockFields)
+"""A class of Take Stock states, as the functions that make one are handed it."""

@@ -16,6 +16,7 @@ from closingbell.core.errors import StateFormatError
 from closingbell.core.rng import fresh_seed
 from closingbell.core.view import View
 from closingbell.games.take_stock import cards as C
+from closingbell.games.take_stock import queries, scoring
 from closingbell.games.take_stock.state import (
     CHOOSE,
     FOLLOW_MARKET_A,
@@ -25,11 +26,12 @@ from closingbell.games.take_stock.state import (
     FOLLOW_SAVE,
     OVER,
     PHASE_NAMES,
-    TakeStockState,
+    AnyState,
+    TakeStockFields,
 )
 
 if TYPE_CHECKING:
-    from closingbell.games.take_stock.game import TakeStock
+    from closingbell.games.take_stock.ruleset import TakeStockRuleset
 
 FOLLOW_NAMES = {
     FOLLOW_NONE: None,
@@ -82,6 +84,17 @@ class TakeStockView(View):
     """The pending decision's name (see ``PHASE_NAMES``)."""
     stocks: tuple[StockRow, ...]
     """The five market rows."""
+    limit: int
+    """The Limit rule's bound now: the most cards any row counts, its splits included (and
+    its freeze under ``limit_counts_freeze``); a seat may save a certificate on its turn only
+    while it has fewer. Public: it follows from the market alone."""
+    scoring_prices: tuple[int, ...]
+    """What one share of each stock would score if the round ended now: its price, or
+    nothing for a frozen stock under ``frozen_scoring="zero"``. Public, like the market."""
+    worth: tuple[int, ...]
+    """What each seat's certificates would score if the round ended now (their shares
+    times ``scoring_prices``). Public: it counts the certificates on the table only, never
+    a card in a hand or set aside to exercise, not even this seat's own."""
     hand: tuple[int, ...]
     """This seat's hand, sorted (empty for a spectator)."""
     saved_events: tuple[int, ...]
@@ -151,7 +164,7 @@ class TakeStockView(View):
     """The legal actions, when this seat must decide; empty otherwise."""
 
 
-def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
+def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
     """Return what ``seat`` (``None``: a spectator) may see of ``st``."""
     n = st.n
     if seat is not None and (
@@ -166,7 +179,7 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
             tuple(st.rows[s]),
             st.splits[s],
             st.frozen[s],
-            st.rows[s][-1] * (st.splits[s] + 1),
+            queries.price(st.rows[s][-1], st.splits[s]),
         )
         for s in range(C.NUM_STOCKS)
     )
@@ -177,6 +190,7 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
             pools[k].append(card)
     mine = seat is not None
     legal = tuple(st.legal_actions()) if mine and st.cur == seat else ()
+    prices = scoring.scoring_prices(st)
     return TakeStockView(
         game="take_stock",
         seat=seat,
@@ -188,6 +202,9 @@ def build_view(st: TakeStockState, seat: int | None) -> TakeStockView:
         current_player=st.cur,
         decision=PHASE_NAMES[st.phase],
         stocks=stocks,
+        limit=queries.limit(st.rows, st.splits, st.frozen, st.game.options),
+        scoring_prices=tuple(prices),
+        worth=tuple(queries.worth(certs, prices, st.shares) for certs in st.certs),
         hand=tuple(st.hands[seat]) if seat is not None else (),
         saved_events=tuple(sorted(st.saved[seat])) if seat is not None else (),
         hand_sizes=tuple(len(st.hands[q]) + len(st.hidden[q]) for q in range(n)),
@@ -233,8 +250,10 @@ def _fail(message: str) -> StateFormatError:
     return StateFormatError(f"view cannot be sampled: {message}")
 
 
-def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> TakeStockState:
-    """Deal a full state that gives ``view`` to its seat, hidden cards drawn with ``rng``.
+def sample_state(
+    cls: type[AnyState], game: TakeStockRuleset, view: TakeStockView, rng: random.Random
+) -> AnyState:
+    """Deal a full state, a ``cls``, that gives ``view`` to its seat, hidden cards drawn by ``rng``.
 
     The sampled state has a fresh seed (so later shuffles are unknown too), an empty
     history and an empty log: it is a possible present, not a replayable game.
@@ -245,7 +264,7 @@ def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> Ta
     seat = view.seat
     public_bit = 1 << n
     bit = public_bit if seat is None else 1 << seat
-    st = TakeStockState.__new__(TakeStockState)
+    st = cls.__new__(cls)
     st.game = game
     st.n = n
     st.shares = game.shares
@@ -288,7 +307,7 @@ def sample_state(game: TakeStock, view: TakeStockView, rng: random.Random) -> Ta
 
 
 def _sample_shares(
-    st: TakeStockState, view: TakeStockView, seat: int | None, rng: random.Random
+    st: TakeStockFields, view: TakeStockView, seat: int | None, rng: random.Random
 ) -> None:
     n = st.n
     npools = len(view.pools)
@@ -339,7 +358,7 @@ def _sample_shares(
 
 
 def _sample_events(
-    st: TakeStockState, view: TakeStockView, seat: int | None, bit: int, rng: random.Random
+    st: TakeStockFields, view: TakeStockView, seat: int | None, bit: int, rng: random.Random
 ) -> None:
     n = st.n
     remaining = list(C.EVENT_DECK)

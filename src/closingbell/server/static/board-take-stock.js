@@ -26,20 +26,10 @@ export function decode(id, view) {
   return { target: null, verb: "stop", zone: null };
 }
 
-function prices(view, options) {
-  const zero = options && options.frozen_scoring === "zero";
-  return view.stocks.map((r) => (zero && r.frozen ? 0 : r.price));
-}
-
-/** What a player's certificates are worth at today's prices. */
-function worth(ctx, view, cards) {
-  const p = prices(view, ctx.options);
-  return cards.reduce((sum, c) => sum + (ctx.shares[(c % 12) + 1] || 0) * p[Math.floor(c / 12)], 0);
-}
-
 function certificates(ctx, view, seat, size) {
   const cards = view.certificates[seat];
-  const p = prices(view, ctx.options);
+  // What one share of each stock scores now, as the rules work it out (frozen scoring too).
+  const p = view.scoring_prices;
   const out = el("div", { class: `certs size-${size}`, "data-zone": `certs-${seat}` });
   for (let s = 0; s < STOCKS; s++) {
     const mine = cards.filter((c) => Math.floor(c / 12) === s).sort((a, b) => a - b);
@@ -87,7 +77,7 @@ function opponent(ctx, view, seat) {
           _("Cards {name} set aside face down: {n}. They are shown once everyone has chosen.", { name: ctx.names[seat], n: view.hidden_counts[seat] }))
         : null,
       tokens(view.tokens[seat]),
-      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth", WORTH())),
+      stat(_("Worth now"), num(view.worth[seat]), "worth", WORTH())),
     certificates(ctx, view, seat, "xs"));
   return seatArea(ctx, seat, { dealer: view.dealer, score: view.scores[seat], body, ...areaWords() });
 }
@@ -243,7 +233,7 @@ function mine(ctx, view) {
   const body = el("div", { class: "seat-body" },
     el("div", { class: "holdings" },
       tokens(view.tokens[seat]),
-      stat(_("Worth now"), num(worth(ctx, view, view.certificates[seat])), "worth", WORTH()),
+      stat(_("Worth now"), num(view.worth[seat]), "worth", WORTH()),
       stat(_("Cards in hand"), num(view.hand.length), "in-hand", _("Cards in your hand: {n}. A round ends when a discard empties a player's hand.", { n: view.hand.length }))),
     el("div", { class: "my-stuff" }, certificates(ctx, view, seat, "s"), saved, aside),
     hand);

@@ -6,7 +6,15 @@ import json
 
 import pytest
 
-from closingbell.core.serial import MAX_JSON_DEPTH, JSONDepthError, check_json_depth, load_json
+from closingbell import StateFormatError
+from closingbell.core.jsontext import (
+    MAX_JSON_DEPTH,
+    InvalidJSON,
+    JSONDepthError,
+    check_json_depth,
+    load_json,
+    read_json,
+)
 
 
 def nested(depth: int, opener: str = "[", closer: str = "]") -> str:
@@ -52,3 +60,31 @@ def test_hostile_strings_are_scanned_in_one_pass() -> None:
     for text in ['"' + '\\"' * 200_000, '"a' * 200_000, '"' * 200_001]:
         with pytest.raises(ValueError):
             load_json(text)
+
+
+def test_a_text_that_may_be_too_deep_is_scanned_even_when_read() -> None:
+    deep = "[" * 70 + "]" * 70
+
+    def read(value: object) -> object:
+        return value
+
+    assert read_json("[[1]]", read, lambda value: None) == [[1]]
+    with pytest.raises(InvalidJSON, match="nest deeper than 64"):
+        read_json(deep, read, lambda value: None)
+    with pytest.raises(InvalidJSON, match="nest deeper than 64"):
+        read_json(deep, read, lambda value: 65)
+
+
+def test_what_the_reader_refuses_is_scanned_first() -> None:
+    def refuse(value: object) -> object:
+        raise StateFormatError("no")
+
+    with pytest.raises(StateFormatError, match="no"):
+        read_json("[1]", refuse, lambda value: 1)
+    with pytest.raises(InvalidJSON, match="nest deeper"):
+        read_json("[" * 65 + "]" * 65, refuse, lambda value: 1)
+    for text, message in (("[1,", "Expecting value"), ("[NaN]", "NaN is not a JSON value")):
+        with pytest.raises(InvalidJSON, match=message):
+            read_json(text, refuse, lambda value: 1)
+    with pytest.raises(InvalidJSON, match="nest deeper"):
+        read_json("[" * 5000, refuse, lambda value: 1)

@@ -1,0 +1,181 @@
+"""The schema as the server reads and writes it: eleven SQLAlchemy tables.
+
+The Alembic migrations (``closingbell/server/migrations``) make it; this module only
+describes it, for the repositories' statements and for the check that a migrated database
+has every table and column (``server.store.upgrades``).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+"""The schema as the server reads and writes it (made by the Alembic migrations)."""
+
+tables_table = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text(), nullable=False),
+    sa.Column("seed", sa.BigInteger(), nullable=False),
+    sa.Column("clock", sa.Float(), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("position", sa.Text(), nullable=True),
+    sa.Column("rules_version", sa.Integer(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("move_time", sa.Float(), nullable=True),
+    sa.Column("turn_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("spectator_chat", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("rematch_of", sa.String(32), nullable=True),
+    sa.Column("rematch", sa.String(32), nullable=True),
+    sa.Column("hints_used", sa.Boolean(), nullable=False, server_default=sa.false()),
+)
+"""One row per table: the game, its options (JSON), seed, clock, status and version (the
+number of actions stored), the position it started from (``NULL``: a deal; migration 0002)
+and its rules version (the game's ``GameInfo.version`` when the table was made; migration
+0003); whether it is rated, its time per move for a game over days and when the current
+turn began, whether spectators may chat, and the tables it is a rematch of and that are its
+rematch (migration 0005); whether a player took a hint there (migration 0006), which keeps
+its result out of the ratings."""
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("user_id", sa.String(32), nullable=True, index=True),
+    sa.Column("invited_user_id", sa.String(32), nullable=True, index=True),
+    sa.Column("invited_by", sa.String(32), nullable=True, index=True),
+)
+"""One row per seat: ``open``, ``human`` (with name and token hash) or ``bot``; the account
+seated there, and the account an open seat is kept for (migration 0005) and the account
+that invited it (migration 0007: ``NULL`` for older invitations)."""
+
+actions_table = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer(), primary_key=True),
+    sa.Column("seat", sa.Integer(), nullable=False),
+    sa.Column("action", sa.Integer(), nullable=False),
+    sa.Column("text", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("by", sa.String(8), nullable=True),
+)
+"""One row per action, numbered from 0 within its table, with who chose it (``player``,
+``bot``, ``stand_in``; ``NULL`` before migration 0005)."""
+
+servers_table = sa.Table(
+    "servers",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("host", sa.String(255), nullable=False),
+    sa.Column("pid", sa.Integer(), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("heartbeat", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per server running on a shared PostgreSQL database, with its last heartbeat
+(migration 0004; ``closingbell.server.cluster``)."""
+
+leases_table = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("server", sa.String(32), nullable=True, index=True),
+    sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+)
+"""Which server runs a live table's bots and turn clock (``NULL``: handed over)."""
+
+users_table = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("username", sa.String(32), nullable=False),
+    sa.Column("username_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("password_changed_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per account: its name as typed, its lower-case form (unique) and the Argon2 hash
+of its password (migration 0005; ``server.accounts``)."""
+
+sessions_table = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per signed-in browser: the SHA-256 of its session cookie (deleted on sign-out)."""
+
+results_table = sa.Table(
+    "results",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("player", sa.String(48), nullable=True, index=True),
+    sa.Column("score", sa.Float(), nullable=False),
+    sa.Column("rank", sa.Integer(), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each seat's final score and rank (0: first), written with the game's last action;
+``player`` is ``user:<id>``, ``bot:<level>`` or ``NULL`` for a guest."""
+
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each player's current rating in each game (``server.ratings``)."""
+
+rating_changes_table = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rating_changes_player_game", "player", "game"),
+)
+"""Each player's rating after each rated game (the history a profile charts)."""
+
+chat_table = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer(), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(2000), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("user_id", sa.String(32), nullable=True),
+    sa.Index("ix_chat_table_id", "table_id", "id"),
+)
+"""The messages written at each table (``seat`` ``NULL``: a spectator), with the account
+seated where it was written (``user_id``, migration 0007; ``NULL``: a guest, a spectator, or
+a message written before)."""
+
+rematch_votes_table = sa.Table(
+    "rematch_votes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""The seats of a finished table that offered or accepted a rematch."""

@@ -1,0 +1,1 @@
+"""Each game's names and what an action does in a position (the narrators' shared base)."""

@@ -10,7 +10,7 @@ at ``--per-game`` of their decisions, the decisions with the most legal actions 
 (the slowest: every action is played out from every world). Prints the mean, the 95th
 percentile and the slowest, in seconds of wall time and of CPU time. With ``--pool`` it
 also sends the slowest decisions through the web server's helper processes
-(:class:`~closingbell.server.tables.BotPool`, two of them), as a hint at a table is worked
+(:class:`~closingbell.server.thinking.BotPool`, two of them), as a hint at a table is worked
 out: the first one starts the helpers. With ``--server N`` it plays N practice tables of
 each game through the web app (in-process, on a temporary SQLite file, two helper
 processes, started as the player sits down, who then looks at the table for ``--read``
@@ -84,7 +84,7 @@ def figures(values: list[float]) -> str:
 
 async def through_pool(cases: list[tuple[State, int]]) -> list[float]:
     """Wall seconds of each hint worked out in two helper processes (the first starts them)."""
-    from closingbell.server.tables import BotPool  # noqa: PLC0415 (the web extra)
+    from closingbell.server.thinking import BotPool  # noqa: PLC0415 (the web extra)
 
     pool = BotPool(2)
     out = []

@@ -6,7 +6,7 @@ Usage::
                                     [--old]
 
 Starts the web server (in a thread, on a temporary SQLite file, the default
-:class:`~closingbell.server.tables.Settings`: the bots' pace of a real server) and, for each
+:class:`~closingbell.server.settings.Settings`: the bots' pace of a real server) and, for each
 game, seats a player at a table with two bots and plays ``--turns`` of their turns in Debian's
 Chromium (``/usr/bin/chromium``, headless, through Playwright) at each page pace: the page
 shows the state, the benchmark clicks one of the choices at once, as a player who never hesitates.

@@ -1,10 +1,12 @@
 """The house's shape, checked: the import graph of ``src/`` has no circle, no module is too long.
 
-Run ``python -m scripts.architecture`` from the repository root. Every import counts: those at a
+Run ``python -m scripts.architecture`` from the repository root. It also checks that each room of
+the house (``core``, ``games``, ...) imports only the rooms below it (:data:`MAY_IMPORT`). Every
+import counts: those at a
 module's head, those at its foot, those inside a function and those read only by the type checker,
 since each is a dependency a reader has to follow. A circle is a strongly connected group of more
 than one module; each is printed with one cycle through it. Modules over ``LONGEST`` lines are
-listed too. The exit status is 1 when either is found.
+listed too. The exit status is 1 when any of these is found.
 """
 
 from __future__ import annotations
@@ -17,6 +19,26 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "closingbell"
 LONGEST = 900
+
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "games": frozenset({"core"}),
+    "native": frozenset({"core", "games"}),
+    "bots": frozenset({"core", "games", "native"}),
+    "text": frozenset({"core", "games", "bots"}),
+    "learn": frozenset({"core", "games", "bots", "text"}),
+    "envs": frozenset({"core", "games", "native", "bots"}),
+    "sim": frozenset({"core", "games", "native", "bots", "envs"}),
+    "tui": frozenset({"core", "games", "bots", "text", "learn"}),
+    "server": frozenset({"core", "games", "native", "bots", "text", "learn"}),
+    "cli": frozenset(
+        {"core", "games", "native", "bots", "text", "learn", "envs", "sim", "tui", "server"}
+    ),
+}
+"""The rooms of the house and the rooms each may import, lowest first (docs/architecture.md).
+
+The package's own ``__init__`` presents the public API and may import any room.
+"""
 
 
 def modules(source: Path = SOURCE) -> dict[str, Path]:
@@ -143,6 +165,29 @@ def cycle(edges: dict[str, set[str]], group: list[str]) -> list[str]:
     return group
 
 
+def room(module: str) -> str | None:
+    """The room (``core``, ``games``, ...) a module belongs to; ``None`` for the package itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def trespasses(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Imports from one room into another that :data:`MAY_IMPORT` does not allow."""
+    found = []
+    for module, targets in sorted(edges.items()):
+        here = room(module)
+        if here is None:
+            continue
+        allowed = MAY_IMPORT.get(here)
+        for target in sorted(targets):
+            there = room(target)
+            if there is None or there == here:
+                continue
+            if allowed is None or there not in allowed:
+                found.append((module, target))
+    return found
+
+
 def long_modules(source: Path = SOURCE, longest: int = LONGEST) -> list[tuple[str, int]]:
     """Modules over ``longest`` lines, longest first."""
     lengths = [
@@ -160,11 +205,17 @@ def main() -> int:
         print(f"circle of {len(group)}: {' -> '.join(cycle(edges, group))}")
         if len(group) > 2:
             print(f"  all of it: {', '.join(group)}")
+    crossing = trespasses(edges)
+    for module, target in crossing:
+        print(f"not allowed: {module} imports {target}")
     long = long_modules()
     for name, count in long:
         print(f"{count} lines: {name}")
-    print(f"{len(edges)} modules, {len(found)} circles, {len(long)} over {LONGEST} lines")
-    return 1 if found or long else 0
+    print(
+        f"{len(edges)} modules, {len(found)} circles, {len(crossing)} imports across rooms "
+        f"not allowed, {len(long)} over {LONGEST} lines"
+    )
+    return 1 if found or crossing or long else 0
 
 
 if __name__ == "__main__":

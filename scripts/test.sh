@@ -67,4 +67,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get install -y -q "${missing[@]}"
 fi
 echo "== pytest"
-.venv/bin/python -m pytest -n 2 -q "$@"
+.venv/bin/python -m pytest -n 2 --dist worksteal -q "$@"

@@ -39,9 +39,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from closingbell.bots.analysis import ActionValue, Analyst
+from closingbell.bots.analysis import ActionValue, Analyst, DecisionAnalysis
 from closingbell.bots.hints import HINT_WORLDS, hint
-from closingbell.bots.review import review_data
 from closingbell.core.game import Game as RulesGame
 from closingbell.core.game import State
 from closingbell.core.view import View
@@ -51,6 +50,7 @@ from closingbell.text.hints import hint_reason
 from closingbell.text.lessons import LessonWords, lesson_words
 from closingbell.text.names import bot_labels
 from closingbell.text.narrator import Narrator
+from closingbell.text.review import review_data
 from tests.conformance.common import could_tell
 
 STATE_KEYS = frozenset(
@@ -190,6 +190,7 @@ class Game:
     _tell: dict[tuple[int, int | None], bool] = field(default_factory=dict)
     _narrators: dict[str, Narrator] = field(default_factory=dict)
     _hints: dict[tuple[int, int, str | None], dict[str, Any]] = field(default_factory=dict)
+    _reviews: dict[tuple[int, int, int], dict[int, DecisionAnalysis]] = field(default_factory=dict)
     tutorial: Tutorial | None = None
     """The guided first game the table deals, or ``None``: an ordinary table."""
     _lessons: list[tuple[int, Fired, int | None]] | None = None
@@ -693,11 +694,15 @@ def check_review(
     review = answer["review"]
     require(isinstance(review, dict) and set(review) == REVIEW_KEYS, "review keys")
     history = game.states[-1].history
-    analyses = {}
-    for index, state in enumerate(game.states[:-1]):
-        if state.current_player == seat and len(state.legal_actions()) > 1:
-            analyst = Analyst(game.game, worlds=budget, seed=seed)
-            analyses[index] = analyst.analyze(state.view(seat), history[index])
+    # A seat's analyses are the same in every language: worked out once for all its checks.
+    if (seat, budget, seed) not in game._reviews:
+        analysed = {}
+        for index, state in enumerate(game.states[:-1]):
+            if state.current_player == seat and len(state.legal_actions()) > 1:
+                analyst = Analyst(game.game, worlds=budget, seed=seed)
+                analysed[index] = analyst.analyze(state.view(seat), history[index])
+        game._reviews[seat, budget, seed] = analysed
+    analyses = game._reviews[seat, budget, seed]
     require(answer["done"] == answer["total"] == len(analyses), "done and total")
     for decision in review["decisions"]:
         keys = DECISION_KEYS | ({"reason"} if decision["mistake"] else set())

@@ -4,7 +4,7 @@ shared database only the table's lease holder ends it.
 
 The server's wall clock is the test's (as in tests/server/test_days.py): "a day later" is a
 step of that clock, and the look for abandoned tables is run at once
-(``Hub.check_abandoned``).
+(``Sweeps.check_abandoned``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from closingbell.server.tables import Settings
+from closingbell.server.settings import Settings
 from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join
 from tests.server.test_cluster import LEASE, postgres_url, servers  # noqa: F401 (a fixture)
 from tests.server.test_days import DAY, HOUR, Clock, seen, two_guests
@@ -26,7 +26,7 @@ NO_LOOK = {"deadline_check": 3600.0, "abandon_check": 3600.0}
 
 def check(client: TestClient) -> list[str]:
     """Run the server's look for abandoned tables now; the tables it ended."""
-    return client.portal.call(hub_of(client).check_abandoned)  # type: ignore[union-attr,no-any-return]
+    return client.portal.call(hub_of(client).sweeps.check_abandoned)  # type: ignore[union-attr,no-any-return]
 
 
 def status(client: TestClient, table_id: str) -> str:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from closingbell.bots import make_bot
 from closingbell.cli.main import main
-from closingbell.server.tables import Hub
+from closingbell.server.hub import Hub
 from closingbell.server.thinking import BotPool
 from tests.server.helpers import client_for, create
 
@@ -45,7 +45,7 @@ def test_an_expert_thinks_in_a_helper_process_unless_told_not_to(
         assert hub.bots.started == (processes > 0)
         assert bool(multiprocessing.active_children()) == (processes > 0)
         # The bot kept for the next move is the one that thought: its generator moved on.
-        bot = table.bots[0]
+        bot = table.driver.bots[0]
         fresh = make_bot("expert", table.game, seed=bot.seed)
         assert bot.rng.getstate() != fresh.rng.getstate()
     assert not hub.bots.started

@@ -4,8 +4,9 @@ Never ``playwright install``: the tests launch ``/usr/bin/chromium`` (``scripts/
 installs it). Players play as people do: they click (or tap) a highlighted card, row or pile,
 then what to do with it when the page asks, or a button for a choice that is not a card.
 
-Whole games run on SQLite and PostgreSQL, spread over desktop (1366 × 768) and phone
-(390 × 844) sizes and both languages; the smaller checks share one SQLite server. The suite
+Whole games run on fresh servers, spread over desktop (1366 × 768) and phone (390 × 844)
+sizes and both languages, each on one database, SQLite or PostgreSQL in turn; the smaller
+checks share one SQLite server. The suite
 writes screenshots of the screens it visits to ``build/screenshots/``, or to the folder named
 by ``CLOSINGBELL_SCREENSHOTS``: ``CLOSINGBELL_SCREENSHOTS=docs/screenshots`` refreshes the
 pictures that docs/web.md shows (the games are random, so every run draws them anew).
@@ -36,7 +37,6 @@ from playwright.sync_api import sync_playwright
 import closingbell
 from closingbell.server.app import create_app
 from tests.server.a11y import assert_accessible
-from tests.server.conftest import STORAGE
 from tests.server.helpers import client_for, create, database, run_sql
 
 CHROMIUM = "/usr/bin/chromium"
@@ -114,16 +114,26 @@ KINDS: dict[str, str] = {}
 """The database kind of each server's address."""
 
 
-@pytest.fixture(params=STORAGE)
+@pytest.fixture
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A server on a fresh database: the whole games run on SQLite and on PostgreSQL."""
+    """A server on a fresh database of the kind a test names with ``on``."""
     with _served(request.param, tmp_path) as base:
         KINDS[base] = request.param
         yield base
 
 
+def on(*kinds: str) -> pytest.MarkDecorator:
+    """Run a test with the ``server`` fixture on each database of ``kinds``.
+
+    The page shows the same on either database (the storage tests prove both keep the
+    same), so each browser test runs on one, and the tests alternate so that both serve
+    pages; a test whose cases differ in more than the database runs on both.
+    """
+    return pytest.mark.parametrize("server", kinds, indirect=True)
+
+
 def _on_sqlite(base: str) -> bool:
-    """Whether ``base`` keeps its games in SQLite (the screenshots are taken there only)."""
+    """Whether ``base`` keeps its games in SQLite."""
     return KINDS.get(base) == "sqlite"
 
 
@@ -426,6 +436,7 @@ def _end_of_game(page: Any, players: int, shots: str | None) -> None:
 # ---------------------------------------------------------------------- whole games
 
 
+@on("sqlite")
 def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str) -> None:
     """Two people and a bot: created in the lobby, joined, played to the end by clicking,
     a round's results, the final screen, the replay and "Play again"."""
@@ -433,17 +444,15 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
     blocked: list[str] = []
     _watch_csp(one, blocked)
     _watch_csp(two, blocked)
-    sqlite = _on_sqlite(server)
     try:
         ana, bo = one.new_page(), two.new_page()
         url = _create_in_lobby(
             ana, server, "take_stock", ["you", "open", "easy"], name="<b>Ana</b>", rounds=2
         )
-        if sqlite:
-            ana.goto(server + "/")
-            ana.wait_for_selector("#tables li")
-            _shot(ana, "lobby-en-desktop")
-            ana.goto(url)
+        ana.goto(server + "/")
+        ana.wait_for_selector("#tables li")
+        _shot(ana, "lobby-en-desktop")
+        ana.goto(url)
         # The creator is seated: no join form, the game waits for the second person.
         _wait_until(ana, "document.body.dataset.seat === '0'")
         assert ana.locator("#join-form").count() == 0
@@ -461,7 +470,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         )
         # Price 1 unless the bot moved first (the deal picks the first dealer) and raised Corn.
         assert re.match(r"Corn: price \d+", ana.get_attribute(".market .row-head", "aria-label"))
-        seen: dict[str, bool] = {"shot": not sqlite, "round": not sqlite}
+        seen: dict[str, bool] = {"shot": False, "round": False}
 
         def snap(counts: Counter[str]) -> None:
             if not seen["shot"] and counts["card"] >= 6:
@@ -485,8 +494,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         for page in (ana, bo):
             _check_final_screen(page, 3)
             assert page.locator("#log li").count() > sum(counts.values())
-        if sqlite:
-            _shot(ana, "take-stock-final-en-desktop")
+        _shot(ana, "take-stock-final-en-desktop")
         # The record file downloads as `closingbell replay` reads it.
         with ana.expect_download() as download:
             ana.click("#record-overlay")
@@ -501,8 +509,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert "<b>Ana</b>" in ana.inner_text("#others") + ana.inner_text("#mine")
         assert ana.locator("#main b:text-is('Ana')").count() == 0
         _check_replay(ana)
-        if sqlite:
-            _shot(ana, "take-stock-replay-en-desktop")
+        _shot(ana, "take-stock-replay-en-desktop")
         ana.click("#replay-back")
         # Play again: a new deal with the same seats and options, its creator seated.
         ana.click("#play-again-side")
@@ -525,6 +532,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         two.close()
 
 
+@on("postgresql")
 def test_take_stock_whole_game_on_a_phone_in_chinese(browser: Any, server: str) -> None:
     """One person against a bot on a phone, in Traditional Chinese, tapping cards."""
     table = _api(
@@ -532,7 +540,6 @@ def test_take_stock_whole_game_on_a_phone_in_chinese(browser: Any, server: str) 
         "/api/tables",
         {"game": "take_stock", "seats": ["open", "medium"], "options": {"rounds": 1}},
     )["table"]
-    sqlite = _on_sqlite(server)
     context = _context(browser, PHONE, "zh-Hant")
     try:
         page = context.new_page()
@@ -553,24 +560,23 @@ def test_take_stock_whole_game_on_a_phone_in_chinese(browser: Any, server: str) 
                 and counts["card"] >= 4
                 and page.locator("#overlay[open]").count() == 0
             ):
-                if sqlite:
-                    _shot(page, "take-stock-zh-phone")
+                _shot(page, "take-stock-zh-phone")
                 _no_overflow(page)
                 checked["words"] = True
 
         counts = _play([page], lambda: _status(page) == "finished", random.Random(2), every=look)
         assert counts["card"] > 3, counts
-        _end_of_game(page, 2, "take-stock-{}-zh-phone" if sqlite else None)
+        _end_of_game(page, 2, "take-stock-{}-zh-phone")
     finally:
         context.close()
 
 
+@on("postgresql")
 def test_card_stock_market_whole_game_on_a_desktop_in_chinese(browser: Any, server: str) -> None:
     """One person against a bot, every card chosen on the table, in Traditional Chinese."""
     table = _api(server, "/api/tables", {"game": "card_stock_market", "seats": ["open", "easy"]})[
         "table"
     ]
-    sqlite = _on_sqlite(server)
     context = _context(browser, DESKTOP, "zh-Hant")
     try:
         page = context.new_page()
@@ -580,7 +586,7 @@ def test_card_stock_market_whole_game_on_a_desktop_in_chinese(browser: Any, serv
         name = page.get_attribute("#mine .hand .card", "aria-label")
         assert re.fullmatch(r"(梅花|方塊|紅心|黑桃) (A|[2-9]|10|J|Q|K)|鬼牌", name), name
         assert page.locator("#mine .hand .card").count() == 8
-        state = {"shot": not sqlite}
+        state = {"shot": False}
 
         def snap(counts: Counter[str]) -> None:
             if (
@@ -593,17 +599,17 @@ def test_card_stock_market_whole_game_on_a_desktop_in_chinese(browser: Any, serv
 
         counts = _play([page], lambda: _status(page) == "finished", random.Random(3), every=snap)
         assert counts["card"] > 10 and counts["menu"] > 5, counts
-        _end_of_game(page, 2, "card-stock-market-{}-zh-desktop" if sqlite else None)
+        _end_of_game(page, 2, "card-stock-market-{}-zh-desktop")
     finally:
         context.close()
 
 
+@on("sqlite")
 def test_card_stock_market_whole_game_on_a_phone_in_english(browser: Any, server: str) -> None:
     """One person against a bot on a phone: the hand is a row to scroll, every tap lands."""
     table = _api(server, "/api/tables", {"game": "card_stock_market", "seats": ["open", "medium"]})[
         "table"
     ]
-    sqlite = _on_sqlite(server)
     context = _context(browser, PHONE)
     try:
         page = context.new_page()
@@ -613,7 +619,7 @@ def test_card_stock_market_whole_game_on_a_phone_in_english(browser: Any, server
             page.evaluate("getComputedStyle(document.querySelector('#mine .hand')).overflowX")
             == "auto"
         )
-        state = {"shot": not sqlite}
+        state = {"shot": False}
 
         def snap(counts: Counter[str]) -> None:
             if not state["shot"] and counts["card"] >= 3:
@@ -623,7 +629,7 @@ def test_card_stock_market_whole_game_on_a_phone_in_english(browser: Any, server
 
         counts = _play([page], lambda: _status(page) == "finished", random.Random(4), every=snap)
         assert counts["card"] > 10, counts
-        _end_of_game(page, 2, "card-stock-market-{}-en-phone" if sqlite else None)
+        _end_of_game(page, 2, "card-stock-market-{}-en-phone")
     finally:
         context.close()
 
@@ -631,6 +637,7 @@ def test_card_stock_market_whole_game_on_a_phone_in_english(browser: Any, server
 # ---------------------------------------------------------------------- seats and presence
 
 
+@on("postgresql")
 def test_reload_comes_back_to_the_same_seat_and_a_spectator_sees_no_hand(
     browser: Any, server: str
 ) -> None:

@@ -22,6 +22,7 @@ from tests.server.test_browser import (  # noqa: F401 (fixtures)
     _shot,
     _wait_until,
     browser,
+    on,
     quick,
     server,
 )
@@ -49,6 +50,7 @@ def _forget_seat_links(page: Any) -> None:
     )
 
 
+@on("sqlite")
 def test_a_signed_in_player_finds_their_seat_without_its_link(browser: Any, server: str) -> None:
     context = _context(browser, DESKTOP)
     page = context.new_page()
@@ -73,6 +75,7 @@ def test_a_signed_in_player_finds_their_seat_without_its_link(browser: Any, serv
     context.close()
 
 
+@on("postgresql")
 def test_a_guest_who_signs_up_mid_game_keeps_the_seat(browser: Any, server: str) -> None:
     context = _context(browser, PHONE)
     page = context.new_page()

@@ -26,6 +26,7 @@ from tests.server.test_browser import (
     _status,
     _wait_until,
     browser,
+    on,
     quick,
     server,
 )
@@ -58,6 +59,7 @@ def _write(page: Any, text: str) -> None:
     page.keyboard.press("Enter")
 
 
+@on("postgresql")
 def test_messages_are_text_spectators_read_and_mutes_stay(browser: Any, server: str) -> None:
     table = _api(server, "/api/tables", {"game": "take_stock", "seats": ["open", "open"]})["table"]
     tid = table["id"]
@@ -135,6 +137,7 @@ TAKE_SEAT = """async ([table, seat]) => {
 }"""
 
 
+@on("sqlite")
 def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, server: str) -> None:
     contexts = [_context(browser, DESKTOP), _context(browser, PHONE, lang="zh-Hant")]
     try:

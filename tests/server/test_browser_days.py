@@ -19,7 +19,6 @@ import pytest
 
 from tests.server import test_browser
 from tests.server.a11y import assert_accessible
-from tests.server.conftest import STORAGE
 from tests.server.test_accounts import PASSWORD
 from tests.server.test_browser import (
     DESKTOP,
@@ -41,11 +40,12 @@ _no_script_errors = test_browser._no_script_errors
 """Every test also checks that the page's scripts raised nothing (test_browser.py's)."""
 
 
-@pytest.fixture(params=STORAGE)
-def served_on_both(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Clock]]:
-    """A server with a clock of the test's on a fresh database of each kind in turn."""
+@pytest.fixture
+def served_on_postgresql(tmp_path: Path) -> Iterator[tuple[str, Clock]]:
+    """A server with a clock of the test's on a fresh PostgreSQL database (the other tests
+    here, and most browser tests, serve from SQLite)."""
     clock = Clock()
-    with _served(request.param, tmp_path, clock=clock, deadline_check=0.1, allow_seed=True) as base:
+    with _served("postgresql", tmp_path, clock=clock, deadline_check=0.1, allow_seed=True) as base:
         yield base, clock
 
 
@@ -104,9 +104,9 @@ def _fill_days_form(page: Any, base: str, invite: str) -> None:
 
 
 def test_a_player_back_a_day_later_finds_the_move_waiting_in_my_games(
-    browser: Any, served_on_both: tuple[str, Clock]
+    browser: Any, served_on_postgresql: tuple[str, Clock]
 ) -> None:
-    base, clock = served_on_both
+    base, clock = served_on_postgresql
     alice = _context(browser, DESKTOP)
     bob = _context(browser, PHONE, "zh-Hant")
     rng = random.Random(22)

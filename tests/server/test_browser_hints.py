@@ -28,6 +28,7 @@ from tests.server.test_browser import (
     _version,
     _wait_until,
     browser,
+    on,
     server,
 )
 
@@ -36,6 +37,7 @@ __all__ = ["_no_script_errors", "browser", "server"]  # the fixtures, used here 
 YOUR_TURN = "document.body.classList.contains('your-turn')"
 
 
+@on("sqlite", "postgresql")
 def test_a_hint_at_a_practice_table_shows_and_marks_the_preferred_action(
     browser: Any, server: str
 ) -> None:
@@ -105,6 +107,7 @@ def test_a_hint_at_a_practice_table_shows_and_marks_the_preferred_action(
         watcher_context.close()
 
 
+@on("sqlite", "postgresql")
 def test_a_rated_table_is_marked_and_offers_no_hint(browser: Any, server: str) -> None:
     desktop = _on_sqlite(server)
     lang = "en" if desktop else "zh-Hant"

@@ -3,8 +3,9 @@
 Bots finish a game; a visitor opens its review from the final screen, sees the progress,
 then the chart of the seat's chance of winning with its mistakes marked and the list of
 decisions, and steps the board to a mistake, where every legal action's worth and the
-mistake's reason are shown. On SQLite and PostgreSQL, on a desktop in English and a phone in
-Chinese (the phone picks the other seat). The server's reviews deal a few worlds here
+mistake's reason are shown. On SQLite (the page shows the same on PostgreSQL, which other
+browser tests serve), on a desktop in English and a phone in Chinese (the phone picks the
+other seat). The server's reviews deal a few worlds here
 (``review_budget``), so that they take seconds and mark mistakes; the default is 128.
 Screenshots go where tests/server/test_browser.py puts its own.
 """
@@ -20,15 +21,12 @@ from typing import Any
 import pytest
 
 from tests.server.a11y import assert_accessible
-from tests.server.conftest import STORAGE
 from tests.server.test_browser import (
     DESKTOP,
-    KINDS,
     _api,
     _context,
     _no_overflow,
     _no_script_errors,
-    _on_sqlite,
     _served,
     _shot,
     _wait_until,
@@ -43,11 +41,10 @@ PHONE = {"width": 360, "height": 800}
 """The narrowest phone the page is made for."""
 
 
-@pytest.fixture(params=STORAGE)
-def reviewing(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A server on a fresh database of each kind whose reviews deal ``BUDGET`` worlds."""
-    with _served(request.param, tmp_path, allow_seed=True, review_budget=BUDGET) as base:
-        KINDS[base] = request.param
+@pytest.fixture
+def reviewing(tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh SQLite file whose reviews deal ``BUDGET`` worlds."""
+    with _served("sqlite", tmp_path, allow_seed=True, review_budget=BUDGET) as base:
         yield base
 
 
@@ -174,7 +171,6 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
 ) -> None:
     base = reviewing
     table_id = _finished_game(base)
-    shots = _on_sqlite(base)
 
     # A desktop in English: the first seat (random bots make mistakes the review confirms).
     context = _context(browser, DESKTOP, "en")
@@ -198,8 +194,7 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         assert page.locator("#review-chart .mistake-mark").count() == len(mistakes)
         assert page.get_attribute("#review-chart svg", "aria-labelledby")
         _no_overflow(page)
-        if shots:
-            _shot(page, "review-en-desktop")
+        _shot(page, "review-en-desktop")
         _every_mark_opens_its_decision(page, decisions, "en")
         # A mistake chosen on the chart (with the keyboard) steps the board to it.
         first = mistakes[0]
@@ -223,8 +218,7 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
             first["index"]
         )
         _no_overflow(page)
-        if shots:
-            _shot(page, "review-mistake-en-desktop")
+        _shot(page, "review-mistake-en-desktop")
         # The replay's own controls keep the review in step.
         page.click("#replay-next")
         following = next((d for d in decisions if d["index"] == first["index"] + 1), None)
@@ -256,8 +250,7 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         _no_overflow(page)
         page.check("#review-only-mistakes")
         assert page.locator("#review-list li").count() == len(mistakes)
-        if shots:
-            _shot(page, "review-zh-phone")
+        _shot(page, "review-zh-phone")
         last = mistakes[-1]
         page.locator(f"#review-list button[data-index='{last['index']}']").click()
         _step_to(page, last["index"])
@@ -267,8 +260,7 @@ def test_a_finished_games_review_steps_the_board_to_its_mistakes(
         label = page.get_attribute("#mine .seat-area .hand", "aria-label")
         assert label is not None and label.endswith("的手牌") and label != "你的手牌", label
         _no_overflow(page)
-        if shots:
-            _shot(page, "review-mistake-zh-phone")
+        _shot(page, "review-mistake-zh-phone")
         page.uncheck("#review-only-mistakes")
         _every_mark_opens_its_decision(page, review["decisions"], "zh-Hant")
     finally:

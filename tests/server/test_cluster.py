@@ -18,9 +18,11 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from closingbell.core.registry import game_class
+from closingbell.server.client import Connection
+from closingbell.server.hub import Hub
 from closingbell.server.protocol import Act
+from closingbell.server.settings import Settings
 from closingbell.server.store import Store
-from closingbell.server.tables import Connection, Hub, Settings
 from tests.server.helpers import (
     act,
     client_for,
@@ -287,9 +289,9 @@ def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url:
 
             made = await hubs[0].create(CreateTable(game="take_stock", seats=["open", "open"]))
             for p, name in enumerate(("Ana", "Bob")):
-                await made.join(name, p)
+                await made.seating.join(name, p)
             copies = [await hub.get(made.id) for hub in hubs]
-            await copies[1].refresh_seats()
+            await copies[1].seating.refresh()
             outcomes: list[str] = []
             for _ in range(40):
                 seat = copies[0].state.current_player

@@ -2,7 +2,7 @@
 deadlines kept across restarts; and a signed-in player's "My games" (``GET /api/my/games``).
 
 The server's wall clock is the test's (``create_app(url, clock=...)``): a "day later" is a
-step of that clock, and the look for deadlines is run at once (``Hub.check_deadlines``).
+step of that clock, and the look for deadlines is run at once (``Sweeps.check_deadlines``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Clock:
 
 def check(client: TestClient) -> list[str]:
     """Run the server's look for deadlines now; the tables it played."""
-    return client.portal.call(hub_of(client).check_deadlines)  # type: ignore[union-attr,no-any-return]
+    return client.portal.call(hub_of(client).sweeps.check_deadlines)  # type: ignore[union-attr,no-any-return]
 
 
 def seen(client: TestClient, table_id: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 
 from closingbell.cli.serve import OWN_OPTIONS, SETTING_OPTIONS
 from closingbell.server.environment import variable
-from closingbell.server.tables import Settings
+from closingbell.server.settings import Settings
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 """The folder of the deployment's files."""

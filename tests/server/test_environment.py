@@ -24,7 +24,7 @@ from closingbell.server.environment import (
     settings_from_environment,
     variable,
 )
-from closingbell.server.tables import Settings
+from closingbell.server.settings import Settings
 from tests.server.helpers import client_for, create, run_sql
 from tests.server.test_serve import free_port
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from closingbell.bots import make_bot
 from closingbell.core.records import GameRecord, replay
 from closingbell.core.registry import load_game
-from closingbell.server.tables import bot_seed
+from closingbell.server.botdriver import bot_seed
 from tests.server.helpers import client_for, create, join
 
 

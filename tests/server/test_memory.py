@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from closingbell.server.tables import Hub, LiveTable
+from closingbell.server.hub import Hub
+from closingbell.server.tables import LiveTable
 from tests.server.helpers import (
     act,
     client_for,

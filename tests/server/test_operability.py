@@ -17,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 
 from closingbell.server.app import create_app
+from closingbell.server.hub import Hub
 from closingbell.server.logs import (
     JsonFormatter,
     bound,
@@ -25,7 +26,6 @@ from closingbell.server.logs import (
     table_context,
 )
 from closingbell.server.protocol import ErrorCode
-from closingbell.server.tables import Hub
 from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join, run_sql
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -132,8 +132,8 @@ def test_readyz_refuses_when_the_database_does_not_answer(
 def test_the_hub_is_not_ready_before_start_nor_once_stopping(tmp_path: Path) -> None:
     import asyncio
 
+    from closingbell.server.settings import Settings
     from closingbell.server.store import Store
-    from closingbell.server.tables import Settings
 
     async def run() -> None:
         hub = Hub(Store(f"sqlite:///{tmp_path / 'web.db'}"), Settings())

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from closingbell.server.tables import Settings, bot_pause
+from closingbell.server.botdriver import bot_pause
+from closingbell.server.settings import Settings
 from tests.server.helpers import client_for, create, hello, wait_state
 from tests.server.test_memory import hub_of
 

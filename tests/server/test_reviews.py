@@ -15,11 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from closingbell.bots.analysis import ActionValue, DecisionAnalysis, Estimate
-from closingbell.bots.review import review
 from closingbell.core.records import GameRecord
 from closingbell.server import reviews
 from closingbell.server.replays import FinishedGame
 from closingbell.server.reviews import ReviewCache, TooManyReviews
+from closingbell.text.review import review
 from tests.server.helpers import client_for, create
 from tests.server.leakcheck import Leak, check_review, check_seat_replay
 from tests.server.test_leaks import play_through

@@ -19,7 +19,6 @@ import pytest
 
 from tests.server import test_browser
 from tests.server.a11y import assert_accessible
-from tests.server.conftest import STORAGE
 from tests.server.helpers import run_sql
 from tests.server.test_accounts import stored
 from tests.server.test_browser import (
@@ -92,10 +91,11 @@ def _api(page: Any, path: str) -> Any:
     return page.evaluate(f"async () => (await fetch({json.dumps(path)})).json()")
 
 
-@pytest.fixture(params=STORAGE)
-def fresh_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A server on a fresh database of each kind in turn, whose tables may be given seeds."""
-    with _served(request.param, tmp_path, allow_seed=True) as base:
+@pytest.fixture
+def fresh_site(tmp_path: Path) -> Iterator[str]:
+    """A server on a fresh PostgreSQL database, whose tables may be given seeds (the
+    other tests here serve from SQLite)."""
+    with _served("postgresql", tmp_path, allow_seed=True) as base:
         yield base
 
 

@@ -28,6 +28,8 @@ import closingbell
 from closingbell.server import filelock
 from closingbell.server.app import create_app
 from closingbell.server.filelock import LOCKS_APART
+from closingbell.server.hub import Hub
+from closingbell.server.settings import Settings
 from closingbell.server.store import (
     DatabaseInUseError,
     EmptyDatabaseFileError,
@@ -36,7 +38,6 @@ from closingbell.server.store import (
     UnknownSchemaError,
     UnusableDatabaseError,
 )
-from closingbell.server.tables import Hub, Settings
 from tests.server.helpers import (
     act,
     client_for,
@@ -470,6 +471,11 @@ def play_table(client: TestClient, seed: int) -> tuple[str, list[str]]:
     return table["id"], tokens
 
 
+ONE_ROUND = {"rounds": 1}
+"""The options of the tables bots play to the end here: a finished table is all these tests
+need, and one round of four ends it sooner."""
+
+
 def wait_finished(client: TestClient, table_id: str) -> None:
     deadline = time.monotonic() + 60
     while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
@@ -566,7 +572,7 @@ def check_damaged_table(
     with client_for(url) as client:
         bad, _ = play_table(client, seed=5)
         good, tokens = play_table(client, seed=6)
-        over = create(client, "take_stock", ["random", "random"], seed=7)["id"]
+        over = create(client, "take_stock", ["random", "random"], seed=7, options=ONE_ROUND)["id"]
         wait_finished(client, over)
     damage(url, bad, statements)
     caplog.set_level(logging.INFO, logger="closingbell.server")
@@ -643,7 +649,9 @@ def test_an_unreadable_time_spoils_nothing(sqlite_url: str) -> None:
 def finished_table(url: str) -> str:
     """A table of two bots, played to the end."""
     with client_for(url) as client:
-        table_id = create(client, "take_stock", ["random", "random"], seed=9)["id"]
+        table_id = create(client, "take_stock", ["random", "random"], seed=9, options=ONE_ROUND)[
+            "id"
+        ]
         wait_finished(client, table_id)
     return table_id
 

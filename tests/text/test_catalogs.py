@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -30,7 +31,10 @@ LATIN_PLACEHOLDERS = {
 """Placeholders whose value begins and ends with Latin text or a figure."""
 
 
+@functools.cache
 def _catalog(lang: str, domain: str) -> Catalog:
+    """The catalog of ``domain`` in ``lang``, read once (every message of the sources asks
+    for its own, and the checks only read it)."""
     with catalog_path(lang, domain).open("rb") as f:
         return read_po(f, locale=LANGS[lang], domain=domain)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import closingbell
@@ -123,21 +125,39 @@ def test_one_action_has_no_reason() -> None:
     assert hint_reason(ts("en"), view, alone) is None
 
 
+@functools.cache
+def _analysed(
+    name: str, players: int
+) -> tuple[Game, list[tuple[View, DecisionAnalysis, View, DecisionAnalysis]]]:
+    """A game of ``name`` and decisions of its random games, each analysed as its seat sees
+    it, and again with the cards hidden from that seat moved: ``(view, analysis, moved, its
+    analysis)``. The analyses are the same in every language, so they are worked out once."""
+    game = closingbell.load_game(name, players=players)
+    decisions = [
+        (
+            view,
+            Analyst(game, worlds=8, seed=deal).analyze(view),
+            moved,
+            Analyst(game, worlds=8, seed=deal).analyze(moved),
+        )
+        for deal, view, moved in moved_decisions(game, games=4, per_game=12, chance=0.2, seed=5)
+    ]
+    return game, decisions
+
+
 @pytest.mark.parametrize("lang", list(LANGS))
 @pytest.mark.parametrize(("name", "players"), [("take_stock", 2), ("card_stock_market", 3)])
 def test_every_hint_reads_without_gaps_and_ignores_the_hidden_cards(
     name: str, players: int, lang: str
 ) -> None:
-    game = closingbell.load_game(name, players=players)
+    game, decisions = _analysed(name, players)
     words = narrator_for(game, [f"P{q + 1}" for q in range(players)], lang)
     assert words is not None
     _ = translations(lang).gettext
     told = 0
-    for deal, view, moved in moved_decisions(game, games=4, per_game=12, chance=0.2, seed=5):
-        found = Analyst(game, worlds=8, seed=deal).analyze(view)
+    for view, found, moved, again in decisions:
         said = hint_reason(words, view, found)
         assert said and "{" not in said and "}" not in said, said
-        again = Analyst(game, worlds=8, seed=deal).analyze(moved)
         assert hint_reason(words, moved, again) == said
         second = found.actions[1].action
         lead = cost_of(found, second, found.best)

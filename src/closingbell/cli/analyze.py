@@ -10,7 +10,7 @@ beyond chance. ``--json`` prints the same as one JSON object (docs/records.md, "
 a PNG. A mistake comes with a sentence, from the game's narrator, that says in the game's
 terms why the preferred action is better and what the choice cost (``--lang`` chooses
 its language, as the labels'). Progress and the time left go to standard error. The review
-itself is :func:`closingbell.bots.review.review`, which the web server's reviews share.
+itself is :func:`closingbell.text.review.review`, which the web server's reviews share.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import json
 import sys
 from typing import Any
 
-from closingbell.bots.review import review
 from closingbell.core.errors import RecordError
 from closingbell.core.records import GameRecord
 from closingbell.text.i18n import LANGS
+from closingbell.text.review import review
 
 __all__ = ["add_parser", "review", "run"]
 

@@ -1,7 +1,7 @@
 """The FastAPI application: the lobby's HTTP routes and one WebSocket per table.
 
 Every route and message is described in docs/protocol.md. The app keeps its tables in a
-:class:`~closingbell.server.tables.Hub` made at start-up, after the database has been
+:class:`~closingbell.server.hub.Hub` made at start-up, after the database has been
 migrated (``alembic upgrade head``) and every unfinished table rebuilt from its actions.
 """
 
@@ -30,8 +30,11 @@ from closingbell.bots import searches
 from closingbell.core.jsontext import JSONDepthError, load_json
 from closingbell.core.registry import available_games, game_class
 from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
+from closingbell.server.client import CLOSE_SIGNED_OUT, Connection
+from closingbell.server.errors import WebError
 from closingbell.server.guided import has_tutorial
 from closingbell.server.guided import router as guided_router
+from closingbell.server.hub import Hub
 from closingbell.server.limits import (
     CrossSiteGuard,
     OneCookieHeader,
@@ -67,16 +70,11 @@ from closingbell.server.protocol import (
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.reviews import REVIEW_SEED, Review, ReviewCache, TooManyReviews
+from closingbell.server.settings import Settings
 from closingbell.server.standings import router as standings_router
 from closingbell.server.store import Store, default_database_path, hash_token
-from closingbell.server.tables import (
-    CLOSE_SIGNED_OUT,
-    Connection,
-    Hub,
-    LiveTable,
-    Settings,
-    WebError,
-)
+from closingbell.server.tables import LiveTable
+from closingbell.server.tableview import message_for, table_info
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
 from closingbell.text.i18n import LANGS
 
@@ -133,7 +131,7 @@ def create_app(
     """The web app on ``database_url`` (default: an SQLite file in the user's data folder).
 
     ``settings`` (or keyword ``changes`` to the defaults, such as ``bot_delay=0``) say how
-    the server behaves; see :class:`~closingbell.server.tables.Settings`. ``clock`` is the
+    the server behaves; see :class:`~closingbell.server.settings.Settings`. ``clock`` is the
     wall clock (UTC) of sessions and of games over days; tests give one of their own.
     """
     chosen = dataclasses.replace(settings or Settings(), **changes)
@@ -402,13 +400,13 @@ def _add_routes(app: FastAPI) -> None:
         table = await _hub(request).create(
             body, await session_user(request), address=client_address(request)
         )
-        return {"table": table.info()}
+        return {"table": table_info(table)}
 
     @app.get("/api/tables/{table_id}")
     async def show(request: Request, table_id: str) -> dict[str, TableInfo]:
         """One table."""
         table = await _hub(request).get(table_id)
-        return {"table": table.info()}
+        return {"table": table_info(table)}
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: JoinTable) -> Joined:
@@ -418,15 +416,15 @@ def _add_routes(app: FastAPI) -> None:
         name = body.name if user is None else user.username
         if name is None:
             raise WebError(ErrorCode.BAD_NAME, "name: give your name (or sign in)", 422)
-        seat, token = await table.join(name, body.seat, None if user is None else user.id)
-        return Joined(table=table.info(), seat=seat, token=token)
+        seat, token = await table.seating.join(name, body.seat, None if user is None else user.id)
+        return Joined(table=table_info(table), seat=seat, token=token)
 
     @app.get("/api/tables/{table_id}/view")
     async def spectate(request: Request, table_id: str) -> dict[str, Any]:
         """What a spectator sees now, as a ``state`` message with every public event."""
         table = await _hub(request).get(table_id)
         async with table.lock:
-            return table.message_for(Connection(seat=None)).model_dump()
+            return message_for(table, Connection(seat=None)).model_dump()
 
     @app.get("/api/tables/{table_id}/chat")
     async def chat(
@@ -434,7 +432,7 @@ def _add_routes(app: FastAPI) -> None:
     ) -> dict[str, list[ChatEntry]]:
         """The table's latest chat messages, oldest first: what its spectators read."""
         table = await _hub(request).get(table_id)
-        return {"messages": await table.latest_chat(limit)}
+        return {"messages": await table.chat.latest(limit)}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
@@ -730,7 +728,7 @@ async def _read(
                         continue
                     conn.seat, conn.session = found
                 elif parsed.token is not None:
-                    seat = await table.find_seat(parsed.token)
+                    seat = await table.seating.find_seat(parsed.token)
                     if seat is None:
                         _refuse(conn, ErrorCode.BAD_TOKEN, "no seat of this table has it", table)
                         continue
@@ -769,11 +767,11 @@ async def _handle(
     that one connection never has more than one hint under way.
     """
     if isinstance(message, Say):
-        await table.say(conn, message.text)
+        await table.chat.say(conn, message.text)
     elif isinstance(message, RematchVote):
-        await table.vote_rematch(conn)
+        await table.rematches.vote(conn)
     elif isinstance(message, AskHint):
-        await table.hint(conn, message)
+        await table.hints.ask(conn, message)
     else:
         await table.act(conn, message, received)
 
@@ -794,10 +792,10 @@ async def _account_seat(websocket: WebSocket, table: LiveTable) -> tuple[int, st
     user = await table.hub.accounts.user_of(cookie)
     if user is None or cookie is None:
         return "not signed in: sign in, or give the seat's token"
-    seat = table.seat_of_user(user.id)
+    seat = table.seating.seat_of_user(user.id)
     if seat is None and table.hub.cluster.shared:
-        await table.refresh_seats()  # joined through another server, maybe
-        seat = table.seat_of_user(user.id)
+        await table.seating.refresh()  # joined through another server, maybe
+        seat = table.seating.seat_of_user(user.id)
     if seat is None:
         return "your account has no seat at this table"
     return seat, hash_token(cookie)

@@ -30,7 +30,7 @@ follows the same list of actions, the database's:
 - **Sessions.** A session revoked on one server (signed out, its password changed) is named
   in a notice, and every server closes the WebSockets opened with it.
 - **Abandoned tables.** The lease holder of a table nobody has been at for long enough ends
-  it (``Hub.check_abandoned``), with a notice naming the table, from which the others show
+  it (``Sweeps.check_abandoned``), with a notice naming the table, from which the others show
   it ended.
 - **Hints.** A hint taken at a practice table is stored (``tables.hints_used``) with a
   notice naming the table, so that every server shows the table as hinted; its ratings do
@@ -52,18 +52,31 @@ import os
 import random
 import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from closingbell.server.store import ChatRow, Store
+from closingbell.server.errors import WebError
+from closingbell.server.metrics import Metrics
+from closingbell.server.notices import (
+    Actions,
+    Ask,
+    Bye,
+    Here,
+    Note,
+    Release,
+    Revoke,
+    StandIn,
+    TableNotice,
+    fields,
+    read,
+)
+from closingbell.server.store import Store
 from closingbell.server.store.database import NOTICE_CHANNEL, notice_chunks
 from closingbell.server.store.schema import servers_table
-
-if TYPE_CHECKING:
-    from closingbell.server.tables import Hub, LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +125,75 @@ FORGET_SERVERS = sa.text(
 """Forget the servers that stopped beating long ago."""
 
 
+class Present(Protocol):
+    """A seat as the cluster sees it."""
+
+    @property
+    def connections(self) -> int:
+        """Live connections holding the seat's token, on this server."""
+        ...
+
+
+class Follower(Protocol):
+    """A live table as the cluster sees it: what it tells the table, and what it reads."""
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The number of actions played."""
+        ...
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[Present]:
+        """Every seat."""
+        ...
+
+    def catch_up_later(self, notes: list[Note] | None = None) -> None:
+        """Apply actions other servers committed (``notes``, else the stored ones)."""
+
+    def refresh_seats_later(self) -> None:
+        """Read the seats as stored."""
+
+    def heard_presence(self, server: str, counts: list[int] | None) -> None:
+        """Another server's connections to each seat (``None``: it is gone)."""
+
+    def hear(self, notice: TableNotice, sender: str) -> None:
+        """A notice about the table from the server ``sender``."""
+
+    def owner_changed(self) -> None:
+        """Start or stop the bots and clock: this server took the lease, or lost it."""
+
+
+class Tables(Protocol):
+    """The server's set of tables as the cluster sees it."""
+
+    @property
+    def tables(self) -> Mapping[str, Follower]:
+        """Tables in memory, by id."""
+        ...
+
+    @property
+    def metrics(self) -> Metrics:
+        """What the server counts."""
+        ...
+
+    def get(self, table_id: str) -> Awaitable[object]:
+        """Load the table ``table_id`` (raises :class:`WebError` if it cannot be)."""
+        ...
+
+    def sessions_revoked(self, digests: list[str], *, tell: bool = True) -> None:
+        """Close the WebSockets opened with the sessions ``digests``."""
+
+
 class Solo:
     """A server alone on its database (SQLite): it owns every table and tells nobody."""
 
@@ -129,19 +211,19 @@ class Solo:
         """Whether no other server shares the database (none may)."""
         return True
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: Tables) -> None:
         """Start following the other servers (alone: nothing to do)."""
 
-    async def loaded(self, table: LiveTable) -> None:
+    async def loaded(self, table: Follower) -> None:
         """``table`` has just been loaded or created here."""
 
-    def dropped(self, table: LiveTable) -> None:
+    def dropped(self, table: Follower) -> None:
         """``table`` has just left memory here."""
 
-    def presence(self, table: LiveTable) -> None:
+    def presence(self, table: Follower) -> None:
         """Say that the connections to ``table``'s seats on this server changed."""
 
-    def stand_in(self, table: LiveTable, seat: int) -> None:
+    def stand_in(self, table: Follower, seat: int) -> None:
         """A bot now stands in for ``table``'s seat ``seat``."""
 
     def revoked(self, sessions: list[str]) -> None:
@@ -173,7 +255,7 @@ class Cluster(Solo):
         """The tables whose lease this server holds."""
         self.live: set[str] = set()
         """The servers alive at the last heartbeat (this one among them)."""
-        self.hub: Hub | None = None
+        self.hub: Tables | None = None
         self._listener: Any = None
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -184,7 +266,7 @@ class Cluster(Solo):
 
     # ------------------------------------------------------------ life
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: Tables) -> None:
         """Register, listen, then take up the tables nobody runs."""
         self.hub = hub
         async with self.store.engine.begin() as conn:
@@ -234,8 +316,8 @@ class Cluster(Solo):
                     servers_table.delete().where(servers_table.c.id == self.server_id)
                 )
                 for chunk in notice_chunks(handed):
-                    await self.store.notify(conn, {"k": "release", "t": chunk})
-                await self.store.notify(conn, {"k": "bye"})
+                    await self.store.notify(conn, fields(Release(chunk)))
+                await self.store.notify(conn, fields(Bye()))
         except (SQLAlchemyError, OSError):
             log.exception("the tables could not be handed over; others take them when due")
             return
@@ -281,7 +363,7 @@ class Cluster(Solo):
         self.owned.add(table_id)
         return True
 
-    async def loaded(self, table: LiveTable) -> None:
+    async def loaded(self, table: Follower) -> None:
         """Take the new table's lease if nobody runs it, and ask who is connected to it."""
         try:
             await self.claim(table.id)
@@ -289,7 +371,7 @@ class Cluster(Solo):
             log.exception("table %s: its lease could not be taken", table.id)
         if self.alone:
             return  # nobody to ask, and nobody else writes
-        self._say({"k": "ask", "t": table.id})
+        self._say(Ask(table.id))
         # A notice sent while the table was being loaded found it missing here.
         table.catch_up_later()
 
@@ -302,7 +384,7 @@ class Cluster(Solo):
         """
         return self.live <= {self.server_id}
 
-    def dropped(self, table: LiveTable) -> None:
+    def dropped(self, table: Follower) -> None:
         """Give up the lease of a table that left memory (others holding it take it)."""
         if table.id in self.owned:
             self.owned.discard(table.id)
@@ -314,7 +396,7 @@ class Cluster(Solo):
                 sa.text("DELETE FROM leases WHERE table_id = :table AND server = :me"),
                 {"table": table_id, "me": self.server_id},
             )
-            await self.store.notify(conn, {"k": "release", "t": [table_id]})
+            await self.store.notify(conn, fields(Release([table_id])))
 
     async def _live_servers(self) -> set[str]:
         async with self.store.engine.connect() as conn:
@@ -377,8 +459,6 @@ class Cluster(Solo):
 
     async def _take_over(self) -> None:
         """Take the leases of tables nobody live runs: the ones in memory here, and a share."""
-        from closingbell.server.tables import WebError  # noqa: PLC0415 (tables imports this)
-
         hub = self.hub
         assert hub is not None
         if self._stopping:
@@ -435,25 +515,25 @@ class Cluster(Solo):
 
     # ------------------------------------------------------------ notices
 
-    def presence(self, table: LiveTable) -> None:
+    def presence(self, table: Follower) -> None:
         """Tell the others how many of this server's connections hold each of its seats."""
         if self.alone:
             return
-        self._say({"k": "here", "t": table.id, "n": [s.connections for s in table.seats]})
+        self._say(Here(table.id, [s.connections for s in table.seats]))
 
-    def stand_in(self, table: LiveTable, seat: int) -> None:
+    def stand_in(self, table: Follower, seat: int) -> None:
         """Tell the others that a bot now stands in for ``seat``."""
-        self._say({"k": "stand_in", "t": table.id, "seat": seat})
+        self._say(StandIn(table.id, seat))
 
     def revoked(self, sessions: list[str]) -> None:
         """Tell the others to close the WebSockets of the revoked ``sessions``."""
         for chunk in notice_chunks(sessions):
-            self._say({"k": "revoke", "s": chunk})
+            self._say(Revoke(chunk))
 
-    def _say(self, notice: dict[str, Any]) -> None:
+    def _say(self, notice: Ask | Here | StandIn | Revoke) -> None:
         if self._listener is None and not self._tasks:
             return
-        text = json.dumps({**notice, "p": self.server_id}, separators=(",", ":"))
+        text = json.dumps({**fields(notice), "p": self.server_id}, separators=(",", ":"))
         self._outbox.put_nowait(text)
 
     async def _send_forever(self) -> None:
@@ -491,12 +571,10 @@ class Cluster(Solo):
         except Exception:
             log.exception("a %r notice could not be handled", kind)
 
-    def _handle(self, hub: Hub, kind: str, sender: str, notice: dict[str, Any]) -> None:
-        if kind == "actions":
-            by_table: dict[str, list[tuple[int, int, int, str]]] = {}
-            for table_id, number, seat, action, by in notice["x"]:
-                by_table.setdefault(table_id, []).append((number, seat, action, by))
-            for table_id, notes in by_table.items():
+    def _handle(self, hub: Tables, kind: str, sender: str, notice: dict[str, Any]) -> None:
+        heard = read(kind, notice)
+        if isinstance(heard, Actions):
+            for table_id, notes in heard.notes.items():
                 table = hub.tables.get(table_id)
                 # Most of this server's own actions are applied by the time it hears them.
                 if table is not None and any(n[0] >= table.version for n in notes):
@@ -504,41 +582,26 @@ class Cluster(Solo):
             return
         if sender == self.server_id:
             return
-        if kind != "bye":
+        if not isinstance(heard, Bye):
             self.live.add(sender)  # alive, whatever the last heartbeat found
-        if kind == "release":
-            for table_id in notice["t"]:
+        if isinstance(heard, Release):
+            for table_id in heard.tables:
                 if table_id in hub.tables:
                     self._later(self._take(table_id))
-            return
-        if kind == "revoke":
-            hub.sessions_revoked([str(s) for s in notice["s"]], tell=False)
-            return
-        if kind == "bye":
+        elif isinstance(heard, Revoke):
+            hub.sessions_revoked(heard.sessions, tell=False)
+        elif isinstance(heard, Bye):
             self.live.discard(sender)
             for table in hub.tables.values():
                 table.heard_presence(sender, None)
-            return
-        table = hub.tables.get(str(notice.get("t")))
-        if table is None:
-            return
-        if kind == "join":
-            table.refresh_seats_later()
-        elif kind == "here":
-            table.heard_presence(sender, [int(n) for n in notice["n"]])
-        elif kind == "ask":
-            if any(s.connections for s in table.seats):
+        elif heard is not None:
+            table = hub.tables.get(heard.table)
+            if table is None:
+                return
+            if not isinstance(heard, Ask):
+                table.hear(heard, sender)
+            elif any(s.connections for s in table.seats):
                 self.presence(table)
-        elif kind == "stand_in":
-            table.heard_stand_in(int(notice["seat"]))
-        elif kind == "chat":
-            table.heard_chat(ChatRow.from_notice(notice["m"]))
-        elif kind == "rematch":
-            table.heard_rematch()
-        elif kind == "hints":
-            table.heard_hints()
-        elif kind == "abandoned":
-            table.heard_abandoned()
 
     async def _take(self, table_id: str) -> None:
         """Take a handed-over table held in memory here."""

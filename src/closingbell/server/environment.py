@@ -1,6 +1,6 @@
 """Server settings from environment variables: ``CLOSINGBELL_`` and the setting's name.
 
-Every field of :class:`~closingbell.server.tables.Settings` may be given by the variable
+Every field of :class:`~closingbell.server.settings.Settings` may be given by the variable
 ``CLOSINGBELL_<FIELD>`` (``CLOSINGBELL_BOT_DELAY=0.2``), its text read by the field's type:
 a number, ``true``/``false`` (also ``1``/``0``, ``yes``/``no``, ``on``/``off``), or a
 comma-separated list (``allowed_origins``). A variable set to nothing counts as not set.
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from closingbell.server.origins import normalize_origin
+from closingbell.server.settings import Settings
 
 PREFIX = "CLOSINGBELL_"
 """What every variable of the server's begins with."""
@@ -109,9 +110,6 @@ def settings_from_environment(environ: Mapping[str, str] | None = None) -> dict[
     :class:`EnvironmentValueError` for a malformed value, a negative number (no setting
     takes one) or an origin that is not one.
     """
-    # Here, not above: the command line reads this module's names without the web extra.
-    from closingbell.server.tables import Settings  # noqa: PLC0415
-
     environ = os.environ if environ is None else environ
     kinds = typing.get_type_hints(Settings)
     out: dict[str, Any] = {}

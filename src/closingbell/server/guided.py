@@ -11,9 +11,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from closingbell.learn import available_tutorials
+from closingbell.server.errors import WebError
 from closingbell.server.players import hub_of, session_user
 from closingbell.server.protocol import ErrorCode, Joined, StartTutorial
-from closingbell.server.tables import WebError
+from closingbell.server.tableview import table_info
 from closingbell.server.tutorials import NoTutorial, tutorial_row
 
 router = APIRouter()
@@ -48,5 +49,5 @@ async def learn(request: Request, body: StartTutorial) -> Joined:
             422,
         ) from None
     table = await hub.open(row, found.load())
-    seat, token = await table.join(name, found.seat, None if user is None else user.id)
-    return Joined(table=table.info(), seat=seat, token=token)
+    seat, token = await table.seating.join(name, found.seat, None if user is None else user.id)
+    return Joined(table=table_info(table), seat=seat, token=token)

@@ -40,7 +40,7 @@ from closingbell.server.origins import origin_allowed
 from closingbell.server.protocol import ErrorCode, error_body
 from closingbell.server.ratelimit import TokenBucket
 from closingbell.server.replays import dumps
-from closingbell.server.tables import Settings
+from closingbell.server.settings import Settings
 
 Scope = dict[str, Any]
 Message = dict[str, Any]

@@ -34,6 +34,11 @@ table_id: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 )
 """The id of the table whose work runs, if any."""
 
+TABLES_LOG = "closingbell.server.tables"
+"""The logger of the live tables and their rooms (``server.tables``, ``server.seats``,
+``server.chat``, ``server.hub``...): one name for all, as when they were one module, so that
+operators' filters and alerts on it (docs/web.md) see every table's lines."""
+
 REQUEST_HEADER = "x-request-id"
 """The header that carries a request's id, in and out."""
 

@@ -1,7 +1,7 @@
 """Which tables the server keeps in memory: idle and finished ones leave, and come back.
 
 Every table is in the database; memory holds the ones in use. A table leaves memory once
-nobody has used it for a while (:attr:`~closingbell.server.tables.Settings.table_idle`,
+nobody has used it for a while (:attr:`~closingbell.server.settings.Settings.table_idle`,
 ``finished_idle`` once the game is over), and whenever more than ``tables_in_memory`` are
 held the longest unused go first. ``Hub.get`` brings a table back on demand by replaying
 its actions, as after a restart. A table is never dropped while it is busy (a connection,
@@ -23,13 +23,12 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 from closingbell.server.protocol import LastAction
-
-if TYPE_CHECKING:
-    from closingbell.server.tables import Hub, LiveTable
+from closingbell.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +51,62 @@ class _Note:
     last_action: LastAction | None
 
 
-class TableMemory:
-    """Drops unused tables from ``hub.tables`` and puts back what the database lacks."""
+class HeldSeat(Protocol):
+    """A seat as memory sees it."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        """The server's set of tables."""
+    stand_in: bool
+    """Whether a bot is playing for this absent player."""
+
+
+class Held(Protocol):
+    """A live table as memory sees it."""
+
+    used: float
+    """When (event-loop time) the table was last fetched or busy."""
+    gone: bool
+    """Whether the table has left memory."""
+    last_action: LastAction | None
+    """The last action played, if any."""
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        ...
+
+    @property
+    def busy(self) -> bool:
+        """Whether the table must stay in memory."""
+        ...
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[HeldSeat]:
+        """Every seat."""
+        ...
+
+    def close(self) -> None:
+        """Stop the table's bots and clock, and end its connections' writers."""
+
+
+T = TypeVar("T", bound=Held)
+
+
+class TableMemory(Generic[T]):
+    """Drops unused tables from ``tables`` and puts back what the database lacks."""
+
+    def __init__(
+        self, tables: dict[str, T], settings: Settings, dropped: Callable[[T], None]
+    ) -> None:
+        self.tables = tables
+        """The server's tables in memory, by id."""
+        self.settings = settings
+        """How the server behaves."""
+        self.on_drop = dropped
+        """Called with each table dropped, once it has left memory (its lease goes)."""
         self.dropped = 0
         """Tables dropped from memory so far."""
         self._notes: OrderedDict[str, _Note] = OrderedDict()
@@ -66,12 +115,12 @@ class TableMemory:
     @property
     def grace(self) -> float:
         """Seconds a table stays in memory after its last use, whatever the settings."""
-        return min(GRACE, self.hub.settings.hello_timeout)
+        return min(GRACE, self.settings.hello_timeout)
 
     @property
     def every(self) -> float:
         """Seconds between two sweeps."""
-        s = self.hub.settings
+        s = self.settings
         return max(0.01, min(SWEEP_EVERY, s.table_idle / 4, s.finished_idle / 4))
 
     def start(self) -> None:
@@ -92,7 +141,7 @@ class TableMemory:
         last = loop.time()
         while True:
             await asyncio.sleep(min(self.every, OVER_LIMIT_EVERY))
-            over = len(self.hub.tables) > self.hub.settings.tables_in_memory
+            over = len(self.tables) > self.settings.tables_in_memory
             if not over and loop.time() - last < self.every:
                 continue
             last = loop.time()
@@ -106,16 +155,16 @@ class TableMemory:
 
         Returns how many were dropped. A busy table counts as used now.
         """
-        s = self.hub.settings
+        s = self.settings
         now = asyncio.get_running_loop().time()
-        idle: list[LiveTable] = []
-        for table in self.hub.tables.values():
+        idle: list[T] = []
+        for table in self.tables.values():
             if table.busy:
                 table.used = now
             elif now - table.used >= self.grace:
                 idle.append(table)
         idle.sort(key=lambda t: t.used)
-        excess = len(self.hub.tables) - s.tables_in_memory
+        excess = len(self.tables) - s.tables_in_memory
         dropped = 0
         for table in idle:
             over = table.status in ("finished", "abandoned")
@@ -126,20 +175,20 @@ class TableMemory:
         self.dropped += dropped
         return dropped
 
-    def _drop(self, table: LiveTable) -> None:
+    def _drop(self, table: T) -> None:
         stand_ins = tuple(seat.stand_in for seat in table.seats)
         last = table.last_action
         if any(stand_ins) or (last is not None and last.by == "stand_in"):
             self._notes[table.id] = _Note(stand_ins, last)
             self._notes.move_to_end(table.id)
-            while len(self._notes) > NOTES_PER_TABLE * max(1, self.hub.settings.tables_in_memory):
+            while len(self._notes) > NOTES_PER_TABLE * max(1, self.settings.tables_in_memory):
                 self._notes.popitem(last=False)
-        del self.hub.tables[table.id]
+        del self.tables[table.id]
         table.gone = True
         table.close()
-        self.hub.cluster.dropped(table)  # its lease goes, for a server still using it
+        self.on_drop(table)  # its lease goes, for a server still using it
 
-    def restore(self, table: LiveTable) -> None:
+    def restore(self, table: T) -> None:
         """Put back what ``table`` had in memory and the database lacks (see the module)."""
         note = self._notes.pop(table.id, None)
         if note is None or len(note.stand_ins) != len(table.seats):

@@ -24,10 +24,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
+from closingbell.server.errors import WebError
+from closingbell.server.hub import Hub
 from closingbell.server.players import hub_of, signed_in
 from closingbell.server.protocol import TableInfo
 from closingbell.server.store import TableRow
-from closingbell.server.tables import Hub, WebError
+from closingbell.server.tableview import table_info
 
 router = APIRouter()
 """The routes of this module, included by the app."""
@@ -134,8 +136,8 @@ async def decline(request: Request, table_id: str) -> dict[str, TableInfo]:
     """
     user = await signed_in(request)
     table = await hub_of(request).get(table_id)
-    await table.decline(user.id)
-    return {"table": table.info()}
+    await table.seating.decline(user.id)
+    return {"table": table_info(table)}
 
 
 @router.get("/my", include_in_schema=False)
@@ -156,7 +158,7 @@ async def _game(hub: Hub, row: TableRow, user_id: str) -> MyGame:
         seats = [(s.user_id, s.invited_user_id) for s in row.seats]
         to_move = deadline = time_left = None
     else:
-        info = table.info()
+        info = table_info(table)
         seats = [(s.user_id, s.invited) for s in table.seats]
         to_move = table.state.current_player if table.status == "playing" else None
         deadline, time_left = table.deadline(), table.time_left()

@@ -20,8 +20,9 @@ from closingbell.server.accounts import (
     AccountError,
     User,
 )
+from closingbell.server.errors import WebError
+from closingbell.server.hub import Hub
 from closingbell.server.protocol import TOKEN_MAX, ErrorCode, _Strict
-from closingbell.server.tables import Hub, WebError
 
 router = APIRouter()
 """The routes of this module, included by the app."""
@@ -121,7 +122,7 @@ async def _signed_in_as(
     for table_id in claimed:
         table = hub.tables.get(table_id)
         if table is not None:
-            await table.refresh_seats()
+            await table.seating.refresh()
     _set_cookie(request, response, cookie)
     return {**_account(user), "claimed": claimed}
 

@@ -3,7 +3,7 @@
 A whole replay replays the game through the rules engine and turns a view into a dict at
 every step: tens of milliseconds of CPU for a Take Stock game, which in the event loop
 would hold up every other table for as long. The work runs in the bots' helper processes
-(:class:`~closingbell.server.tables.BotPool`; a thread when there are none), and its
+(:class:`~closingbell.server.thinking.BotPool`; a thread when there are none), and its
 result is kept as JSON text, one piece per step, in a cache bounded in bytes: a finished
 game never changes, so asking again costs a lookup and a join. Requests for a replay
 being worked out wait for that work instead of starting it again.

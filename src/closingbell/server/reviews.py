@@ -1,10 +1,10 @@
 """Reviews of a finished game's seats: analysed decision by decision off the event loop, kept.
 
-A review (``closingbell.bots.review``) analyses every decision of one seat with a choice, each
+A review (``closingbell.text.review``) analyses every decision of one seat with a choice, each
 over a fixed budget of worlds: seconds of CPU for a whole game, far too long for the event
 loop, and too long for one piece of work in the bots' helper processes, where the tables'
 search bots think too. So a review runs as a sequence of small pieces of work in those
-helpers (:class:`~closingbell.server.tables.BotPool`; a thread when there are none): first
+helpers (:class:`~closingbell.server.thinking.BotPool`; a thread when there are none): first
 the list of the seat's decisions, then one piece per decision, then the words in every
 language at once. A bot's move waits behind one decision at most, the event loop never
 waits, and the progress (decision *k* of *n*, the time left) is known between pieces.
@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from closingbell.bots.analysis import Analyst, DecisionAnalysis
-from closingbell.bots.review import analyze_decision, decisions_of, review_data
 from closingbell.core.registry import load_game
 from closingbell.server.replays import FinishedGame, Runner, dumps
 from closingbell.server.thinking import Asker
 from closingbell.text.i18n import LANGS
+from closingbell.text.review import analyze_decision, decisions_of, review_data
 
 log = logging.getLogger(__name__)
 

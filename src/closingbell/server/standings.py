@@ -19,6 +19,8 @@ from fastapi.responses import FileResponse
 
 from closingbell.bots import LEVELS, available_bots
 from closingbell.core.registry import available_games
+from closingbell.server.errors import WebError
+from closingbell.server.hub import Hub
 from closingbell.server.players import hub_of
 from closingbell.server.protocol import ErrorCode
 from closingbell.server.ratings import (
@@ -38,7 +40,6 @@ from closingbell.server.store.schema import (
     tables_table,
     users_table,
 )
-from closingbell.server.tables import Hub, WebError
 
 router = APIRouter()
 """The routes of this module, included by the app."""

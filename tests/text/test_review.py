@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from closingbell.bots.analysis import Analyst
-from closingbell.bots.review import analyze_decision, decisions_of, review, review_data
 from closingbell.core.records import GameRecord
+from closingbell.text.review import analyze_decision, decisions_of, review, review_data
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

@@ -7,7 +7,9 @@ and ``closingbell.native`` falls back to the pure-Python rules, which are the re
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -21,6 +23,21 @@ MODULES = sorted(p.stem for p in NATIVE.glob("*.pyx"))
 FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math"]
 
 
+def generate_includes() -> None:
+    """Write the engines' generated ``.pxi`` files from the games' data modules.
+
+    ``scripts/native_codegen.py`` is read by path: closingbell is not importable while it is
+    built (``pip install`` with build isolation).
+    """
+    path = Path(__file__).resolve().parent / "scripts" / "native_codegen.py"
+    spec = importlib.util.spec_from_file_location("native_codegen", path)
+    assert spec is not None and spec.loader is not None
+    codegen = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = codegen  # its dataclasses look their module up
+    spec.loader.exec_module(codegen)
+    codegen.generate(path.parent.parent)
+
+
 def extensions() -> list[Extension]:
     """The compiled modules, or none when Cython is missing or CLOSINGBELL_PURE is set."""
     if os.environ.get("CLOSINGBELL_PURE"):
@@ -29,6 +46,7 @@ def extensions() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:
         return []
+    generate_includes()
     modules = [
         Extension(
             f"closingbell.native.{name}",

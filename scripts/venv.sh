@@ -20,12 +20,15 @@ python3 -m venv .venv
 # install_closingbell EXTRAS: install closingbell (editable, with EXTRAS such as "web") into
 # .venv, unless the same build is installed already. Python sources are read in place, so
 # only the packaging files and the compiled engines' sources (which take a minute or two
-# to compile) call for a new install.
+# to compile) call for a new install; the games' data modules are among those sources,
+# since the build generates the engines' numbers from them (scripts/native_codegen.py).
 install_closingbell() {
     local extras="$1" stamp digest
     stamp=".venv/.closingbell-installed${extras:+-$extras}"
-    digest="$(cat pyproject.toml setup.py src/closingbell/native/*.pyx src/closingbell/native/*.pxd \
-        src/closingbell/native/*.h | sha256sum | cut -d' ' -f1)"
+    digest="$(cat pyproject.toml setup.py scripts/native_codegen.py src/closingbell/native/*.pyx \
+        src/closingbell/native/*.pxd src/closingbell/native/*.h \
+        src/closingbell/games/*/cards.py src/closingbell/games/*/actions.py \
+        src/closingbell/games/*/state.py | sha256sum | cut -d' ' -f1)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ] && .venv/bin/python -c \
         "import sys, closingbell.native as n; sys.exit(not all(n.built().values()))" 2>/dev/null; then
         return 0

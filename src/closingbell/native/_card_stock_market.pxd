@@ -5,16 +5,18 @@
 # length beside it; cards are kinds (suit * 13 + rank - 1, 52 a joker), seats 0 to n - 1.
 from libc.stdint cimport int64_t, uint64_t
 
+# The game's numbers, generated at build time from closingbell.games.card_stock_market's
+# data modules (setup.py): card counts and limits (CSM_SUITS, CSM_KINDS, CSM_HAND...),
+# action ids (CSM_A_*, CSM_NUM_ACTIONS) and decision kinds (``phase``, CSM_PH_*).
+include "_card_stock_market_ids.pxi"
+
 cdef enum:
-    CSM_SUITS = 4
     CSM_MAX_SEATS = 6
-    CSM_HAND = 8            # cards in a full hand
     CSM_PILE_CAP = 26       # a market pile holds cards of its suit only: 2 x 13 at most
     CSM_CERT_CAP = 32       # 12 shares of each suit take at most 6 certificates
     CSM_DECK_CAP = 106      # 104 suit cards and 2 jokers
     CSM_EVENTS_CAP = 224    # a seat's record since the reshuffle: 8 + 106 plays, 106 draws
     CSM_LEGAL_CAP = 64      # at most 8 buys, 24 sells, 8 + 8 market changes, 8 discards, done
-    CSM_NUM_ACTIONS = 221
 
 ctypedef struct csm_rules:
     # The game's options, as the engine reads them (copied from the game object).
@@ -41,7 +43,7 @@ ctypedef struct csm_fields:
     int turn
     int64_t turns
     int cur                     # -1: None (the game is over)
-    int phase                   # START 0, TRADE 1, MARKET 2, DISCARD 3, OVER 4
+    int phase                   # CSM_PH_*
     signed char piles[CSM_SUITS][CSM_PILE_CAP]   # bottom first
     int pile_len[CSM_SUITS]
     signed char busted[CSM_SUITS]
@@ -93,7 +95,12 @@ cdef class _Tape:
     cdef Py_ssize_t cap
 
 
-cdef class State:
+# The fields as Python reads them: a base class generated at build time (setup.py).
+cdef class _StateFields:
+    pass
+
+
+cdef class State(_StateFields):
     cdef csm_rules rules
     cdef csm_fields f
     cdef readonly object game

@@ -41,31 +41,8 @@ cdef extern from "Python.h":
     long long PyLong_AsLongLongAndOverflow(object obj, int *overflow) except? -1
     void PyObject_GC_UnTrack(object obj)
 
-# Decision kinds (state.py).
-cdef enum:
-    START = 0
-    TRADE = 1
-    MARKET = 2
-    DISCARD = 3
-    OVER = 4
-
-# Action ids (actions.py).
-cdef enum:
-    NUM_KINDS = 52
-    JOKER = 52
-    RANKS = 13
-    BUY_A = 0
-    SELL_A = 52
-    MARKET_A = 104
-    BANKRUPT_A = 156
-    DISCARD_A = 168
-    DONE_A = 220
-    MAX_SHARES = 12
-    MAX_TRADES = 2
-    MAX_CHANGES = 2
-    MAX_DISCARDS = 4
-    FACE_SHARES = 5
-    DEAL_BATCH = 2
+# Decision kinds (CSM_PH_*), action ids (CSM_A_*) and the cards' numbers: the generated
+# _card_stock_market_ids.pxi (see the .pxd).
 
 # Log record kinds, in the order of state.EVENT_FIELDS.
 cdef enum:
@@ -92,12 +69,12 @@ cdef tuple _SUIT_NAMES = tuple(_C.SUITS)
 cdef object _HAND_SIZE = CSM_HAND
 
 # Per kind: its suit, its rank (1 to 13) and the shares its certificate counts.
-cdef signed char SUIT_OF[NUM_KINDS]
-cdef signed char RANK_OF[NUM_KINDS]
-cdef signed char SHARES[NUM_KINDS]
-for _k in range(NUM_KINDS):
-    SUIT_OF[_k] = _k // RANKS
-    RANK_OF[_k] = _k % RANKS + 1
+cdef signed char SUIT_OF[CSM_KINDS]
+cdef signed char RANK_OF[CSM_KINDS]
+cdef signed char SHARES[CSM_KINDS]
+for _k in range(CSM_KINDS):
+    SUIT_OF[_k] = _k // CSM_RANKS
+    RANK_OF[_k] = _k % CSM_RANKS + 1
     SHARES[_k] = _C.SHARES[_k]
 
 
@@ -173,13 +150,13 @@ cdef inline list _list_of(const cell *arr, Py_ssize_t k):
 
 cdef inline tuple _sorted_tuple(const signed char *arr, int k):
     """The cards of ``arr`` sorted (a counting sort over the 53 kinds)."""
-    cdef int counts[NUM_KINDS + 1]
+    cdef int counts[CSM_KINDS + 1]
     cdef signed char out[CSM_DECK_CAP * CSM_MAX_SEATS]
     cdef int i, c, m = 0
     memset(counts, 0, sizeof(counts))
     for i in range(k):
         counts[arr[i]] += 1
-    for c in range(NUM_KINDS + 1):
+    for c in range(CSM_KINDS + 1):
         for i in range(counts[c]):
             out[m] = <signed char>c
             m += 1
@@ -315,7 +292,20 @@ cdef State blank_state(object game):
 # ---------------------------------------------------------------------- the state
 
 
-cdef class State:
+cdef list _log_copy(State st):
+    """``st``'s log as a new list of the reference's entries."""
+    cdef list entries = _entries(st)
+    if st.log_prefix:
+        return list(st.log_prefix) + entries
+    return entries[:]
+
+
+# The fields, read as attributes (``hands``, ``cash``...): the base class _StateFields,
+# generated at build time (setup.py) from the table of the compiled state's fields.
+include "_card_stock_market_fields.pxi"
+
+
+cdef class State(_StateFields):
     """One position of a Card Stock Market game, compiled; the reference's equal.
 
     It answers the whole public API of
@@ -400,22 +390,22 @@ cdef class State:
                     kinds[nk] = <signed char>c
                     nk += 1
                     last = c
-            if phase == DISCARD:
-                if f.discards < MAX_DISCARDS:
+            if phase == CSM_PH_DISCARD:
+                if f.discards < CSM_MAX_DISCARDS:
                     for i in range(nk):
-                        out[m] = DISCARD_A + kinds[i]
+                        out[m] = CSM_A_DISCARD + kinds[i]
                         m += 1
-                out[m] = DONE_A
+                out[m] = CSM_A_DONE
                 m += 1
             else:
-                if f.trades < 2 and (phase != MARKET or (f.trades == 0 and not r.trade_first)):
+                if f.trades < 2 and (phase != CSM_PH_MARKET or (f.trades == 0 and not r.trade_first)):
                     cash = f.cash[p]
                     blocked = 0 if r.same_suit_trades else f.sold
                     for i in range(nk):
                         c = kinds[i]
                         s = SUIT_OF[c]
                         sh = SHARES[c]
-                        if f.held[p][s] + sh > MAX_SHARES:
+                        if f.held[p][s] + sh > CSM_MAX_SHARES:
                             continue
                         price = f.prices[s]
                         if (<int64_t>(sh * price) > cash or (price == 0 and not r.bankrupt_free)
@@ -430,9 +420,9 @@ cdef class State:
                         if c != last:
                             last = c
                             if not (blocked >> SUIT_OF[c]) & 1:
-                                out[m] = SELL_A + c
+                                out[m] = CSM_A_SELL + c
                                 m += 1
-                if f.changes < 2 and (phase != TRADE or f.changes == 0):
+                if f.changes < 2 and (phase != CSM_PH_TRADE or f.changes == 0):
                     for i in range(nk):
                         c = kinds[i]
                         s = SUIT_OF[c]
@@ -443,25 +433,25 @@ cdef class State:
                                 -r.fall[s] <= rank - price <= r.rise[s]
                                 and (rank != price or r.same_price_change)
                             ):
-                                out[m] = MARKET_A + c
+                                out[m] = CSM_A_MARKET + c
                                 m += 1
                         else:
                             if price or r.same_price_change or _anyone_holds(self, s):
-                                faces[nf] = <signed char>(BANKRUPT_A + s * 3 + rank - 11)
+                                faces[nf] = <signed char>(CSM_A_BANKRUPT + s * 3 + rank - 11)
                                 nf += 1
                             if rank > price and (
                                 not r.face_raise_limited or rank - price <= r.rise[s]
                             ):
-                                out[m] = MARKET_A + c
+                                out[m] = CSM_A_MARKET + c
                                 m += 1
                     for i in range(nf):
                         out[m] = <unsigned char>faces[i]
                         m += 1
-                if phase == START:
+                if phase == CSM_PH_START:
                     for i in range(nk):
-                        out[m] = DISCARD_A + kinds[i]
+                        out[m] = CSM_A_DISCARD + kinds[i]
                         m += 1
-                out[m] = DONE_A
+                out[m] = CSM_A_DONE
                 m += 1
         f.legal_len = m
         f.legal_valid = 1
@@ -625,189 +615,6 @@ cdef class State:
         st._legal = None
         return st
 
-    # ------------------------------------------------------------- fields, as copies
-
-    @property
-    def n(self):
-        """The number of seats."""
-        return self.rules.n
-
-    @property
-    def seed(self):
-        """The seed every shuffle of this game is derived from."""
-        return self.f.seed
-
-    @property
-    def from_deal(self):
-        """Whether ``history`` and ``log`` run from the deal of ``new_game(seed)``."""
-        return self.deal
-
-    @property
-    def cur(self):
-        """The seat that must decide; ``None`` once the game is over."""
-        return None if self.f.cur < 0 else self.f.cur
-
-    @property
-    def phase(self):
-        """The kind of the pending decision, an index into ``PHASE_NAMES``."""
-        return self.f.phase
-
-    @property
-    def history(self):
-        """The actions applied since the game was dealt, in order (a copy)."""
-        return _list_of(self.hist_tape.data, self.hist_len)
-
-    @property
-    def log(self):
-        """What happened, with who may read each entry (a copy)."""
-        cdef list entries = _entries(self)
-        if self.log_prefix:
-            return list(self.log_prefix) + entries
-        return entries[:]
-
-    @property
-    def dealer(self):
-        """The dealer and banker."""
-        return self.f.dealer
-
-    @property
-    def turn(self):
-        """Whose turn it is."""
-        return self.f.turn
-
-    @property
-    def turns(self):
-        """Turns begun so far."""
-        return self.f.turns
-
-    @property
-    def bank(self):
-        """The bank's money."""
-        return self.f.bank
-
-    @property
-    def levies(self):
-        """Levies made so far."""
-        return self.f.levies
-
-    @property
-    def jokers_out(self):
-        """Jokers waiting outside the game for the reshuffle."""
-        return self.f.jokers_out
-
-    @property
-    def joker_by(self):
-        """The seat that drew a joker, -1 while the game goes on."""
-        return self.f.joker_by
-
-    @property
-    def trades(self):
-        """Transactions made this turn."""
-        return self.f.trades
-
-    @property
-    def sales(self):
-        """How many of them were sales."""
-        return self.f.sales
-
-    @property
-    def changes(self):
-        """Market changes made this turn."""
-        return self.f.changes
-
-    @property
-    def discards(self):
-        """Cards discarded this turn."""
-        return self.f.discards
-
-    @property
-    def bought(self):
-        """The suits bought this turn, a bit each."""
-        return self.f.bought
-
-    @property
-    def sold(self):
-        """The suits sold this turn, a bit each."""
-        return self.f.sold
-
-    @property
-    def reshuffled(self):
-        """Whether the draw pile has been made anew."""
-        return self.f.reshuffled != 0
-
-    @property
-    def prices(self):
-        """Each suit's price (a copy)."""
-        return [self.f.prices[0], self.f.prices[1], self.f.prices[2], self.f.prices[3]]
-
-    @property
-    def busted(self):
-        """Whether each suit is bankrupt (a copy)."""
-        return [self.f.busted[s] != 0 for s in range(CSM_SUITS)]
-
-    @property
-    def cash(self):
-        """Each seat's money (a copy)."""
-        return _list_of(self.f.cash, self.rules.n)
-
-    @property
-    def debt(self):
-        """What each seat owes the bank (a copy)."""
-        return _list_of(self.f.debt, self.rules.n)
-
-    @property
-    def draw(self):
-        """The draw pile, its top card last (a copy)."""
-        return _list_of(self.f.draw, self.f.draw_len)
-
-    @property
-    def discard(self):
-        """The discard pile, in the order discarded (a copy)."""
-        return _list_of(self.f.discard, self.f.discard_len)
-
-    @property
-    def re_pile(self):
-        """The new draw pile at the reshuffle, sorted (a copy)."""
-        return _list_of(self.f.re_pile, self.f.re_pile_len)
-
-    @property
-    def piles(self):
-        """The four market piles, bottom first (a copy)."""
-        return [_list_of(self.f.piles[s], self.f.pile_len[s]) for s in range(CSM_SUITS)]
-
-    @property
-    def hands(self):
-        """Each seat's sorted hand (a copy)."""
-        return [_list_of(self.f.hands[q], self.f.hand_len[q]) for q in range(self.rules.n)]
-
-    @property
-    def certs(self):
-        """Each seat's sorted certificates (a copy)."""
-        return [_list_of(self.f.certs[q], self.f.cert_len[q]) for q in range(self.rules.n)]
-
-    @property
-    def held(self):
-        """Each seat's shares per suit (a copy)."""
-        return [
-            [self.f.held[q][0], self.f.held[q][1], self.f.held[q][2], self.f.held[q][3]]
-            for q in range(self.rules.n)
-        ]
-
-    @property
-    def re_hands(self):
-        """Each seat's hand at the reshuffle (a copy; empty before it)."""
-        return [_list_of(self.f.re_hands[q], self.f.re_hand_len[q]) for q in range(self.f.re_hands_n)]
-
-    @property
-    def re_drawn(self):
-        """The cards each seat drew since the reshuffle (a copy; empty before it)."""
-        return [_list_of(self.f.re_drawn[q], self.f.re_drawn_len[q]) for q in range(self.f.re_drawn_n)]
-
-    @property
-    def re_events(self):
-        """Each seat's public record since the reshuffle (a copy; empty before it)."""
-        return [_list_of(self.f.re_events[q], self.f.re_events_len[q]) for q in range(self.f.re_events_n)]
-
 
 _BaseState.register(State)
 
@@ -842,30 +649,30 @@ cdef int _play(State st, int a) except -1:
     cdef int card
     cdef int64_t *rec
     f.legal_valid = 0
-    if a == DONE_A:
+    if a == CSM_A_DONE:
         return _end_turn(st)
-    if a < MARKET_A:
-        if a < SELL_A:
+    if a < CSM_A_MARKET:
+        if a < CSM_A_SELL:
             _buy(st, p, a)
         else:
-            _sell(st, p, a - SELL_A)
+            _sell(st, p, a - CSM_A_SELL)
         f.trades += 1
-        f.phase = TRADE
+        f.phase = CSM_PH_TRADE
         if f.trades == 2 and f.changes:
             _end_turn(st)
         return 0
-    if a < DISCARD_A:
-        if a < BANKRUPT_A:
-            _change(st, p, a - MARKET_A)
+    if a < CSM_A_DISCARD:
+        if a < CSM_A_BANKRUPT:
+            _change(st, p, a - CSM_A_MARKET)
         else:
-            card = ((a - BANKRUPT_A) // 3) * RANKS + (a - BANKRUPT_A) % 3 + 10
+            card = ((a - CSM_A_BANKRUPT) // 3) * CSM_RANKS + (a - CSM_A_BANKRUPT) % 3 + 10
             _bankrupt(st, p, card)
         f.changes += 1
-        f.phase = MARKET
+        f.phase = CSM_PH_MARKET
         if f.changes == 2 and (f.trades or st.rules.trade_first):
             _end_turn(st)
         return 0
-    card = a - DISCARD_A
+    card = a - CSM_A_DISCARD
     _remove(f.hands[p], &f.hand_len[p], card)
     _push(f.discard, &f.discard_len, CSM_DECK_CAP, card)
     if f.reshuffled:
@@ -874,8 +681,8 @@ cdef int _play(State st, int a) except -1:
     rec[0] = p
     rec[1] = card
     f.discards += 1
-    f.phase = DISCARD
-    if f.discards == MAX_DISCARDS:
+    f.phase = CSM_PH_DISCARD
+    if f.discards == CSM_MAX_DISCARDS:
         _end_turn(st)
     return 0
 
@@ -1034,7 +841,7 @@ cdef int _begin_turn(State st, int p) except -1:
     cdef int64_t *rec
     f.turn = p
     f.cur = p
-    f.phase = START
+    f.phase = CSM_PH_START
     f.trades = f.sales = f.changes = f.discards = f.bought = f.sold = 0
     f.turns += 1
     f.legal_valid = 0
@@ -1059,7 +866,7 @@ cdef int _end_turn(State st) except -1:
             raise IndexError("pop from empty list")
         f.draw_len -= 1
         card = f.draw[f.draw_len]
-        if card == JOKER:
+        if card == CSM_JOKER:
             _log_draw(st, p, batch, nb)
             return _joker(st, p)
         _insort(f.hands[p], &f.hand_len[p], CSM_HAND, card)
@@ -1115,7 +922,7 @@ cdef int _reshuffle(State st) except -1:
         cards[m] = f.discard[i]
         m += 1
     for i in range(f.jokers_out):
-        cards[m] = JOKER
+        cards[m] = CSM_JOKER
         m += 1
     f.discard_len = 0
     f.jokers_out = 0
@@ -1168,7 +975,7 @@ cdef int _joker(State st, int p) except -1:
         f.cert_len[q] = 0
     for q in range(n):
         _settle(st, q)
-    f.phase = OVER
+    f.phase = CSM_PH_OVER
     f.cur = -1
     best = f.cash[0] - f.debt[0]
     k = 0
@@ -1385,7 +1192,7 @@ def new_game(game, seed):
         cb_derive(&rng, s64, b"dealer")
         f.dealer = cb_randbelow(&rng, n)
     nd = 0
-    for card in range(NUM_KINDS):
+    for card in range(CSM_KINDS):
         deck[nd] = card
         deck[nd + 1] = card
         nd += 2
@@ -1410,10 +1217,10 @@ def new_game(game, seed):
         nd += 1
     cb_derive(&rng, s64, b"deck/after-setup")
     cb_shuffle_int(&rng, deck, nd)
-    for b in range(CSM_HAND // DEAL_BATCH):
+    for b in range(CSM_HAND // CSM_DEAL_BATCH):
         for i in range(n):
             q = (f.dealer + 1 + i) % n
-            for j in range(DEAL_BATCH):
+            for j in range(CSM_DEAL_BATCH):
                 nd -= 1
                 _insort(f.hands[q], &f.hand_len[q], CSM_HAND, deck[nd])
     for s in range(CSM_SUITS):
@@ -1557,8 +1364,8 @@ ctypedef struct _Plays:
 
 ctypedef struct _Pools:
     # views._Pools: what each pool has left and what each seat may still take.
-    int old[NUM_KINDS + 1]
-    int new[NUM_KINDS + 1]
+    int old[CSM_KINDS + 1]
+    int new[CSM_KINDS + 1]
     int old_left[CSM_MAX_SEATS]
     int new_used[CSM_MAX_SEATS]
 
@@ -1663,7 +1470,7 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
         return 0
     decision = view.decision
     f.phase = -1
-    for i in range(OVER + 1):
+    for i in range(CSM_PH_OVER + 1):
         if type(decision) is str and decision == _PHASE_NAMES[i]:
             f.phase = i
     if f.phase < 0:
@@ -1675,7 +1482,7 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
         market = (<tuple>suits)[s]
         if type(market) is not _SuitMarket:
             return 0
-        k = _small_ints(market.pile, f.piles[s], CSM_PILE_CAP, s * RANKS, s * RANKS + RANKS - 1)
+        k = _small_ints(market.pile, f.piles[s], CSM_PILE_CAP, s * CSM_RANKS, s * CSM_RANKS + CSM_RANKS - 1)
         if k < 1:
             return 0
         f.pile_len[s] = k
@@ -1690,8 +1497,8 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
             or type(shares) is not tuple or len(<tuple>shares) != n):
         return 0
     for q in range(n):
-        k = _small_ints((<tuple>certificates)[q], f.certs[q], CSM_CERT_CAP, 0, NUM_KINDS - 1)
-        if k < 0 or not _ints_per_seat((<tuple>shares)[q], CSM_SUITS, 0, MAX_SHARES, rows):
+        k = _small_ints((<tuple>certificates)[q], f.certs[q], CSM_CERT_CAP, 0, CSM_KINDS - 1)
+        if k < 0 or not _ints_per_seat((<tuple>shares)[q], CSM_SUITS, 0, CSM_MAX_SHARES, rows):
             return 0
         f.cert_len[q] = k
         for s in range(CSM_SUITS):
@@ -1710,7 +1517,7 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
         return 0
     if not _int_in(view.levies, 0, _MAX_INT, &f.levies):
         return 0
-    f.discard_len = _small_ints(view.discard_pile, f.discard, CSM_DECK_CAP, 0, NUM_KINDS - 1)
+    f.discard_len = _small_ints(view.discard_pile, f.discard, CSM_DECK_CAP, 0, CSM_KINDS - 1)
     if f.discard_len < 0 or not _int_in(view.draw_pile, 0, CSM_DECK_CAP, &v):
         return 0
     sv.draw_pile = <int>v
@@ -1723,16 +1530,16 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
     if type(reshuffled) is not bool:
         return 0
     f.reshuffled = reshuffled
-    if not _int_in(view.trades, 0, MAX_TRADES, &v):
+    if not _int_in(view.trades, 0, CSM_MAX_TRADES, &v):
         return 0
     f.trades = <int>v
     if not _int_in(view.sales, 0, f.trades, &v):
         return 0
     f.sales = <int>v
-    if not _int_in(view.changes, 0, MAX_CHANGES, &v):
+    if not _int_in(view.changes, 0, CSM_MAX_CHANGES, &v):
         return 0
     f.changes = <int>v
-    if not _int_in(view.discards, 0, MAX_DISCARDS, &v):
+    if not _int_in(view.discards, 0, CSM_MAX_DISCARDS, &v):
         return 0
     f.discards = <int>v
     f.bought = _suit_set(view.bought_suits)
@@ -1741,7 +1548,7 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
         return 0
     hand = view.hand
     if sv.seat >= 0:
-        k = _small_ints(hand, f.hands[sv.seat], CSM_HAND, 0, NUM_KINDS - 1)
+        k = _small_ints(hand, f.hands[sv.seat], CSM_HAND, 0, CSM_KINDS - 1)
         if k < 0:
             return 0
         f.hand_len[sv.seat] = k
@@ -1754,12 +1561,12 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
     for q in range(n):
         sv.hand_sizes[q] = <int>wide[q]
     # The lists kept since the reshuffle.
-    f.re_pile_len = _small_ints(view.reshuffle_pile, f.re_pile, CSM_DECK_CAP, 0, JOKER)
-    sv.hidden_len = _small_ints(view.reshuffle_hidden, sv.hidden, _HIDDEN_CAP, 0, NUM_KINDS - 1)
+    f.re_pile_len = _small_ints(view.reshuffle_pile, f.re_pile, CSM_DECK_CAP, 0, CSM_JOKER)
+    sv.hidden_len = _small_ints(view.reshuffle_hidden, sv.hidden, _HIDDEN_CAP, 0, CSM_KINDS - 1)
     sv.own_re_hand_len = _small_ints(
-        view.own_reshuffle_hand, sv.own_re_hand, CSM_HAND, 0, NUM_KINDS - 1
+        view.own_reshuffle_hand, sv.own_re_hand, CSM_HAND, 0, CSM_KINDS - 1
     )
-    sv.own_drawn_len = _small_ints(view.own_drawn, sv.own_drawn, CSM_DECK_CAP, 0, NUM_KINDS - 1)
+    sv.own_drawn_len = _small_ints(view.own_drawn, sv.own_drawn, CSM_DECK_CAP, 0, CSM_KINDS - 1)
     if min(f.re_pile_len, sv.hidden_len, sv.own_re_hand_len, sv.own_drawn_len) < 0:
         return 0
     if sv.seat < 0 and sv.own_re_hand_len + sv.own_drawn_len:
@@ -1780,7 +1587,7 @@ cdef int _read_view(State st, _Seen *sv, object view) except -1:
     for q in range(n):
         sv.re_sizes[q] = sizes[q]
         k = _small_ints((<tuple>records)[q], f.re_events[q], CSM_EVENTS_CAP, -_MAX_DRAW,
-                        NUM_KINDS - 1)
+                        CSM_KINDS - 1)
         if k < 0:
             return 0
         f.re_events_len[q] = k
@@ -1826,7 +1633,7 @@ cdef int _shuffle(object bits, signed char *x, int length) except -1:
 cdef int _elements(const int *counts, signed char *out) noexcept:
     """``sorted(Counter.elements())`` of the 53 kinds' counts: how many cards were written."""
     cdef int c, i, m = 0
-    for c in range(NUM_KINDS + 1):
+    for c in range(CSM_KINDS + 1):
         for i in range(counts[c]):
             out[m] = <signed char>c
             m += 1
@@ -1837,12 +1644,12 @@ cdef int _deal_before(State st, _Seen *sv, object bits) except -1:
     """views._deal_before_reshuffle: one pool for every card no one can see."""
     cdef csm_fields *f = &st.f
     cdef int n = st.rules.n
-    cdef int unseen[NUM_KINDS + 1]
+    cdef int unseen[CSM_KINDS + 1]
     cdef signed char cards[CSM_DECK_CAP]
     cdef int c, i, q, s, m, at = 0, take
-    for c in range(NUM_KINDS):
+    for c in range(CSM_KINDS):
         unseen[c] = _C.COPIES
-    unseen[JOKER] = 0
+    unseen[CSM_JOKER] = 0
     for i in range(f.discard_len):
         unseen[f.discard[i]] -= 1
     if sv.seat >= 0:
@@ -1854,7 +1661,7 @@ cdef int _deal_before(State st, _Seen *sv, object bits) except -1:
     for q in range(n):
         for i in range(f.cert_len[q]):
             unseen[f.certs[q][i]] -= 1
-    for c in range(NUM_KINDS):
+    for c in range(CSM_KINDS):
         if unseen[c] < 0:
             raise _fail("more copies of a card are seen than the deck holds")
     m = _elements(unseen, cards)
@@ -1886,7 +1693,7 @@ cdef inline void _take(_Pools *pools, bint from_old, int q, int card, int sign) 
 
 cdef bint _can_finish(const _Pools *pools, const _Plays *plays, int start) noexcept:
     """_Pools.can_finish of the plays from ``start`` on."""
-    cdef int need[NUM_KINDS + 1]
+    cdef int need[CSM_KINDS + 1]
     cdef int seat = -1, flexible = 0, used = 0, olds = 0
     cdef int j, q, card, c
     cdef bint can_old
@@ -1918,7 +1725,7 @@ cdef bint _can_finish(const _Pools *pools, const _Plays *plays, int start) noexc
             return False
     if seat >= 0 and olds > pools.old_left[seat]:
         return False
-    for c in range(NUM_KINDS + 1):
+    for c in range(CSM_KINDS + 1):
         if need[c] > pools.old[c] + pools.new[c]:
             return False
     return True
@@ -1976,7 +1783,7 @@ cdef int _deal_after(State st, _Seen *sv, object bits, object rand) except -1:
     cdef _Pools pools
     cdef _Plays plays
     cdef int drawn_count[CSM_MAX_SEATS]
-    cdef int have[NUM_KINDS + 1]
+    cdef int have[CSM_KINDS + 1]
     cdef signed char old_rest[_HIDDEN_CAP]
     cdef signed char new_rest[CSM_DECK_CAP]
     cdef int c, e, i, j, q, jokers, m_old, m_new, po = 0, pn = 0, take, drawn
@@ -1990,12 +1797,12 @@ cdef int _deal_after(State st, _Seen *sv, object bits, object rand) except -1:
     for i in range(sv.own_drawn_len):
         pools.new[sv.own_drawn[i]] -= 1
     if f.joker_by >= 0:
-        pools.new[JOKER] -= 1
-    for c in range(NUM_KINDS + 1):
+        pools.new[CSM_JOKER] -= 1
+    for c in range(CSM_KINDS + 1):
         if pools.old[c] < 0 or pools.new[c] < 0:
             raise _fail("this seat's own cards are not among those of the reshuffle")
-    jokers = pools.new[JOKER]
-    pools.new[JOKER] = 0
+    jokers = pools.new[CSM_JOKER]
+    pools.new[CSM_JOKER] = 0
     # Each other seat's plays since the reshuffle, with the draws made before each.
     plays.count = 0
     for q in range(n):
@@ -2049,7 +1856,7 @@ cdef int _deal_after(State st, _Seen *sv, object bits, object rand) except -1:
     f.draw_len = m_new - pn + jokers
     memcpy(f.draw, new_rest + pn, m_new - pn)
     for i in range(m_new - pn, f.draw_len):
-        f.draw[i] = JOKER
+        f.draw[i] = CSM_JOKER
     _shuffle(bits, f.draw, f.draw_len)
     if f.draw_len != sv.draw_pile:
         raise _fail(f"{f.draw_len} cards left for a draw pile of {sv.draw_pile}")
@@ -2069,7 +1876,7 @@ cdef int _deal_after(State st, _Seen *sv, object bits, object rand) except -1:
             if f.re_events[q][i] >= 0:
                 have[f.re_events[q][i]] -= 1
         take = 0
-        for c in range(NUM_KINDS + 1):
+        for c in range(CSM_KINDS + 1):
             if have[c] < 0:
                 have[c] = 0
             take += have[c]
@@ -2099,8 +1906,8 @@ cdef bint _sampled_ok(State st) noexcept:
     cdef csm_fields *f = &st.f
     cdef csm_rules *r = &st.rules
     cdef int n = r.n
-    cdef int counts[NUM_KINDS + 1]
-    cdef int have[NUM_KINDS + 1]
+    cdef int counts[CSM_KINDS + 1]
+    cdef int have[CSM_KINDS + 1]
     cdef int shares[CSM_SUITS]
     cdef int q, s, i, c, top, used, draws
     cdef int64_t total
@@ -2135,8 +1942,8 @@ cdef bint _sampled_ok(State st) noexcept:
         counts[f.draw[i]] += 1
     for i in range(f.discard_len):
         counts[f.discard[i]] += 1
-    counts[JOKER] += f.jokers_out + (1 if f.joker_by >= 0 else 0)
-    for c in range(NUM_KINDS + 1):
+    counts[CSM_JOKER] += f.jokers_out + (1 if f.joker_by >= 0 else 0)
+    for c in range(CSM_KINDS + 1):
         if counts[c] != _C.COPIES:
             return False
     # _check_money
@@ -2151,32 +1958,32 @@ cdef bint _sampled_ok(State st) noexcept:
         # debt <= levies * levy, without the product (which may not fit 64 bits).
         if f.debt[q] and (r.levy <= 0 or (f.debt[q] + r.levy - 1) // r.levy > f.levies):
             return False
-        if f.debt[q] and f.cash[q] and (r.immediate_repay or f.phase == OVER or q != f.turn):
+        if f.debt[q] and f.cash[q] and (r.immediate_repay or f.phase == CSM_PH_OVER or q != f.turn):
             return False
     # _check_turn
     if _bits_set(f.bought) > f.trades - f.sales or _bits_set(f.sold) > f.sales:
         return False
-    if f.phase == OVER:
+    if f.phase == CSM_PH_OVER:
         if f.cur != -1 or f.joker_by < 0:
             return False
         for q in range(n):
             if f.cert_len[q]:
                 return False
     else:
-        if f.cur != f.turn or f.joker_by != -1 or f.discards >= MAX_DISCARDS:
+        if f.cur != f.turn or f.joker_by != -1 or f.discards >= CSM_MAX_DISCARDS:
             return False
-        if f.phase == START:
+        if f.phase == CSM_PH_START:
             if f.trades or f.changes or f.discards:
                 return False
-        elif f.phase == DISCARD:
+        elif f.phase == CSM_PH_DISCARD:
             if f.trades or f.changes or not f.discards:
                 return False
-        elif f.phase == TRADE:
+        elif f.phase == CSM_PH_TRADE:
             if (not f.trades or f.discards or (f.changes and r.trade_first)
-                    or (f.trades == MAX_TRADES and f.changes)):
+                    or (f.trades == CSM_MAX_TRADES and f.changes)):
                 return False
         elif (not f.changes or f.discards
-                or (f.changes == MAX_CHANGES and (f.trades or r.trade_first))):
+                or (f.changes == CSM_MAX_CHANGES and (f.trades or r.trade_first))):
             return False
         used = f.trades - f.sales + f.changes + f.discards
         for q in range(n):
@@ -2194,7 +2001,7 @@ cdef bint _sampled_ok(State st) noexcept:
     for i in range(f.draw_len):
         counts[f.draw[i]] += 1
     if f.joker_by >= 0:
-        counts[JOKER] += 1
+        counts[CSM_JOKER] += 1
     for q in range(n):
         memset(have, 0, sizeof(have))
         for i in range(f.re_drawn_len[q]):
@@ -2213,12 +2020,12 @@ cdef bint _sampled_ok(State st) noexcept:
             return False
         for i in range(f.hand_len[q]):
             have[f.hands[q][i]] -= 1
-        for c in range(NUM_KINDS + 1):
+        for c in range(CSM_KINDS + 1):
             if have[c]:
                 return False
     for i in range(f.re_pile_len):
         counts[f.re_pile[i]] -= 1
-    for c in range(NUM_KINDS + 1):
+    for c in range(CSM_KINDS + 1):
         if counts[c]:
             return False
     return True

@@ -6,14 +6,14 @@
 # the compiled engine for one seat, so that csm_pick chooses alike without a view.
 from closingbell.native._card_stock_market cimport State
 
+# The game's numbers (CSM_SUITS, CSM_RANKS, CSM_KINDS, action ids CSM_A_*...), generated
+# at build time from closingbell.games.card_stock_market's data modules (setup.py).
+include "_card_stock_market_ids.pxi"
+
 cdef enum:
-    CSM_SUITS = 4
-    CSM_RANKS = 13
-    CSM_KINDS = 52
-    CSM_PRICES = 14             # prices 0 to 13
+    CSM_PRICES = CSM_MAX_PRICE + 1   # prices 0 to 13
     CSM_MAX_PLAYERS = 6
     CSM_MAX_SUIT_HAND = 26      # cards of one suit in a hand: both copies of each rank
-    CSM_NUM_ACTIONS = 221
     CSM_MAX_MOVES = 176         # per suit: 13 buys, 13 sales, 13 changes, 3 bankruptcies
     CSM_DECISION_TURN = 0
     CSM_DECISION_TRADING = 1

@@ -20,52 +20,35 @@ from libc.string cimport memchr, memset
 
 from closingbell.native._card_stock_market cimport State, csm_fields
 
-from closingbell.games.card_stock_market import actions as _actions
 from closingbell.games.card_stock_market import cards as _cards
 from closingbell.games.card_stock_market.views import CardStockMarketView
 
 cdef extern from "Python.h":
     int PY_VERSION_HEX
 
+# The bot's own kinds of move; the game's numbers (decision kinds CSM_PH_*, action ids
+# CSM_A_*, CSM_HAND, CSM_MAX_SHARES...) come from the generated _card_stock_market_ids.pxi.
 cdef enum:
-    _START = 0
-    _TRADE = 1
-    _MARKET = 2
     _BUY = 0
     _SELL = 1
     _CHANGE = 2
     _BANKRUPT = 3
-    _A_BUY = 0
-    _A_SELL = 52
-    _A_MARKET = 104
-    _A_BANKRUPT = 156
-    _A_DISCARD = 168
-    _A_DONE = 220
-    _COPIES = 2
-    _DECK = 104
-    _HAND_SIZE = 8
-    _MAX_SHARES = 12
-    _MAX_DISCARDS = 4
-    _MAX_PRICE = 13
 
-cdef int[14] _SHARES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 5, 5, 5]
+cdef int[CSM_RANKS + 1] _SHARES
 """Shares a certificate of each rank stands for (a face card counts 5)."""
 
-cdef double _TOLERANCE = 1e-9
 
-# The figures above are the game's; a module built for other ones is not used (the bot
-# falls back to the reference).
-if (
-    (_actions.BUY, _actions.SELL, _actions.MARKET, _actions.BANKRUPT, _actions.DISCARD)
-    != (_A_BUY, _A_SELL, _A_MARKET, _A_BANKRUPT, _A_DISCARD)
-    or (_actions.DONE, _actions.NUM_ACTIONS) != (_A_DONE, CSM_NUM_ACTIONS)
-    or (_cards.NUM_SUITS, _cards.RANKS, _cards.COPIES, _cards.DECK_SIZE)
-    != (CSM_SUITS, CSM_RANKS, _COPIES, _DECK)
-    or (_cards.HAND_SIZE, _cards.MAX_SHARES, _cards.MAX_DISCARDS, _cards.MAX_PRICE)
-    != (_HAND_SIZE, _MAX_SHARES, _MAX_DISCARDS, _MAX_PRICE)
-    or list(_cards.SHARES[:CSM_RANKS]) != [_SHARES[r] for r in range(1, CSM_RANKS + 1)]
-):
-    raise ImportError("closingbell.native._card_stock_market_bot was built for other rules")
+cdef void _fill_shares():
+    """Copy the shares of each rank from the data module (index 0 holds none)."""
+    cdef int rank
+    _SHARES[0] = 0
+    for rank in range(1, CSM_RANKS + 1):
+        _SHARES[rank] = _cards.SHARES[rank - 1]
+
+
+_fill_shares()
+
+cdef double _TOLERANCE = 1e-9
 
 
 # ---------------------------------------------------------------------- Python's arithmetic
@@ -120,12 +103,12 @@ cdef inline int _action(int kind, int s, int r) noexcept nogil:
     """The action id of a move."""
     cdef int card = s * CSM_RANKS + r - 1
     if kind == _BUY:
-        return _A_BUY + card
+        return CSM_A_BUY + card
     if kind == _SELL:
-        return _A_SELL + card
+        return CSM_A_SELL + card
     if kind == _CHANGE:
-        return _A_MARKET + card
-    return _A_BANKRUPT + s * 3 + r - 11
+        return CSM_A_MARKET + card
+    return CSM_A_BANKRUPT + s * 3 + r - 11
 
 
 # ---------------------------------------------------------------------- reading a view
@@ -174,8 +157,8 @@ cdef int csm_fill_view(CsmView *v, object view) except -1:
     for s in range(CSM_SUITS):
         market = suits[s]
         price = market.price
-        if not 0 <= price <= _MAX_PRICE:
-            raise IndexError(f"a price from 0 to {_MAX_PRICE}, not {price}")
+        if not 0 <= price <= CSM_MAX_PRICE:
+            raise IndexError(f"a price from 0 to {CSM_MAX_PRICE}, not {price}")
         v.price[s] = <int>price
         pile = market.pile
         v.pile_len[s] = <int>len(pile)
@@ -260,8 +243,8 @@ cdef int csm_fill_state(CsmView *v, State state, int seat) except -1:
     v.reshuffled = f.reshuffled != 0
     for s in range(CSM_SUITS):
         price = f.prices[s]
-        if not 0 <= price <= _MAX_PRICE:
-            raise IndexError(f"a price from 0 to {_MAX_PRICE}, not {price}")
+        if not 0 <= price <= CSM_MAX_PRICE:
+            raise IndexError(f"a price from 0 to {CSM_MAX_PRICE}, not {price}")
         v.price[s] = price
         k = f.pile_len[s]
         v.pile_len[s] = k
@@ -308,11 +291,11 @@ cdef double _opponent_turns_left(const CsmView *v, double rate) noexcept nogil:
     cdef double cards, following
     cdef int s
     if v.reshuffled:
-        cards = (v.draw_pile - _COPIES) / 3.0
+        cards = (v.draw_pile - CSM_COPIES) / 3.0
         if not cards > 0.0:
             cards = 0.0
     else:
-        drawn = _DECK - CSM_SUITS - _HAND_SIZE * n - v.draw_pile
+        drawn = CSM_DECK - CSM_SUITS - CSM_HAND * n - v.draw_pile
         turns = v.turn_number - 1
         if not turns > 0:
             turns = 0
@@ -341,7 +324,7 @@ cdef void _end_prices(CsmPlanner *P, const CsmView *v, double opp_turns) noexcep
         seen += v.seen[c]
         if c % CSM_RANKS >= 10:
             faces_seen[c // CSM_RANKS] += v.seen[c]
-    unseen = _DECK - seen
+    unseen = CSM_DECK - seen
     if not unseen > 1:
         unseen = 1
     m = par.mean_price
@@ -357,10 +340,10 @@ cdef void _end_prices(CsmPlanner *P, const CsmView *v, double opp_turns) noexcep
             plain[j][p] = m + (p - m) * keep
             faced[j][p] = m + (p - m) * keep_face
     for s in range(CSM_SUITS):
-        faces = 3 * _COPIES - faces_seen[s]
+        faces = 3 * CSM_COPIES - faces_seen[s]
         if not faces > 0:
             faces = 0
-        hazard = par.hazard * faces * _HAND_SIZE / unseen
+        hazard = par.hazard * faces * CSM_HAND / unseen
         if not hazard < 0.5:
             hazard = 0.5
         a = pow(1.0 - hazard, h[0])
@@ -440,7 +423,7 @@ cdef double _suit_value(
         use = uses[i]
         r = rk[i]
         k = _SHARES[r]
-        if can_buy and hm + k <= _MAX_SHARES and <long long>k * p <= cash:
+        if can_buy and hm + k <= CSM_MAX_SHARES and <long long>k * p <= cash:
             reach = second if i == best_i else best
             use = _py_max(use, k * ((reach if reach > ecur else ecur) - p))
         if use > top:
@@ -485,7 +468,7 @@ cdef double _fresh_card_value(const CsmPlanner *P, const CsmView *v) noexcept no
         for r in range(1, CSM_RANKS + 1):
             use = uses[r]
             k = _SHARES[r]
-            if can_buy and hm + k <= _MAX_SHARES and <long long>k * p <= root.cash:
+            if can_buy and hm + k <= CSM_MAX_SHARES and <long long>k * p <= root.cash:
                 use = _py_max(use, k * reach)
             worth[r] = use
         top = 0.0
@@ -493,7 +476,7 @@ cdef double _fresh_card_value(const CsmPlanner *P, const CsmView *v) noexcept no
             if i == 0 or worth[root.hand[s][i]] > top:
                 top = worth[root.hand[s][i]]
         for r in range(1, CSM_RANKS + 1):
-            copies = _COPIES - v.seen[s * CSM_RANKS + r - 1]
+            copies = CSM_COPIES - v.seen[s * CSM_RANKS + r - 1]
             if copies > 0:
                 cards += copies
                 use = worth[r]
@@ -578,11 +561,11 @@ cdef void csm_plan(CsmPlanner *P, const CsmParams *par, const CsmView *v) noexce
     root.trades = v.trades
     root.changes = v.changes
     if v.decision == CSM_DECISION_TRADING:
-        root.phase = _TRADE
+        root.phase = CSM_PH_TRADE
     elif v.decision == CSM_DECISION_MARKET:
-        root.phase = _MARKET
+        root.phase = CSM_PH_MARKET
     else:
-        root.phase = _START
+        root.phase = CSM_PH_START
     root.bought = v.bought
     root.sold = v.sold
     root.first = -1
@@ -639,9 +622,9 @@ cdef int csm_moves(const CsmPlanner *P, const CsmNode *node, CsmMove *out) noexc
     cdef const CsmParams *par = P.params
     cdef int count = 0
     cdef bint trades = node.trades < 2 and (
-        node.phase != _MARKET or (node.trades == 0 and not par.trade_first)
+        node.phase != CSM_PH_MARKET or (node.trades == 0 and not par.trade_first)
     )
-    cdef bint market = node.changes < 2 and (node.phase != _TRADE or node.changes == 0)
+    cdef bint market = node.changes < 2 and (node.phase != CSM_PH_TRADE or node.changes == 0)
     cdef double value = node.value
     cdef double baseline = P.baseline
     cdef long long cash = node.cash
@@ -670,7 +653,7 @@ cdef int csm_moves(const CsmPlanner *P, const CsmNode *node, CsmMove *out) noexc
                     r = ranks[i]
                     k = _SHARES[r]
                     cost = <long long>k * p
-                    if hm + k <= _MAX_SHARES and cost <= cash:
+                    if hm + k <= CSM_MAX_SHARES and cost <= cash:
                         after = _suit_value(P, s, p, f, hm + k, hs, ranks, nr, i, cash - cost)
                         _add(out, &count, here + after - cost + baseline, _BUY, s, r)
             if par.same_suit or not node.bought & bit:
@@ -732,7 +715,7 @@ cdef void _sell(const CsmPlanner *P, CsmNode *child, int s, int k) noexcept nogi
     child.hme[s] -= k
     child.sold |= 1 << s
     child.trades += 1
-    child.phase = _TRADE
+    child.phase = CSM_PH_TRADE
     if child.bank >= 0:
         # A short bank levies every player, the bot included, until it can pay.
         while child.bank < paid:
@@ -777,7 +760,7 @@ cdef void csm_play(
             child.bank += cost
         child.bought |= 1 << s
         child.trades += 1
-        child.phase = _TRADE
+        child.phase = CSM_PH_TRADE
         child.used += 1
     elif kind == _SELL:
         _sell(P, child, s, k)
@@ -785,7 +768,7 @@ cdef void csm_play(
     else:
         _remove(child, s, r)
         child.changes += 1
-        child.phase = _MARKET
+        child.phase = CSM_PH_MARKET
         child.used += 1
         child.face[s] = r > 10
         if kind == _BANKRUPT:
@@ -862,7 +845,7 @@ cdef int _best(const CsmPlanner *P, const unsigned char *allowed) noexcept nogil
     cdef const CsmNode *root = &P.root
     cdef CsmMove moves[CSM_MAX_MOVES]
     cdef CsmDiscard order[CSM_KINDS]
-    cdef double positive[_MAX_DISCARDS]
+    cdef double positive[CSM_MAX_DISCARDS]
     cdef CsmNode kid
     cdef CsmNode best_node
     cdef CsmMove item
@@ -894,27 +877,27 @@ cdef int _best(const CsmPlanner *P, const unsigned char *allowed) noexcept nogil
         if kid.value > (root.value if at_root else best_node.value) + _TOLERANCE:
             best_node = kid
             at_root = False
-    if root.phase == _START:
+    if root.phase == CSM_PH_START:
         # Discarding replaces the whole turn; it is also what the bot does when nothing
         # else helps, so that the draw pile keeps moving.
         count = csm_discard_order(P, order)
         discards = 0
         for i in range(count):
-            if allowed[_A_DISCARD + order[i].card]:
+            if allowed[CSM_A_DISCARD + order[i].card]:
                 order[discards] = order[i]
                 discards += 1
         if discards:
             gains_n = 0
-            for i in range(discards if discards < _MAX_DISCARDS else _MAX_DISCARDS):
+            for i in range(discards if discards < CSM_MAX_DISCARDS else CSM_MAX_DISCARDS):
                 if order[i].gain > 0:
                     positive[gains_n] = order[i].gain
                     gains_n += 1
             gains = _py_sum(positive, gains_n)
             if at_root or root.value + gains > best_node.value:
-                return _A_DISCARD + order[0].card
+                return CSM_A_DISCARD + order[0].card
     if not at_root:
         return best_node.first
-    return _A_DONE if allowed[_A_DONE] else -1
+    return CSM_A_DONE if allowed[CSM_A_DONE] else -1
 
 
 cdef int _next_discard(const CsmPlanner *P, const unsigned char *allowed) noexcept nogil:
@@ -923,9 +906,9 @@ cdef int _next_discard(const CsmPlanner *P, const unsigned char *allowed) noexce
     cdef int count = csm_discard_order(P, order)
     cdef int i
     for i in range(count):
-        if order[i].gain > 0 and allowed[_A_DISCARD + order[i].card]:
-            return _A_DISCARD + order[i].card
-    return _A_DONE if allowed[_A_DONE] else -1
+        if order[i].gain > 0 and allowed[CSM_A_DISCARD + order[i].card]:
+            return CSM_A_DISCARD + order[i].card
+    return CSM_A_DONE if allowed[CSM_A_DONE] else -1
 
 
 cdef int csm_pick(

@@ -18,12 +18,26 @@ from libc.string cimport memchr, memset
 
 from closingbell.native._card_stock_market cimport (
     CSM_CERT_CAP,
+    CSM_COPIES,
     CSM_DECK_CAP,
     CSM_EVENTS_CAP,
     CSM_HAND,
+    CSM_JOKER,
+    CSM_KINDS,
+    CSM_MAX_CHANGES,
+    CSM_MAX_DISCARDS,
+    CSM_MAX_PRICE,
     CSM_MAX_SEATS,
+    CSM_MAX_SHARES,
+    CSM_MAX_TRADES,
     CSM_NUM_ACTIONS,
+    CSM_PH_DISCARD,
+    CSM_PH_MARKET,
+    CSM_PH_OVER,
+    CSM_PH_START,
+    CSM_PH_TRADE,
     CSM_PILE_CAP,
+    CSM_RANKS,
     CSM_SUITS,
     State,
     csm_fields,
@@ -60,7 +74,6 @@ from closingbell.native._serial cimport (
 )
 
 from closingbell.core.checks import MAX_INT
-from closingbell.core.serial import HEADER_KEYS
 from closingbell.games.card_stock_market import cards as _C
 from closingbell.games.card_stock_market import state as _S
 from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
@@ -75,80 +88,10 @@ cdef extern from "Python.h":
 
 # ---------------------------------------------------------------------- the keys
 
-# Every key of a state's JSON, in the sorted order to_json writes them.
-cdef enum:
-    K_BANK = 0
-    K_BOUGHT
-    K_BUSTED
-    K_CASH
-    K_CERTS
-    K_CHANGES
-    K_CUR
-    K_DEALER
-    K_DEBT
-    K_DISCARD
-    K_DISCARDS
-    K_DRAW
-    K_FORMAT
-    K_FROM_DEAL
-    K_HANDS
-    K_HELD
-    K_HISTORY
-    K_JOKER_BY
-    K_JOKERS_OUT
-    K_LEVIES
-    K_LOG
-    K_OPTIONS
-    K_PHASE
-    K_PILES
-    K_PRICES
-    K_RE_DRAWN
-    K_RE_EVENTS
-    K_RE_HANDS
-    K_RE_PILE
-    K_RESHUFFLED
-    K_SALES
-    K_SEED
-    K_SOLD
-    K_TRADES
-    K_TURN
-    K_TURNS
-    K_VERSION
-    K_COUNT
-
-    # Decision kinds (state.py).
-    START = 0
-    TRADE = 1
-    MARKET = 2
-    DISCARD = 3
-    OVER = 4
-
-    KINDS = 52                  # suit cards' kinds; 52 is the joker
-    JOKER = 52
-    RANKS = 13
-    COPIES = 2
-    MAX_PRICE = 13
-    MAX_SHARES = 12
-    MAX_TRADES = 2
-    MAX_CHANGES = 2
-    MAX_DISCARDS = 4
-
-cdef tuple _KEYS = (
-    "bank", "bought", "busted", "cash", "certs", "changes", "cur", "dealer", "debt",
-    "discard", "discards", "draw", "format", "from_deal", "hands", "held", "history",
-    "joker_by", "jokers_out", "levies", "log", "options", "phase", "piles", "prices",
-    "re_drawn", "re_events", "re_hands", "re_pile", "reshuffled", "sales", "seed", "sold",
-    "trades", "turn", "turns", "version",
-)
-if list(_KEYS) != sorted({*_S.SHAPES, *HEADER_KEYS}) or len(_KEYS) != K_COUNT:
-    raise ImportError("closingbell.native._card_stock_market_serial was built for other Card "
-                      "Stock Market fields: rebuild it")
-if ((_C.NUM_KINDS, _C.JOKER, _C.RANKS, _C.COPIES, _C.MAX_PRICE, _C.MAX_SHARES, _C.HAND_SIZE,
-        _C.MAX_TRADES, _C.MAX_CHANGES, _C.MAX_DISCARDS, _C.NUM_SUITS, len(_S.PHASE_NAMES))
-        != (KINDS, JOKER, RANKS, COPIES, MAX_PRICE, MAX_SHARES, CSM_HAND, MAX_TRADES,
-            MAX_CHANGES, MAX_DISCARDS, CSM_SUITS, OVER + 1)):
-    raise ImportError("closingbell.native._card_stock_market_serial was built for other Card "
-                      "Stock Market cards: rebuild it")
+# K_NAME, K_COUNT and _KEYS: generated at build time (setup.py) from the state's SHAPES
+# and the header's keys. The decision kinds (CSM_PH_*) and the cards' numbers are the
+# engine's, generated from the data modules.
+include "_card_stock_market_keys.pxi"
 
 cdef bytes _KEY_BYTES = b"\0".join(k.encode("ascii") for k in _KEYS) + b"\0"
 cdef const char *_KEY_NAMES[K_COUNT]
@@ -157,10 +100,10 @@ cdef bytes _FORMAT = _S.FORMAT.encode("ascii")
 cdef int64_t _MAX_INT = MAX_INT
 cdef object _new = object.__new__
 
-cdef int8_t SUIT_OF[KINDS]
-cdef int8_t RANK_OF[KINDS]
-cdef int8_t SHARES[KINDS]
-for _k in range(KINDS):
+cdef int8_t SUIT_OF[CSM_KINDS]
+cdef int8_t RANK_OF[CSM_KINDS]
+cdef int8_t SHARES[CSM_KINDS]
+for _k in range(CSM_KINDS):
     SUIT_OF[_k] = _C.SUIT_OF[_k]
     RANK_OF[_k] = _C.RANK_OF[_k]
     SHARES[_k] = _C.SHARES[_k]
@@ -246,9 +189,9 @@ cdef list _read_fields(cb_text *t, csm_read *r, _Game g, LogReader log_reader,
             k = cb_ints(t, f.cash, 8, CSM_MAX_SEATS, 0, _MAX_INT) == n
         elif key == K_CERTS:
             k = cb_lists8(t, &f.certs[0][0], CSM_CERT_CAP, f.cert_len, CSM_MAX_SEATS,
-                          CSM_CERT_CAP, 0, KINDS - 1) == n
+                          CSM_CERT_CAP, 0, CSM_KINDS - 1) == n
         elif key == K_CHANGES:
-            k = _scalar(t, &f.changes, 0, MAX_CHANGES)
+            k = _scalar(t, &f.changes, 0, CSM_MAX_CHANGES)
         elif key == K_CUR:
             if cb_null(t):
                 f.cur = -1
@@ -260,12 +203,12 @@ cdef list _read_fields(cb_text *t, csm_read *r, _Game g, LogReader log_reader,
         elif key == K_DEBT:
             k = cb_ints(t, f.debt, 8, CSM_MAX_SEATS, 0, _MAX_INT) == n
         elif key == K_DISCARD:
-            f.discard_len = cb_ints8(t, f.discard, CSM_DECK_CAP, 0, KINDS - 1)
+            f.discard_len = cb_ints8(t, f.discard, CSM_DECK_CAP, 0, CSM_KINDS - 1)
             k = f.discard_len >= 0
         elif key == K_DISCARDS:
-            k = _scalar(t, &f.discards, 0, MAX_DISCARDS)
+            k = _scalar(t, &f.discards, 0, CSM_MAX_DISCARDS)
         elif key == K_DRAW:
-            f.draw_len = cb_ints8(t, f.draw, CSM_DECK_CAP, 0, JOKER)
+            f.draw_len = cb_ints8(t, f.draw, CSM_DECK_CAP, 0, CSM_JOKER)
             k = f.draw_len >= 0
         elif key == K_FORMAT:
             k = cb_str(t, &s, &length) and length == len(_FORMAT) and cb_same_chars(s, _FORMAT,
@@ -276,10 +219,10 @@ cdef list _read_fields(cb_text *t, csm_read *r, _Game g, LogReader log_reader,
             k = k >= 0
         elif key == K_HANDS:
             k = cb_lists8(t, &f.hands[0][0], CSM_HAND, f.hand_len, CSM_MAX_SEATS, CSM_HAND, 0,
-                          KINDS - 1) == n
+                          CSM_KINDS - 1) == n
         elif key == K_HELD:
             k = cb_lists8(t, &held[0][0], CSM_SUITS, r.held_len, CSM_MAX_SEATS, CSM_SUITS, 0,
-                          MAX_SHARES) == n
+                          CSM_MAX_SHARES) == n
             for q in range(n):
                 if r.held_len[q] != CSM_SUITS:
                     k = 0
@@ -290,7 +233,7 @@ cdef list _read_fields(cb_text *t, csm_read *r, _Game g, LogReader log_reader,
         elif key == K_JOKER_BY:
             k = _scalar(t, &f.joker_by, -1, n - 1)
         elif key == K_JOKERS_OUT:
-            k = _scalar(t, &f.jokers_out, 0, COPIES) and f.jokers_out != 1
+            k = _scalar(t, &f.jokers_out, 0, CSM_COPIES) and f.jokers_out != 1
         elif key == K_LEVIES:
             k = cb_int_in(t, &f.levies, 0, _MAX_INT)
         elif key == K_LOG:
@@ -301,40 +244,40 @@ cdef list _read_fields(cb_text *t, csm_read *r, _Game g, LogReader log_reader,
             # plain code (which compares them as values).
             k = cb_literal(t, g.options, len(g.options))
         elif key == K_PHASE:
-            k = _scalar(t, &f.phase, 0, OVER)
+            k = _scalar(t, &f.phase, 0, CSM_PH_OVER)
         elif key == K_PILES:
             k = cb_lists8(t, &f.piles[0][0], CSM_PILE_CAP, f.pile_len, CSM_SUITS, CSM_PILE_CAP,
-                          0, KINDS - 1) == CSM_SUITS
+                          0, CSM_KINDS - 1) == CSM_SUITS
         elif key == K_PRICES:
             k = _prices(t, r)
         elif key == K_RE_DRAWN:
             f.re_drawn_n = cb_lists8(t, &f.re_drawn[0][0], CSM_DECK_CAP, f.re_drawn_len,
-                                     CSM_MAX_SEATS, CSM_DECK_CAP, 0, KINDS - 1)
+                                     CSM_MAX_SEATS, CSM_DECK_CAP, 0, CSM_KINDS - 1)
             k = f.re_drawn_n >= 0
         elif key == K_RE_EVENTS:
             f.re_events_n = cb_lists8(t, &f.re_events[0][0], CSM_EVENTS_CAP, f.re_events_len,
-                                      CSM_MAX_SEATS, CSM_EVENTS_CAP, -CSM_HAND, KINDS - 1)
+                                      CSM_MAX_SEATS, CSM_EVENTS_CAP, -CSM_HAND, CSM_KINDS - 1)
             k = f.re_events_n >= 0
         elif key == K_RE_HANDS:
             f.re_hands_n = cb_lists8(t, &f.re_hands[0][0], CSM_HAND, f.re_hand_len,
-                                     CSM_MAX_SEATS, CSM_HAND, 0, KINDS - 1)
+                                     CSM_MAX_SEATS, CSM_HAND, 0, CSM_KINDS - 1)
             k = f.re_hands_n >= 0
         elif key == K_RE_PILE:
-            f.re_pile_len = cb_ints8(t, f.re_pile, CSM_DECK_CAP, 0, JOKER)
+            f.re_pile_len = cb_ints8(t, f.re_pile, CSM_DECK_CAP, 0, CSM_JOKER)
             k = f.re_pile_len >= 0
         elif key == K_RESHUFFLED:
             k = cb_bool(t)
             f.reshuffled = <signed char>k
             k = k >= 0
         elif key == K_SALES:
-            k = _scalar(t, &f.sales, 0, MAX_TRADES)
+            k = _scalar(t, &f.sales, 0, CSM_MAX_TRADES)
         elif key == K_SEED:
             k = cb_int_in(t, &v, 0, 0x7FFFFFFFFFFFFFFF)
             f.seed = <uint64_t>v
         elif key == K_SOLD:
             k = _scalar(t, &f.sold, 0, 15)
         elif key == K_TRADES:
-            k = _scalar(t, &f.trades, 0, MAX_TRADES)
+            k = _scalar(t, &f.trades, 0, CSM_MAX_TRADES)
         elif key == K_TURN:
             k = _scalar(t, &f.turn, 0, n - 1)
         elif key == K_TURNS:
@@ -352,7 +295,7 @@ cdef int _prices(cb_text *t, csm_read *r) noexcept nogil:
     """Read ``prices``: four numbers from 0 to the highest price."""
     cdef int8_t prices[CSM_SUITS]
     cdef int s
-    if cb_ints8(t, prices, CSM_SUITS, 0, MAX_PRICE) != CSM_SUITS:
+    if cb_ints8(t, prices, CSM_SUITS, 0, CSM_MAX_PRICE) != CSM_SUITS:
         return 0
     for s in range(CSM_SUITS):
         r.f.prices[s] = prices[s]
@@ -385,7 +328,7 @@ cdef bint _fields_hold(const csm_read *r) noexcept nogil:
 cdef bint _cards_hold(const csm_read *r) noexcept nogil:
     """rules._check_cards: 2 of each kind and 2 jokers; piles set the prices."""
     cdef const csm_fields *f = &r.f
-    cdef int counts[KINDS + 1]
+    cdef int counts[CSM_KINDS + 1]
     cdef int shares[CSM_SUITS]
     cdef int s, i, q, top, expected
     memset(counts, 0, sizeof(counts))
@@ -417,9 +360,9 @@ cdef bint _cards_hold(const csm_read *r) noexcept nogil:
         for s in range(CSM_SUITS):
             if shares[s] != f.held[q][s]:
                 return False
-    counts[JOKER] += f.jokers_out + (1 if f.joker_by >= 0 else 0)
-    for i in range(KINDS + 1):
-        if counts[i] != COPIES:
+    counts[CSM_JOKER] += f.jokers_out + (1 if f.joker_by >= 0 else 0)
+    for i in range(CSM_KINDS + 1):
+        if counts[i] != CSM_COPIES:
             return False
     return True
 
@@ -443,7 +386,7 @@ cdef bint _money_holds(const csm_read *r, _Game g) noexcept:
         if (f.debt[q] + g.levy - 1) // g.levy > f.levies:
             return False
         if f.debt[q] and f.cash[q]:
-            if g.immediate_repay or f.phase == OVER or q != f.turn:
+            if g.immediate_repay or f.phase == CSM_PH_OVER or q != f.turn:
                 return False
     return True
 
@@ -462,22 +405,22 @@ cdef bint _turn_holds(const csm_read *r, _Game g) noexcept:
     cdef int q, used, want
     if _bits(f.bought) > f.trades - f.sales or _bits(f.sold) > f.sales:
         return False
-    if f.phase == OVER:
+    if f.phase == CSM_PH_OVER:
         if f.cur >= 0 or f.joker_by < 0:
             return False
         for q in range(r.n):
             if f.cert_len[q]:
                 return False
         return True
-    if f.cur != f.turn or f.joker_by != -1 or f.discards >= MAX_DISCARDS:
+    if f.cur != f.turn or f.joker_by != -1 or f.discards >= CSM_MAX_DISCARDS:
         return False
-    if f.phase == START:
+    if f.phase == CSM_PH_START:
         if not (f.trades == 0 and f.changes == 0 and f.discards == 0):
             return False
-    elif f.phase == DISCARD:
+    elif f.phase == CSM_PH_DISCARD:
         if not (f.trades == 0 and f.changes == 0 and f.discards > 0):
             return False
-    elif f.phase == TRADE:
+    elif f.phase == CSM_PH_TRADE:
         if not (f.trades > 0 and f.discards == 0):
             return False
         if f.changes and g.trade_first:
@@ -500,10 +443,10 @@ cdef bint _turn_holds(const csm_read *r, _Game g) noexcept:
 cdef bint _reshuffle_holds(const csm_read *r) noexcept nogil:
     """rules._check_reshuffle: the record kept since the reshuffle explains every hand."""
     cdef const csm_fields *f = &r.f
-    cdef int counts[KINDS + 1]
+    cdef int counts[CSM_KINDS + 1]
     cdef int q, i, e, draws
     if not f.reshuffled:
-        return (f.jokers_out == COPIES and f.re_pile_len == 0 and f.re_hands_n == 0
+        return (f.jokers_out == CSM_COPIES and f.re_pile_len == 0 and f.re_hands_n == 0
                 and f.re_drawn_n == 0 and f.re_events_n == 0)
     if f.jokers_out != 0:
         return False
@@ -524,18 +467,18 @@ cdef bint _reshuffle_holds(const csm_read *r) noexcept nogil:
         _count(counts, f.re_hands[q], f.re_hand_len[q], 1)
         _count(counts, f.re_drawn[q], f.re_drawn_len[q], 1)
         _count(counts, f.hands[q], f.hand_len[q], -1)
-        for i in range(KINDS + 1):
+        for i in range(CSM_KINDS + 1):
             if counts[i]:
                 return False
     # The new draw pile came from the reshuffle: what is in it now and what was drawn.
     memset(counts, 0, sizeof(counts))
     _count(counts, f.draw, f.draw_len, 1)
     if f.joker_by >= 0:
-        counts[JOKER] += 1
+        counts[CSM_JOKER] += 1
     for q in range(r.n):
         _count(counts, f.re_drawn[q], f.re_drawn_len[q], 1)
     _count(counts, f.re_pile, f.re_pile_len, -1)
-    for i in range(KINDS + 1):
+    for i in range(CSM_KINDS + 1):
         if counts[i]:
             return False
     return True

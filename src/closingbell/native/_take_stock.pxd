@@ -15,75 +15,15 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 
+# The game's numbers, generated at build time from closingbell.games.take_stock's data
+# modules (setup.py): card and event counts, event kinds (TS_K_*), action ids (TS_A_*),
+# decision kinds (``phase``, TS_PH_*), what the discard after a turn action pays for
+# (``follow``, TS_F_*) and why a round ended (``end_reason``, TS_R_*).
+include "_take_stock_ids.pxi"
+
 cdef enum:
-    TS_STOCKS = 5
-    TS_VALUES = 12
-    TS_CARDS = 60          # share cards, the five 1s included
-    TS_SEATS = 6           # the most seats
-    TS_KINDS = 24          # event kinds
-    TS_EVENT_CARDS = 40    # event cards in the deck
-    TS_ROUNDS = 12         # the most rounds the options allow
     TS_RETRIEVED = 12      # room for cards retrieved by Insider Trading (one stock's cards)
     TS_MAX_LEGAL = 160     # more than any decision offers (raises + saves + market + plays)
-
-    # Decision kinds (``phase``), as PHASE_NAMES orders them.
-    TS_PH_ACTION = 0
-    TS_PH_DISCARD = 1
-    TS_PH_CHOOSE = 2
-    TS_PH_AUDIT_STOCK = 3
-    TS_PH_AUDIT_WHAT = 4
-    TS_PH_FREEZE = 5
-    TS_PH_RETRIEVE = 6
-    TS_PH_INSIDER_DISCARD = 7
-    TS_PH_DOWNTURN = 8
-    TS_PH_EXERCISE = 9
-    TS_PH_OVER = 10
-
-    # What the discard after a turn action pays for (``follow``).
-    TS_F_NONE = 0
-    TS_F_SAVE = 1
-    TS_F_MARKET_A = 2
-    TS_F_MARKET_B = 3
-    TS_F_PLAY = 4
-
-    # Action ids (closingbell.games.take_stock.actions).
-    TS_A_RAISE = 0
-    TS_A_SAVE = 60
-    TS_A_DISCARD = 120
-    TS_A_MARKET_A = 180
-    TS_A_MARKET_B = 181
-    TS_A_PLAY = 182
-    TS_A_CHOOSE = 206
-    TS_A_AUDIT_STOCK = 230
-    TS_A_AUDIT_CARD = 235
-    TS_A_AUDIT_SPLIT = 236
-    TS_A_FREEZE = 237
-    TS_A_RETRIEVE = 242
-    TS_A_RETRIEVE_DONE = 302
-    TS_A_EXERCISE = 303
-    TS_A_EXERCISE_DONE = 363
-    TS_ACTIONS = 364
-
-    # Event kinds (closingbell.games.take_stock.cards); per-stock kinds add the stock.
-    TS_K_SPLIT = 0
-    TS_K_CRASH = 5
-    TS_K_INSIDER = 10
-    TS_K_AUDIT = 15
-    TS_K_FREEZE = 16
-    TS_K_NO_CHANGE = 17
-    TS_K_UPTURN = 18
-    TS_K_DOWNTURN = 19
-    TS_K_OPTION_GAINED = 20
-    TS_K_OPTION_LOST = 21
-    TS_K_MARKET_CRASH = 22
-    TS_K_MARKET_CLOSED = 23
-
-    # Why a round ended (``end_reason``, ``round_reasons``): ROUND_END_REASONS's order.
-    TS_R_NONE = -1
-    TS_R_MARKET_CLOSED = 0
-    TS_R_HIGH_CARD = 1
-    TS_R_EMPTY_HAND = 2
-    TS_R_NO_CARDS = 3
 
 
 cdef struct ts_rules:
@@ -173,7 +113,12 @@ cdef struct ts_buf:
     Py_ssize_t cap
 
 
-cdef class State:
+# The fields as Python reads them: a base class generated at build time (setup.py).
+cdef class _StateFields:
+    pass
+
+
+cdef class State(_StateFields):
     cdef ts_core c
     cdef readonly object game
     cdef ts_buf *log_buf          # compact log records (after the entries of log_cache)

@@ -31,7 +31,6 @@ import random
 
 from closingbell.core.game import State as _BaseState
 from closingbell.core.rng import check_seed
-from closingbell.games.take_stock import actions as _A
 from closingbell.games.take_stock import cards as _C
 from closingbell.games.take_stock import invariants as _invariants
 from closingbell.games.take_stock import rules as _rules
@@ -62,54 +61,18 @@ cdef int _MAX_RETRIEVE = _C.MAX_RETRIEVE
 cdef int _MAX_RAISE = _C.MAX_RAISE
 
 
-def _check_tables():
-    """Refuse to load if the reference's tables are not the ones this module was built for."""
-    expected = {
-        "actions": (_A.RAISE, _A.SAVE, _A.DISCARD, _A.MARKET_A, _A.MARKET_B, _A.PLAY,
-                    _A.CHOOSE, _A.AUDIT_STOCK, _A.AUDIT_CARD, _A.AUDIT_SPLIT,
-                    _A.FREEZE_STOCK, _A.RETRIEVE, _A.RETRIEVE_DONE, _A.EXERCISE,
-                    _A.EXERCISE_DONE, _A.NUM_ACTIONS),
-        "cards": (_C.NUM_STOCKS, _C.VALUES, _C.NUM_SHARE_CARDS, _C.NUM_EVENT_KINDS,
-                  _C.NUM_EVENT_CARDS, _C.MAX_ROUNDS, _C.MAX_CARD_SHARES,
-                  tuple(sorted(_C.CLOSING_VALUES)), max(_C.HAND_SIZES)),
-        "kinds": (_C.SPLIT, _C.CRASH, _C.INSIDER, _C.AUDIT, _C.FREEZE, _C.NO_CHANGE,
-                  _C.UPTURN, _C.DOWNTURN, _C.OPTION_GAINED, _C.OPTION_LOST,
-                  _C.MARKET_CRASH, _C.MARKET_CLOSED),
-        "phases": (_S.ACTION, _S.DISCARD, _S.CHOOSE, _S.AUDIT_STOCK, _S.AUDIT_WHAT,
-                   _S.FREEZE, _S.RETRIEVE, _S.INSIDER_DISCARD, _S.DOWNTURN, _S.EXERCISE,
-                   _S.OVER, len(_S.PHASE_NAMES)),
-        "follow": (_S.FOLLOW_NONE, _S.FOLLOW_SAVE, _S.FOLLOW_MARKET_A, _S.FOLLOW_MARKET_B,
-                   _S.FOLLOW_PLAY),
-        "reasons": _S.ROUND_END_REASONS,
-    }
-    built = {
-        "actions": (TS_A_RAISE, TS_A_SAVE, TS_A_DISCARD, TS_A_MARKET_A, TS_A_MARKET_B,
-                    TS_A_PLAY, TS_A_CHOOSE, TS_A_AUDIT_STOCK, TS_A_AUDIT_CARD,
-                    TS_A_AUDIT_SPLIT, TS_A_FREEZE, TS_A_RETRIEVE, TS_A_RETRIEVE_DONE,
-                    TS_A_EXERCISE, TS_A_EXERCISE_DONE, TS_ACTIONS),
-        "cards": (TS_STOCKS, TS_VALUES, TS_CARDS, TS_KINDS, TS_EVENT_CARDS, TS_ROUNDS, 3,
-                  (11, 12), TS_SEATS),
-        "kinds": (TS_K_SPLIT, TS_K_CRASH, TS_K_INSIDER, TS_K_AUDIT, TS_K_FREEZE,
-                  TS_K_NO_CHANGE, TS_K_UPTURN, TS_K_DOWNTURN, TS_K_OPTION_GAINED,
-                  TS_K_OPTION_LOST, TS_K_MARKET_CRASH, TS_K_MARKET_CLOSED),
-        "phases": tuple(range(11)) + (11,),
-        "follow": (TS_F_NONE, TS_F_SAVE, TS_F_MARKET_A, TS_F_MARKET_B, TS_F_PLAY),
-        "reasons": ("market_closed", "high_card", "empty_hand", "no_cards"),
-    }
-    for name, value in expected.items():
-        if built[name] != value:
-            raise ImportError(
-                f"closingbell.native._take_stock was built for other Take Stock {name}: rebuild it"
-            )
-    if len(_C.EVENT_DECK) != TS_KINDS or _C.EVENT_DECK[TS_K_MARKET_CLOSED] != 1:
-        raise ImportError("closingbell.native._take_stock was built for another event deck")
+
+
+cdef void _fill_tables():
+    """Copy the event deck and the hand sizes from the data module."""
+    cdef int k
     for k in range(TS_KINDS):
         _EVENT_DECK[k] = _C.EVENT_DECK[k]
-    for n in range(TS_SEATS + 1):
-        _HAND_SIZES[n] = _C.HAND_SIZES.get(n, 0)
+    for k in range(TS_SEATS + 1):
+        _HAND_SIZES[k] = _C.HAND_SIZES.get(k, 0)
 
 
-_check_tables()
+_fill_tables()
 
 # Python objects the engine hands out, made once.
 cdef tuple _ACTION_INTS = tuple(range(TS_ACTIONS))
@@ -549,7 +512,7 @@ cdef void ts_compute_legal(ts_core *c) noexcept nogil:
         k = 2
     elif phase == TS_PH_FREEZE:
         for s in range(TS_STOCKS):
-            out[s] = TS_A_FREEZE + s
+            out[s] = TS_A_FREEZE_STOCK + s
         k = TS_STOCKS
     elif phase == TS_PH_RETRIEVE:
         k = _retrievable(c, found)
@@ -909,7 +872,7 @@ cdef int _apply(State st, int a) except -1:
         _end_turn(st)
         return 0
     if phase == TS_PH_FREEZE:
-        _freeze(st, p, a - TS_A_FREEZE)
+        _freeze(st, p, a - TS_A_FREEZE_STOCK)
         return 0
     if phase == TS_PH_RETRIEVE:
         if a == TS_A_RETRIEVE_DONE:
@@ -962,7 +925,7 @@ cdef int _raise_price(State st, int p, int card) except -1:
     c.row_len[s] += 1
     c.market += 1
     _log2(st, L_RAISE, p, card)
-    if v >= 11:
+    if v >= TS_CLOSING_VALUE:
         _end_round(st, TS_R_HIGH_CARD)
     else:
         _end_turn(st)
@@ -1437,7 +1400,25 @@ _EMPTY.cap = 0
 # ---------------------------------------------------------------------- the state
 
 
-cdef class State:
+cdef list _history(State st):
+    """The actions of ``st``'s history, as a list of the shared ints."""
+    cdef const int32_t *data = _bdata(st.hist_buf)
+    cdef Py_ssize_t i
+    cdef PyObject *item
+    out = PyList_New(st.hist_len)
+    for i in range(st.hist_len):
+        item = _ACT[data[i]]
+        Py_INCREF(item)
+        PyList_SET_ITEM(out, i, item)
+    return out
+
+
+# The fields, read as attributes (``rows``, ``hands``...): the base class _StateFields,
+# generated at build time (setup.py) from the table of the compiled state's fields.
+include "_take_stock_fields.pxi"
+
+
+cdef class State(_StateFields):
     """One position of a Take Stock game, held in C; the reference's API and results.
 
     Fields read as attributes (``rows``, ``hands``, ``log``, ``history``...) are fresh
@@ -1751,227 +1732,6 @@ cdef class State:
         fields["from_deal"] = self.from_deal
         fields["n"] = self.c.r.n
         return (_restore, (self.game, fields))
-
-    # ------------------------------------------------------------ fields (fresh copies)
-
-    @property
-    def n(self):
-        """The number of seats."""
-        return self.c.r.n
-
-    @property
-    def shares(self):
-        """Shares per card, indexed by the card's value (the game's table)."""
-        return self.game.shares
-
-    @property
-    def seed(self):
-        """The seed every shuffle of this game is derived from."""
-        return self.c.seed
-
-    @property
-    def from_deal(self):
-        """Whether ``history`` and ``log`` run from the deal of ``new_game(seed)``."""
-        return self.c.from_deal != 0
-
-    @property
-    def cur(self):
-        """The seat that must decide; ``None`` once the game is over."""
-        return None if self.c.cur < 0 else self.c.cur
-
-    @property
-    def phase(self):
-        """The kind of the pending decision, an index into ``PHASE_NAMES``."""
-        return self.c.phase
-
-    @property
-    def round(self):
-        """The round being played (1-based)."""
-        return self.c.round
-
-    @property
-    def dealer(self):
-        """This round's dealer."""
-        return self.c.dealer
-
-    @property
-    def turn(self):
-        """Whose turn it is."""
-        return self.c.turn
-
-    @property
-    def supply(self):
-        """Option tokens left in the box."""
-        return self.c.supply
-
-    @property
-    def ev_active(self):
-        """The event being played while it waits for a discard or a freeze, else -1."""
-        return self.c.ev_active
-
-    @property
-    def follow(self):
-        """What the pending discard pays for (``FOLLOW_*``)."""
-        return self.c.follow
-
-    @property
-    def ev_stock(self):
-        """The stock of the audit or Insider Trading being resolved, else -1."""
-        return self.c.ev_stock
-
-    @property
-    def owed(self):
-        """Discards owed for cards retrieved by Insider Trading."""
-        return self.c.owed
-
-    @property
-    def reshuffles(self):
-        """Reshuffles of the share discard pile this round."""
-        return self.c.reshuffles
-
-    @property
-    def end_reason(self):
-        """Why the current round ended, or ``None`` while it runs."""
-        return _REASONS[self.c.end_reason] if self.c.end_reason >= 0 else None
-
-    @property
-    def rows(self):
-        """The market rows' values, bottom first."""
-        return [_list8(self.c.rows[s], self.c.row_len[s]) for s in range(TS_STOCKS)]
-
-    @property
-    def splits(self):
-        """Split cards on each stock."""
-        return _list8(self.c.splits, TS_STOCKS)
-
-    @property
-    def frozen(self):
-        """Whether each stock is frozen."""
-        return [self.c.frozen[s] != 0 for s in range(TS_STOCKS)]
-
-    @property
-    def hands(self):
-        """Each seat's hand, sorted."""
-        return [_list8(self.c.hands[q], self.c.hand_len[q]) for q in range(self.c.r.n)]
-
-    @property
-    def certs(self):
-        """Each seat's certificates, in the order saved."""
-        return [_list8(self.c.certs[q], self.c.cert_len[q]) for q in range(self.c.r.n)]
-
-    @property
-    def tokens(self):
-        """Each seat's option tokens."""
-        return _list32(self.c.tokens, self.c.r.n)
-
-    @property
-    def draw(self):
-        """The share draw pile (the top card last)."""
-        return _list8(self.c.draw, self.c.draw_len)
-
-    @property
-    def discard(self):
-        """The share discard pile, in the order discarded."""
-        return _list8(self.c.discard, self.c.discard_len)
-
-    @property
-    def ev_above(self):
-        """The event cards above Market Closed (the top card last)."""
-        return _list8(self.c.ev_above, self.c.ev_above_len)
-
-    @property
-    def ev_below(self):
-        """The event cards under Market Closed."""
-        return _list8(self.c.ev_below, self.c.ev_below_len)
-
-    @property
-    def ev_below_mask(self):
-        """Who knows each card of ``ev_below`` (bit p for seat p, bit n for everyone)."""
-        return [self.c.ev_below_mask[i] for i in range(self.c.ev_below_len)]
-
-    @property
-    def ev_discard(self):
-        """The face-down event discard pile."""
-        return _list8(self.c.ev_discard, self.c.ev_discard_len)
-
-    @property
-    def ev_discard_mask(self):
-        """Who knows each card of ``ev_discard``."""
-        return [self.c.ev_discard_mask[i] for i in range(self.c.ev_discard_len)]
-
-    @property
-    def saved(self):
-        """Each seat's saved event cards, in the order drawn."""
-        return [_list8(self.c.saved[q], self.c.saved_len[q]) for q in range(self.c.r.n)]
-
-    @property
-    def totals(self):
-        """Each seat's total over the rounds scored so far."""
-        return _list32(self.c.totals, self.c.r.n)
-
-    @property
-    def round_scores(self):
-        """Each scored round's points per seat."""
-        return self.round_results()
-
-    @property
-    def round_reasons(self):
-        """Why each scored round ended."""
-        return self.round_end_reasons()
-
-    @property
-    def pool_of(self):
-        """The pool of each hidden share card, -1 for a face-up one."""
-        return [self.c.pool_of[card] for card in range(TS_CARDS)]
-
-    @property
-    def hand_pool(self):
-        """How many cards of each pool each seat holds (derived from ``pool_of``)."""
-        cdef ts_core *c = &self.c
-        return [[_pool_count(c, q, k) for k in range(c.npools)] for q in range(c.r.n)]
-
-    @property
-    def known(self):
-        """Cards everyone knows each seat holds, in the order they were shown."""
-        return [_list8(self.c.known[q], self.c.known_len[q]) for q in range(self.c.r.n)]
-
-    @property
-    def pair(self):
-        """The two events of option A while one is chosen."""
-        return _list8(self.c.pair, self.c.pair_len)
-
-    @property
-    def retrieved(self):
-        """Cards retrieved by the Insider Trading being resolved."""
-        return _list8(self.c.retrieved, self.c.retrieved_len)
-
-    @property
-    def queue(self):
-        """Seats yet to answer a decision that all seats take."""
-        return _list8(self.c.queue, self.c.queue_len)
-
-    @property
-    def hidden(self):
-        """Cards each seat has set aside face down in such a decision."""
-        return [_list8(self.c.hidden[q], self.c.hidden_len[q]) for q in range(self.c.r.n)]
-
-    @property
-    def history(self):
-        """The actions applied since the game was dealt, in order."""
-        cdef const int32_t *data = _bdata(self.hist_buf)
-        cdef Py_ssize_t i
-        cdef PyObject *item
-        out = PyList_New(self.hist_len)
-        for i in range(self.hist_len):
-            item = _ACT[data[i]]
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-        return out
-
-    @property
-    def log(self):
-        """What happened, with who may read each entry (the reference's entries)."""
-        return list(self._entries())
 
 
 _BaseState.register(State)
@@ -2924,17 +2684,17 @@ cdef bint _decision_holds(ts_core *c) noexcept nogil:
     if phase < TS_PH_EXERCISE:
         for s in range(TS_STOCKS):
             for i in range(c.row_len[s]):
-                if c.rows[s][i] >= 11:
+                if c.rows[s][i] >= TS_CLOSING_VALUE:
                     return False
         if c.r.last_card and not c.draw_len:
             return False
     else:
         high = 0
         for s in range(TS_STOCKS):
-            if c.rows[s][c.row_len[s] - 1] >= 11:
+            if c.rows[s][c.row_len[s] - 1] >= TS_CLOSING_VALUE:
                 high += 1
             for i in range(c.row_len[s] - 1):
-                if c.rows[s][i] >= 11:
+                if c.rows[s][i] >= TS_CLOSING_VALUE:
                     return False
         if high != (1 if c.end_reason == TS_R_HIGH_CARD else 0):
             return False

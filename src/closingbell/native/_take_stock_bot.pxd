@@ -7,15 +7,13 @@
 # The engine's names share the TS_ prefix with this file's: they are reached as eng.NAME.
 cimport closingbell.native._take_stock as eng
 
+# The game's numbers (TS_STOCKS, TS_CARDS, action ids TS_A_*, event kinds TS_K_*...),
+# generated at build time from closingbell.games.take_stock's data modules (setup.py).
+include "_take_stock_ids.pxi"
+
 cdef enum:
-    TS_STOCKS = 5
-    TS_VALUES = 12
-    TS_CARDS = 60          # share card ids, stock * 12 + value - 1
-    TS_SEATS = 6
-    TS_KINDS = 24          # event kinds
     TS_ROW = 12            # a row holds each value at most once
     TS_LIST = 64           # room for any list of share cards
-    TS_ACTIONS = 364       # distinct action ids
 
 # The pending decision, as the bot groups them.
 cdef enum:

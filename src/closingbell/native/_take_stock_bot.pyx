@@ -21,80 +21,28 @@ from libc.math cimport INFINITY, ceil, pow, tanh
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
-from closingbell.games.take_stock import actions as _actions
 from closingbell.games.take_stock import cards as _cards
 from closingbell.games.take_stock import state as _state
 
 # ---------------------------------------------------------------------- the rules' numbers
 
-# Action ids and event kinds, checked against the Python rules when the module loads.
+# Action ids (TS_A_*), event kinds (TS_K_*) and the rules' numbers come from the generated
+# _take_stock_ids.pxi (see the .pxd).
 cdef enum:
-    A_RAISE = 0
-    A_SAVE = 60
-    A_DISCARD = 120
-    A_MARKET_A = 180
-    A_MARKET_B = 181
-    A_PLAY = 182
-    A_CHOOSE = 206
-    A_AUDIT_STOCK = 230
-    A_AUDIT_CARD = 235
-    A_AUDIT_SPLIT = 236
-    A_FREEZE_STOCK = 237
-    A_RETRIEVE = 242
-    A_RETRIEVE_DONE = 302
-    A_EXERCISE = 303
-    A_EXERCISE_DONE = 363
-
-cdef enum:
-    K_SPLIT = 0
-    K_CRASH = 5
-    K_INSIDER = 10
-    K_AUDIT = 15
-    K_FREEZE = 16
-    K_DOWNTURN = 19
-    K_OPTION_LOST = 21
-    K_MARKET_CRASH = 22
-    K_MARKET_CLOSED = 23
-    MAX_RAISE = 4
-    MAX_RETRIEVE = 3
     # Counts cached by best_unseen's table: hands larger than this are computed each time.
     MAX_CACHED_HAND = 16
 
 cdef int EVENT_DECK[TS_KINDS]
 
 
-def _check_rules():
-    """Refuse to load if the Python rules number their actions or cards otherwise."""
-    expected = {
-        "RAISE": A_RAISE, "SAVE": A_SAVE, "DISCARD": A_DISCARD, "MARKET_A": A_MARKET_A,
-        "MARKET_B": A_MARKET_B, "PLAY": A_PLAY, "CHOOSE": A_CHOOSE,
-        "AUDIT_STOCK": A_AUDIT_STOCK, "AUDIT_CARD": A_AUDIT_CARD,
-        "AUDIT_SPLIT": A_AUDIT_SPLIT, "FREEZE_STOCK": A_FREEZE_STOCK,
-        "RETRIEVE": A_RETRIEVE, "RETRIEVE_DONE": A_RETRIEVE_DONE,
-        "EXERCISE": A_EXERCISE, "EXERCISE_DONE": A_EXERCISE_DONE,
-        "NUM_ACTIONS": TS_ACTIONS,
-    }
-    kinds = {
-        "SPLIT": K_SPLIT, "CRASH": K_CRASH, "INSIDER": K_INSIDER, "AUDIT": K_AUDIT,
-        "FREEZE": K_FREEZE, "DOWNTURN": K_DOWNTURN, "OPTION_LOST": K_OPTION_LOST,
-        "MARKET_CRASH": K_MARKET_CRASH, "MARKET_CLOSED": K_MARKET_CLOSED,
-        "NUM_EVENT_KINDS": TS_KINDS, "NUM_STOCKS": TS_STOCKS, "VALUES": TS_VALUES,
-        "NUM_SHARE_CARDS": TS_CARDS, "MAX_RAISE": MAX_RAISE, "MAX_RETRIEVE": MAX_RETRIEVE,
-    }
-    wrong = [k for k, v in expected.items() if getattr(_actions, k) != v]
-    wrong += [k for k, v in kinds.items() if getattr(_cards, k) != v]
-    if _cards.CLOSING_VALUES != frozenset({11, 12}):
-        wrong.append("CLOSING_VALUES")
-    if wrong:
-        raise ImportError(
-            f"closingbell.native._take_stock_bot was built for other rules ({', '.join(wrong)}); "
-            "rebuild it"
-        )
+cdef void _fill_event_deck():
+    """Copy the event deck from the data module."""
+    cdef int k
     for k in range(TS_KINDS):
         EVENT_DECK[k] = _cards.EVENT_DECK[k]
 
 
-_check_rules()
+_fill_event_deck()
 
 # ---------------------------------------------------------------------- sum() as Python adds
 
@@ -322,7 +270,7 @@ cdef double stock_value(const Board *b, int top, int mult, bint frozen, double s
         for i in range(ncards):
             c = cards[i]
             v = c % TS_VALUES + 1
-            if reach < v <= reach + MAX_RAISE:
+            if reach < v <= reach + TS_MAX_RAISE:
                 reach = v
                 rest -= b.alpha[c] * b.P.shares[v]
                 steps += 1
@@ -759,8 +707,8 @@ cdef double insider_gain(Board *b, int s, bint paid) noexcept nogil:
     nc = V.hand_len
     sort_values(costs, nc, False)
     start = 1 if paid and nc > 0 else 0
-    if ng > MAX_RETRIEVE:
-        ng = MAX_RETRIEVE
+    if ng > TS_MAX_RETRIEVE:
+        ng = TS_MAX_RETRIEVE
     for i in range(ng):
         if start + i >= nc:
             break
@@ -804,27 +752,27 @@ cdef double event_gain(Board *b, int kind, bint paid) noexcept nogil:
     cdef int s, q, m
     if b.events_ok[paid][kind]:
         return b.events[paid][kind]
-    if kind < K_CRASH:
-        gain = split_gain(b, kind - K_SPLIT)
-    elif kind < K_INSIDER:
-        gain = crash_gain(b, kind - K_CRASH)
-    elif kind < K_AUDIT:
-        gain = insider_gain(b, kind - K_INSIDER, paid)
-    elif kind == K_AUDIT:
+    if kind < TS_K_CRASH:
+        gain = split_gain(b, kind - TS_K_SPLIT)
+    elif kind < TS_K_INSIDER:
+        gain = crash_gain(b, kind - TS_K_CRASH)
+    elif kind < TS_K_AUDIT:
+        gain = insider_gain(b, kind - TS_K_INSIDER, paid)
+    elif kind == TS_K_AUDIT:
         gain = audit_gain(b)
-    elif kind == K_FREEZE:
+    elif kind == TS_K_FREEZE:
         gain = freeze_option(b, 0)
         for s in range(1, TS_STOCKS):
             x = freeze_option(b, s)
             if x > gain:
                 gain = x
-    elif kind == K_MARKET_CRASH:
+    elif kind == TS_K_MARKET_CRASH:
         for s in range(TS_STOCKS):
             terms[s] = crash_gain(b, s)
         gain = py_sum(terms, TS_STOCKS)
-    elif kind == K_DOWNTURN:
+    elif kind == TS_K_DOWNTURN:
         gain = downturn_gain(b, paid)
-    elif kind == K_OPTION_LOST:
+    elif kind == TS_K_OPTION_LOST:
         tv = token_worth(b)
         gain = -tv if b.tokens > 0 else 0.0
         m = 0
@@ -847,11 +795,11 @@ cdef int unseen_events(const Board *b, double *probs, int *kinds) noexcept nogil
     cdef int k, s, total = 0, m = 0
     for k in range(TS_KINDS):
         left[k] = EVENT_DECK[k] - V.events_seen[k]
-    left[K_MARKET_CLOSED] = -V.events_seen[K_MARKET_CLOSED]
+    left[TS_K_MARKET_CLOSED] = -V.events_seen[TS_K_MARKET_CLOSED]
     for s in range(TS_STOCKS):
-        left[K_SPLIT + s] -= V.splits[s]
+        left[TS_K_SPLIT + s] -= V.splits[s]
         if V.frozen[s]:
-            left[K_FREEZE] -= 1
+            left[TS_K_FREEZE] -= 1
     for k in range(TS_KINDS):
         if left[k] > 0:
             total += left[k]
@@ -879,11 +827,11 @@ cdef double turn_action(Board *b, int a) noexcept nogil:
     cdef double ps[TS_KINDS]
     cdef double terms[TS_KINDS]
     cdef int kinds[TS_KINDS]
-    if a < A_SAVE:
-        c = a - A_RAISE
+    if a < TS_A_SAVE:
+        c = a - TS_A_RAISE
         s = c // TS_VALUES
         v = c % TS_VALUES + 1
-        if v == 11 or v == 12:
+        if v >= TS_CLOSING_VALUE:
             for k in range(TS_STOCKS):
                 prices[k] = V.price[k]
             prices[s] = v * (V.splits[s] + 1)
@@ -898,8 +846,8 @@ cdef double turn_action(Board *b, int a) noexcept nogil:
         if V.row_len[s] + V.splits[s] + 1 > b.limit and V.certs_len[b.me] >= b.limit:
             gain += w.limit_bonus
         return gain
-    if a < A_DISCARD:
-        c = a - A_SAVE
+    if a < TS_A_DISCARD:
+        c = a - TS_A_SAVE
         s = c // TS_VALUES
         v = c % TS_VALUES + 1
         if V.hand_len <= 2:
@@ -912,9 +860,9 @@ cdef double turn_action(Board *b, int a) noexcept nogil:
             gain += b.next_in
         return gain - worst(b, c, &worst_c)
     cost = worst(b, -1, &worst_c)
-    if a == A_MARKET_A or a == A_MARKET_B:
+    if a == TS_A_MARKET_A or a == TS_A_MARKET_B:
         pile = V.event_pile
-        if pile <= (1 if a == A_MARKET_A else 0):
+        if pile <= (1 if a == TS_A_MARKET_A else 0):
             n = without(V.hand, V.hand_len, worst_c, cards)
             return final(b, V.price, -1, cards, n, NULL) - absolute(b)
         m = unseen_events(b, ps, kinds)
@@ -923,7 +871,7 @@ cdef double turn_action(Board *b, int a) noexcept nogil:
         for k in range(m):
             gs[k] = event_gain(b, kinds[k], False)
         sort_pairs(gs, ps, m)
-        if a == A_MARKET_B:
+        if a == TS_A_MARKET_B:
             for k in range(m):
                 terms[k] = ps[k] * fmax_py(0.0, gs[k])
             return w.saved_event * py_sum(terms, m) - cost
@@ -936,7 +884,7 @@ cdef double turn_action(Board *b, int a) noexcept nogil:
             expected += g * (at * at - below * below)
             below = at
         return expected - cost
-    gain = event_gain(b, a - A_PLAY, True)
+    gain = event_gain(b, a - TS_A_PLAY, True)
     # Kept, the card could do as much later; the less of the round is left, the less so.
     return (gain - (w.hold * b.tau) * fmax_py(0.0, gain)) - cost
 
@@ -946,30 +894,30 @@ cdef double score(Board *b, int decision, int a) noexcept nogil:
     if decision == TS_ACTION:
         return turn_action(b, a)
     if decision == TS_DISCARD:
-        return -held(b, a - A_DISCARD)
+        return -held(b, a - TS_A_DISCARD)
     if decision == TS_CHOOSE_EVENT:
-        return event_gain(b, a - A_CHOOSE, False)
+        return event_gain(b, a - TS_A_CHOOSE, False)
     if decision == TS_AUDIT_STOCK:
-        return audit_choice(b, a - A_AUDIT_STOCK)
-    return freeze_option(b, a - A_FREEZE_STOCK)
+        return audit_choice(b, a - TS_A_AUDIT_STOCK)
+    return freeze_option(b, a - TS_A_FREEZE_STOCK)
 
 
 cdef bint fits(int decision, int a) noexcept nogil:
     """Whether ``a`` is an action of the kind ``decision`` offers."""
     if decision == TS_ACTION:
-        return A_RAISE <= a < A_DISCARD or A_MARKET_A <= a < A_CHOOSE
+        return TS_A_RAISE <= a < TS_A_DISCARD or TS_A_MARKET_A <= a < TS_A_CHOOSE
     if decision == TS_DISCARD:
-        return A_DISCARD <= a < A_MARKET_A
+        return TS_A_DISCARD <= a < TS_A_MARKET_A
     if decision == TS_CHOOSE_EVENT:
-        return A_CHOOSE <= a < A_AUDIT_STOCK
+        return TS_A_CHOOSE <= a < TS_A_AUDIT_STOCK
     if decision == TS_AUDIT_STOCK:
-        return A_AUDIT_STOCK <= a < A_AUDIT_CARD
+        return TS_A_AUDIT_STOCK <= a < TS_A_AUDIT_CARD
     if decision == TS_FREEZE_STOCK:
-        return A_FREEZE_STOCK <= a < A_RETRIEVE
+        return TS_A_FREEZE_STOCK <= a < TS_A_RETRIEVE
     if decision == TS_RETRIEVE:
-        return A_RETRIEVE <= a <= A_RETRIEVE_DONE
+        return TS_A_RETRIEVE <= a <= TS_A_RETRIEVE_DONE
     if decision == TS_EXERCISE:
-        return A_EXERCISE <= a <= A_EXERCISE_DONE
+        return TS_A_EXERCISE <= a <= TS_A_EXERCISE_DONE
     return True
 
 
@@ -995,7 +943,7 @@ cdef int retrieve(Board *b, const int *legal, int nlegal) noexcept nogil:
     """``_retrieve``: take the best card of the stock while it beats the card it will cost."""
     cdef const ts_view *V = b.V
     cdef double costs[2 * TS_LIST]
-    cdef int n = 0, i, a, best_a = A_RETRIEVE_DONE, owed
+    cdef int n = 0, i, a, best_a = TS_A_RETRIEVE_DONE, owed
     cdef double best_v = 0.0, give, gain
     for i in range(V.hand_len):
         costs[n] = held(b, V.hand[i])
@@ -1010,9 +958,9 @@ cdef int retrieve(Board *b, const int *legal, int nlegal) noexcept nogil:
     give = costs[owed] if owed < n else INFINITY
     for i in range(nlegal):
         a = legal[i]
-        if a == A_RETRIEVE_DONE:
+        if a == TS_A_RETRIEVE_DONE:
             continue
-        gain = worth_in_hand(b, a - A_RETRIEVE) - give
+        gain = worth_in_hand(b, a - TS_A_RETRIEVE) - give
         if gain > best_v:
             best_a = a
             best_v = gain
@@ -1023,15 +971,15 @@ cdef int exercise(Board *b, const int *legal, int nlegal) noexcept nogil:
     """``_exercise``: spend a token on the best card, unless keeping it is worth more."""
     cdef const ts_view *V = b.V
     cdef int prices[TS_STOCKS]
-    cdef int s, i, a, c, worth, best_a = A_EXERCISE_DONE
+    cdef int s, i, a, c, worth, best_a = TS_A_EXERCISE_DONE
     cdef double best_v = keep_value(b, b.tokens)
     for s in range(TS_STOCKS):
         prices[s] = eng.ts_scoring_price(V.price[s], V.frozen[s], b.P.zero_frozen)
     for i in range(nlegal):
         a = legal[i]
-        if a == A_EXERCISE_DONE:
+        if a == TS_A_EXERCISE_DONE:
             continue
-        c = a - A_EXERCISE
+        c = a - TS_A_EXERCISE
         worth = shares_of(b, c) * prices[c // TS_VALUES]
         if worth > best_v:
             best_a = a
@@ -1061,7 +1009,7 @@ cdef int ts_pick(const ts_params *params, const ts_view *view, const int *legal,
             error[0] = TS_NO_STOCK
             return -1
         audit_options(&b, view.event_stock, &card, &split)
-        choice = A_AUDIT_CARD if card >= split else A_AUDIT_SPLIT
+        choice = TS_A_AUDIT_CARD if card >= split else TS_A_AUDIT_SPLIT
     elif decision == TS_RETRIEVE:
         choice = retrieve(&b, legal, nlegal)
     elif decision == TS_EXERCISE:

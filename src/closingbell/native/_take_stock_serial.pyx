@@ -60,12 +60,17 @@ from closingbell.native._take_stock cimport (
     State,
     TS_A_EXERCISE_DONE,
     TS_ACTIONS,
+    TS_BELOW_CLOSED,
     TS_CARDS,
+    TS_CLOSING_VALUE,
     TS_EVENT_CARDS,
+    TS_F_PLAY,
     TS_K_FREEZE,
     TS_K_MARKET_CLOSED,
     TS_K_SPLIT,
     TS_KINDS,
+    TS_MAX_RETRIEVE,
+    TS_MAX_SPLITS,
     TS_PH_ACTION,
     TS_PH_AUDIT_WHAT,
     TS_PH_CHOOSE,
@@ -76,6 +81,7 @@ from closingbell.native._take_stock cimport (
     TS_PH_INSIDER_DISCARD,
     TS_PH_OVER,
     TS_PH_RETRIEVE,
+    TS_R_COUNT,
     TS_R_HIGH_CARD,
     TS_R_MARKET_CLOSED,
     TS_R_NONE,
@@ -83,6 +89,7 @@ from closingbell.native._take_stock cimport (
     TS_ROUNDS,
     TS_SEATS,
     TS_STOCKS,
+    TS_TOTAL_TOKENS,
     TS_VALUES,
     ts_core,
     ts_event_cards_complete,
@@ -91,7 +98,6 @@ from closingbell.native._take_stock cimport (
     ts_share_cards_complete,
 )
 
-from closingbell.core.serial import HEADER_KEYS
 from closingbell.games.take_stock import cards as _C
 from closingbell.games.take_stock import state as _S
 from closingbell.games.take_stock.game import TakeStock, TakeStockState
@@ -106,72 +112,13 @@ cdef extern from "Python.h":
 
 # ---------------------------------------------------------------------- the keys
 
-# Every key of a state's JSON, in the sorted order to_json writes them.
-cdef enum:
-    K_CERTS = 0
-    K_CUR
-    K_DEALER
-    K_DISCARD
-    K_DRAW
-    K_END_REASON
-    K_EV_ABOVE
-    K_EV_ACTIVE
-    K_EV_BELOW
-    K_EV_BELOW_MASK
-    K_EV_DISCARD
-    K_EV_DISCARD_MASK
-    K_EV_STOCK
-    K_FOLLOW
-    K_FORMAT
-    K_FROM_DEAL
-    K_FROZEN
-    K_HAND_POOL
-    K_HANDS
-    K_HIDDEN
-    K_HISTORY
-    K_KNOWN
-    K_LOG
-    K_OPTIONS
-    K_OWED
-    K_PAIR
-    K_PHASE
-    K_POOL_OF
-    K_QUEUE
-    K_RESHUFFLES
-    K_RETRIEVED
-    K_ROUND
-    K_ROUND_REASONS
-    K_ROUND_SCORES
-    K_ROWS
-    K_SAVED
-    K_SEED
-    K_SPLITS
-    K_SUPPLY
-    K_TOKENS
-    K_TOTALS
-    K_TURN
-    K_VERSION
-    K_COUNT
+# K_NAME, K_COUNT and _KEYS: generated at build time (setup.py) from the state's SHAPES
+# and the header's keys.
+include "_take_stock_keys.pxi"
 
+cdef enum:
     MAX_POOLS = 64              # more pools than this are left to the plain code
     MAX_INT_32 = 2147483647
-
-cdef tuple _KEYS = (
-    "certs", "cur", "dealer", "discard", "draw", "end_reason", "ev_above", "ev_active",
-    "ev_below", "ev_below_mask", "ev_discard", "ev_discard_mask", "ev_stock", "follow",
-    "format", "from_deal", "frozen", "hand_pool", "hands", "hidden", "history", "known",
-    "log", "options", "owed", "pair", "phase", "pool_of", "queue", "reshuffles",
-    "retrieved", "round", "round_reasons", "round_scores", "rows", "saved", "seed",
-    "splits", "supply", "tokens", "totals", "turn", "version",
-)
-if list(_KEYS) != sorted({*_S.SHAPES, *HEADER_KEYS}) or len(_KEYS) != K_COUNT:
-    raise ImportError("closingbell.native._take_stock_serial was built for other Take Stock "
-                      "fields: rebuild it")
-if (_C.MAX_SPLITS, _C.TOTAL_TOKENS, _C.MAX_RETRIEVE, _C.CARDS_BELOW_CLOSED,
-        _C.EVENT_DECK[TS_K_MARKET_CLOSED], tuple(sorted(_C.CLOSING_VALUES))) != (3, 30, 3, 10, 1,
-                                                                              (11, 12)):
-    raise ImportError("closingbell.native._take_stock_serial was built for other Take Stock "
-                      "cards: rebuild it")
 
 cdef bytes _KEY_BYTES = b"\0".join(k.encode("ascii") for k in _KEYS) + b"\0"
 cdef const char *_KEY_NAMES[K_COUNT]
@@ -184,7 +131,7 @@ cdef object _new = object.__new__
 
 
 cb_index_names(_KEY_BYTES, _KEY_NAMES, K_COUNT)
-cb_index_names(_REASON_BYTES, _REASON_NAMES, 4)
+cb_index_names(_REASON_BYTES, _REASON_NAMES, TS_R_COUNT)
 
 # ---------------------------------------------------------------------- what is read
 
@@ -317,8 +264,8 @@ cdef list _read_fields(cb_text *t, ts_read *r, _Game g, LogReader log_reader,
         elif key == K_DRAW:
             k = _ints8(t, c.draw, &c.draw_len, TS_CARDS, 0, TS_CARDS - 1)
         elif key == K_END_REASON:
-            k = cb_name_or_null(t, _REASON_NAMES, 4)
-            c.end_reason = TS_R_NONE if k == 4 else <int8_t>k
+            k = cb_name_or_null(t, _REASON_NAMES, TS_R_COUNT)
+            c.end_reason = TS_R_NONE if k == TS_R_COUNT else <int8_t>k
             k = k >= 0
         elif key == K_EV_ABOVE:
             k = _ints8(t, c.ev_above, &c.ev_above_len, TS_EVENT_CARDS, 0, TS_K_MARKET_CLOSED - 1)
@@ -337,7 +284,7 @@ cdef list _read_fields(cb_text *t, ts_read *r, _Game g, LogReader log_reader,
         elif key == K_EV_STOCK:
             k = _scalar(t, &c.ev_stock, -1, TS_STOCKS - 1)
         elif key == K_FOLLOW:
-            k = _scalar(t, &c.follow, 0, 4)
+            k = _scalar(t, &c.follow, 0, TS_F_PLAY)
         elif key == K_FORMAT:
             k = cb_str(t, &s, &length) and length == len(_FORMAT) and cb_same_chars(s, _FORMAT,
                                                                                    length)
@@ -366,7 +313,7 @@ cdef list _read_fields(cb_text *t, ts_read *r, _Game g, LogReader log_reader,
             # plain code (which compares them as values).
             k = cb_literal(t, g.options, len(g.options))
         elif key == K_OWED:
-            k = _scalar(t, &c.owed, 0, 3)
+            k = _scalar(t, &c.owed, 0, TS_MAX_RETRIEVE)
         elif key == K_PAIR:
             k = _ints8(t, c.pair, &c.pair_len, 2, 0, TS_K_MARKET_CLOSED - 1)
         elif key == K_PHASE:
@@ -382,7 +329,7 @@ cdef list _read_fields(cb_text *t, ts_read *r, _Game g, LogReader log_reader,
         elif key == K_ROUND:
             k = _scalar(t, &c.round, 1, g.rounds)
         elif key == K_ROUND_REASONS:
-            k = cb_names(t, c.round_reasons, TS_ROUNDS, _REASON_NAMES, 4)
+            k = cb_names(t, c.round_reasons, TS_ROUNDS, _REASON_NAMES, TS_R_COUNT)
             r.reasons_len = <int8_t>k
             k = k >= 0
         elif key == K_ROUND_SCORES:
@@ -399,11 +346,11 @@ cdef list _read_fields(cb_text *t, ts_read *r, _Game g, LogReader log_reader,
             k = cb_int_in(t, &v, 0, 0x7FFFFFFFFFFFFFFF)
             c.seed = <uint64_t>v
         elif key == K_SPLITS:
-            k = cb_ints8(t, c.splits, TS_STOCKS, 0, 3) == TS_STOCKS
+            k = cb_ints8(t, c.splits, TS_STOCKS, 0, TS_MAX_SPLITS) == TS_STOCKS
         elif key == K_SUPPLY:
-            k = _scalar(t, &c.supply, 0, 30)
+            k = _scalar(t, &c.supply, 0, TS_TOTAL_TOKENS)
         elif key == K_TOKENS:
-            k = cb_ints(t, c.tokens, 4, TS_SEATS, 0, 30) == n
+            k = cb_ints(t, c.tokens, 4, TS_SEATS, 0, TS_TOTAL_TOKENS) == n
         elif key == K_TOTALS:
             k = cb_ints(t, c.totals, 4, TS_SEATS, 0, MAX_INT_32) == n
         elif key == K_TURN:
@@ -433,7 +380,7 @@ cdef bint _fields_hold(const ts_read *r) noexcept nogil:
     """rules._check_fields beyond what the reading checked (ranges set by other fields)."""
     cdef const ts_core *c = &r.c
     cdef int i
-    if c.ev_below_len < 10 or r.below_mask_len != c.ev_below_len:
+    if c.ev_below_len < TS_BELOW_CLOSED or r.below_mask_len != c.ev_below_len:
         return False
     if r.discard_mask_len != c.ev_discard_len:
         return False
@@ -461,7 +408,7 @@ cdef bint _decision_holds(const ts_read *r) noexcept nogil:
     if phase == TS_PH_FREEZE:
         if c.ev_active != TS_K_FREEZE:
             return False
-    elif phase == TS_PH_DISCARD and c.follow == 4:
+    elif phase == TS_PH_DISCARD and c.follow == TS_F_PLAY:
         if c.ev_active < 0:
             return False
     elif c.ev_active != -1:
@@ -481,7 +428,7 @@ cdef bint _decision_holds(const ts_read *r) noexcept nogil:
     for i in range(c.retrieved_len):
         if c.retrieved[i] // TS_VALUES != c.ev_stock:
             return False
-    if phase == TS_PH_RETRIEVE and c.retrieved_len >= 3:
+    if phase == TS_PH_RETRIEVE and c.retrieved_len >= TS_MAX_RETRIEVE:
         return False
     if phase == TS_PH_DOWNTURN or phase == TS_PH_EXERCISE:
         if c.queue_len == 0 or c.cur != c.queue[0]:
@@ -500,7 +447,7 @@ cdef bint _decision_holds(const ts_read *r) noexcept nogil:
     if phase < TS_PH_EXERCISE:  # the round runs
         for s in range(TS_STOCKS):
             for i in range(c.row_len[s]):
-                if c.rows[s][i] >= 11:
+                if c.rows[s][i] >= TS_CLOSING_VALUE:
                     return False
         if r.c.r.last_card and c.draw_len == 0:
             return False
@@ -509,10 +456,10 @@ cdef bint _decision_holds(const ts_read *r) noexcept nogil:
         for s in range(TS_STOCKS):
             if c.row_len[s] == 0:
                 return False  # the reference would fail on row[-1]
-            if c.rows[s][c.row_len[s] - 1] >= 11:
+            if c.rows[s][c.row_len[s] - 1] >= TS_CLOSING_VALUE:
                 high += 1
             for i in range(c.row_len[s] - 1):
-                if c.rows[s][i] >= 11:
+                if c.rows[s][i] >= TS_CLOSING_VALUE:
                     return False
         if high != (c.end_reason == TS_R_HIGH_CARD):
             return False
@@ -630,7 +577,7 @@ cdef bint _scores_hold(const ts_read *r) noexcept nogil:
     cdef int64_t sums
     for q in range(r.n):
         total += c.tokens[q]
-    if total != 30 or r.reasons_len != c.scored:
+    if total != TS_TOTAL_TOKENS or r.reasons_len != c.scored:
         return False
     if c.phase == TS_PH_OVER:
         if not (c.round == c.scored == r.c.r.rounds):

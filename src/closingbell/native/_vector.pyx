@@ -29,6 +29,8 @@ from libc.string cimport memset
 
 from closingbell.native._card_stock_market cimport State as CsmState
 from closingbell.native._card_stock_market cimport CSM_NUM_ACTIONS, csm_fields, csm_rules
+from closingbell.native._card_stock_market cimport CSM_KINDS as CSM_SUIT_KINDS
+from closingbell.native._card_stock_market cimport CSM_PHASES, CSM_RANKS, CSM_SUITS
 from closingbell.native._card_stock_market_bot cimport CsmView, Planner, csm_pick
 from closingbell.native._card_stock_market_bot cimport CSM_DECISION_TURN as BOT_CSM_TURN
 from closingbell.native._card_stock_market_bot cimport CSM_DECISION_TRADING as BOT_CSM_TRADING
@@ -48,6 +50,15 @@ cdef extern from "pyrandom.h":
     void cb_init_by_array(cb_random *r, const uint32_t *key, size_t key_length)
 from closingbell.native._take_stock cimport State as TsState
 from closingbell.native._take_stock cimport TS_MAX_LEGAL, ts_compute_legal, ts_core, ts_is_legal
+from closingbell.native._take_stock cimport (
+    TS_CARDS,
+    TS_KINDS,
+    TS_PH_CHOOSE,
+    TS_PH_OVER,
+    TS_PHASES,
+    TS_STOCKS,
+    TS_VALUES,
+)
 from closingbell.native._take_stock_bot cimport TakeStockBot, ts_pick, ts_view
 from closingbell.native._take_stock_bot cimport TS_OTHER as BOT_TS_OTHER
 from closingbell.native._take_stock_bot cimport TS_ACTION as BOT_TS_ACTION
@@ -78,13 +89,8 @@ cdef enum:
     SEAT_HEURISTIC = 2        # the rule-based bot's compiled procedure, in C
     SEAT_PYTHON = 3           # a bot object, called with the seat's view
 
-    # Take Stock: the card ids, decision codes and encoding channels of docs/observations.md.
-    TS_STOCKS = 5
-    TS_VALUES = 12
-    TS_CARDS = 60
-    TS_KINDS = 24
-    TS_PH_CHOOSE = 2
-    TS_PH_OVER = 10
+    # Take Stock: the encoding channels of docs/observations.md (its card ids and decision
+    # codes are the engine's, generated from the data modules).
     TS_CH_HAND = 0
     TS_CH_OWN_HIDDEN = 1
     TS_CH_MARKET = 2
@@ -100,10 +106,8 @@ cdef enum:
     TS_EV_DISCARD_KNOWN = 5
     TS_EV_DISCARD_PUBLIC = 6
 
-    # Card Stock Market.
-    CSM_SUITS = 4
-    CSM_RANKS = 13
-    CSM_KINDS = 53            # 52 suit cards and the joker
+    # Card Stock Market (its suits and ranks are the engine's, generated from the data).
+    CSM_KINDS = CSM_SUIT_KINDS + 1   # 52 suit cards and the joker
     CSM_FACE_RANK = 10        # rank index (rank - 1) of the jack and above
     CSM_CH_HAND = 0
     CSM_CH_PILES = 1
@@ -135,26 +139,15 @@ cdef double CSM_DISCARDS_SCALE = _CC.MAX_DISCARDS
 
 
 # The rule-based bots' decision codes of each engine's decision (phase).
-cdef int TS_BOT_DECISION[TS_PH_OVER + 1]
-cdef int CSM_BOT_DECISION[5]
+cdef int TS_BOT_DECISION[TS_PHASES]
+cdef int CSM_BOT_DECISION[CSM_PHASES]
 
 
 def _check_tables():
     """Refuse to load if the rules' tables are not those this module was written for."""
-    if (
-        _TC.NUM_STOCKS != TS_STOCKS
-        or _TC.VALUES != TS_VALUES
-        or _TC.NUM_SHARE_CARDS != TS_CARDS
-        or _TC.NUM_EVENT_KINDS != TS_KINDS
-        or _TS.PHASE_NAMES[TS_PH_CHOOSE] != "choose_event"
-        or _TS.PHASE_NAMES[TS_PH_OVER] != "game_over"
-        or _CC.NUM_SUITS != CSM_SUITS
-        or _CC.RANKS != CSM_RANKS
-        or _CC.NUM_KINDS + 1 != CSM_KINDS
-        or not _CC.is_face(CSM_FACE_RANK)
-        or _CC.is_face(CSM_FACE_RANK - 1)
-    ):
-        raise ImportError("closingbell.native._vector was built for other game tables")
+    # The face rank is a rule that cards.py writes in is_face, not a number it names.
+    if not _CC.is_face(CSM_FACE_RANK) or _CC.is_face(CSM_FACE_RANK - 1):
+        raise ImportError("closingbell.native._vector was built for other face cards")
     # pending_discard_for is one-hot in the order save, market A, market B, play: the
     # engine's follow codes 1 to 4.
     if [_FOLLOW_NAMES[code] for code in range(1, 5)] != ["save", "market A", "market B", "play"]:
@@ -181,8 +174,6 @@ def _check_tables():
         "market": BOT_CSM_MARKET,
         "discarding": BOT_CSM_DISCARDING,
     }
-    if len(_CS.PHASE_NAMES) != 5:
-        raise ImportError("closingbell.native._vector was built for other decisions")
     for phase, name in enumerate(_CS.PHASE_NAMES):
         CSM_BOT_DECISION[phase] = csm_codes.get(name, BOT_CSM_OTHER)
 

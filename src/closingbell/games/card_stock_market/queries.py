@@ -6,7 +6,11 @@ apply the answers to the state; bots, the narrator and the terminal ask the same
 functions what a view's seat may still do, which number cards and face cards may move a
 price, and whether a purchase is within the seat's means. The compiled engine
 (``native/_card_stock_market.pyx``) holds the only other copy of these rules, and the
-differential tests prove the two equal.
+differential tests prove the two equal. The rules' ``legal_actions`` asks
+:func:`turn_left` once, then checks each card of the hand against the conditions of
+:func:`can_change`, :func:`can_raise` and :func:`can_buy` written out in its loop (a
+call per card would cost the reference engine a tenth of its speed);
+``tests/games/card_stock_market/test_queries.py`` proves the two agree.
 """
 
 from __future__ import annotations
@@ -30,21 +34,24 @@ def turn_left(
         return 0, 0, 0
     if phase == DISCARD:
         return 0, 0, C.MAX_DISCARDS - discards
-    trading = phase != MARKET or (trades == 0 and not trade_first)
-    market = phase != TRADE or changes == 0
-    return (
-        C.MAX_TRADES - trades if trading else 0,
-        C.MAX_CHANGES - changes if market else 0,
-        C.MAX_DISCARDS if phase == START else 0,
-    )
+    if phase == START:
+        return C.MAX_TRADES - trades, C.MAX_CHANGES - changes, C.MAX_DISCARDS
+    if phase == TRADE:
+        return C.MAX_TRADES - trades, 0 if changes else C.MAX_CHANGES - changes, 0
+    return 0 if trades or trade_first else C.MAX_TRADES - trades, C.MAX_CHANGES - changes, 0
 
 
 def turn_over(phase: int, trades: int, changes: int, discards: int, trade_first: bool) -> bool:
-    """Whether a turn whose counters stand so has nothing left (:func:`turn_left`).
+    """Whether a turn whose counters stand so has nothing left (:func:`turn_left` all 0).
 
-    It then ends by itself: the seat draws and the next turn begins.
+    It then ends by itself: the seat draws and the next turn begins. (Asked after every
+    action, so it is worked out directly rather than through :func:`turn_left`.)
     """
-    return not any(turn_left(phase, trades, changes, discards, trade_first))
+    if phase == TRADE:
+        return trades >= C.MAX_TRADES and changes > 0
+    if phase == MARKET:
+        return changes >= C.MAX_CHANGES and (trades > 0 or trade_first)
+    return phase == OVER or (phase == DISCARD and discards >= C.MAX_DISCARDS)
 
 
 def market_price(card: int) -> int:

@@ -166,13 +166,13 @@ def legal_actions(st: CardStockMarketFields) -> list[int]:
         cash = st.cash[p]
         free = game.bankrupt_free
         blocked = 0 if game.same_suit_trades else st.sold
-        can_buy = queries.can_buy
         for c in kinds:
             s = SUIT_OF[c]
-            price = prices[s]
-            if not can_buy(held[s], cash, SHARES[c], price):
+            sh = SHARES[c]
+            if held[s] + sh > MAX_SHARES:
                 continue
-            if (price == 0 and not free) or (blocked >> s) & 1:
+            price = prices[s]
+            if sh * price > cash or (price == 0 and not free) or (blocked >> s) & 1:
                 continue
             append(c)
         if st.certs[p]:
@@ -186,22 +186,20 @@ def legal_actions(st: CardStockMarketFields) -> list[int]:
         fall = game.fall
         limited = game.face_raise_limited
         same = game.same_price_change
-        can_change = queries.can_change
-        can_raise = queries.can_raise
         faces: list[int] = []
         for c in kinds:
             s = SUIT_OF[c]
             r = RANK_OF[c]
             price = prices[s]
             if r <= 10:
-                if can_change(
-                    r, price, RANK_OF[piles[s][-1]] > 10, rise[s], fall[s], same_price_change=same
+                if RANK_OF[piles[s][-1]] > 10 or (
+                    -fall[s] <= r - price <= rise[s] and (r != price or same)
                 ):
                     append(MARKET_A + c)
             else:
                 if price or same or _anyone_holds(st, s):
                     faces.append(_BANKRUPT_OF[c])
-                if can_raise(r, price, rise[s], limited):
+                if r > price and (not limited or r - price <= rise[s]):
                     append(MARKET_A + c)
         out += faces
     if phase == START:

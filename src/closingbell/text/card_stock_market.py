@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from closingbell.core.game import Game
 from closingbell.core.view import View
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
@@ -52,6 +53,11 @@ class FinalResult:
 
 class CardStockMarketNarrator(CardStockMarketFacts):
     """Card Stock Market's words in ``lang``, for a table whose seats are called ``names``."""
+
+    def __init__(self, game: Game, names: Sequence[str], lang: str) -> None:
+        super().__init__(game, names, lang)
+        self._final_sales: list[int] | None = None
+        """Per seat, what the final sale paid, from the events seen since the joker."""
 
     def _with_notes(self, text: str, notes: Sequence[str]) -> str:
         _ = self.tr.gettext

@@ -3,7 +3,9 @@
 A narrator turns views, actions and the log events a seat may read into sentences, and
 names the game's cards. It sees only views and visible events, never a state, so it can
 say nothing its reader may not know. The terminal (:mod:`closingbell.tui`) and the web
-server both use it; it imports neither.
+server both use it; it imports neither. Why one action beats another (:func:`explanation`)
+is told the same way in every game: each game's facts say what an action does, and this
+module sets two actions apart by them, in the ``common`` catalog's words.
 """
 
 from __future__ import annotations

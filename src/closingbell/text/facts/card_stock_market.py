@@ -72,8 +72,6 @@ class CardStockMarketFacts:
         self.tr: gettext.NullTranslations = translations(lang, DOMAIN)
         """The ``card_stock_market`` catalog in the user's language."""
         self._rules = game
-        self._final_sales: list[int] | None = None
-        """Per seat, what the final sale paid, from the events seen since the joker."""
 
     # ------------------------------------------------------------------ small words
 

@@ -46,13 +46,14 @@ from closingbell.core.game import Game
 from closingbell.core.view import View
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
+from closingbell.games.card_stock_market import queries
 from closingbell.games.card_stock_market.options import CardStockMarketOptions
+from closingbell.games.card_stock_market.state import MARKET, START, TRADE
 from closingbell.games.card_stock_market.views import CardStockMarketView
 
 if TYPE_CHECKING:
     from closingbell.native._card_stock_market_bot import Planner
 
-_START, _TRADE, _MARKET = 0, 1, 2
 _BUY, _SELL, _CHANGE, _BANKRUPT = 0, 1, 2, 3
 _Move = tuple[float, int, int, int]
 """A move in a plan: the value it leads to, its kind (buy, sell, change, bankrupt), suit
@@ -365,7 +366,7 @@ class _Planner:
         root.levies = 0
         root.trades = view.trades
         root.changes = view.changes
-        root.phase = {"trading": _TRADE, "market": _MARKET}.get(view.decision, _START)
+        root.phase = {"trading": TRADE, "market": MARKET}.get(view.decision, START)
         root.bought = sum(1 << s for s in view.bought_suits)
         root.sold = sum(1 << s for s in view.sold_suits)
         root.used = 0
@@ -413,7 +414,7 @@ class _Planner:
             elif -2 * rules.fall[s] <= delta <= 2 * rules.rise[s]:
                 tv = plain[r]  # two steps away: needs another card first
                 factor = 0.5
-        elif r > p and (not rules.limited or r - p <= rules.rise[s]):
+        elif queries.can_raise(r, p, rules.rise[s], rules.limited):
             tv = faced[r]
         use = d * (tv - ecur) * factor if tv >= 0 else 0.0
         if r > 10 and -d * ecur > use:
@@ -450,7 +451,7 @@ class _Planner:
             for i, r in enumerate(ranks):
                 use = uses[i][0]
                 k = _SHARES_OF_RANK[r]
-                if can_buy and hm + k <= C.MAX_SHARES and k * p <= cash:
+                if can_buy and queries.can_buy(hm, cash, k, p):
                     reach = second if i == best_i else best
                     use = max(use, k * ((reach if reach > ecur else ecur) - p))
                 if use > top:
@@ -493,7 +494,7 @@ class _Planner:
             for r in range(1, _RANKS + 1):
                 use = uses[r - 1][0]
                 k = _SHARES_OF_RANK[r]
-                if can_buy and hm + k <= C.MAX_SHARES and k * p <= root.cash:
+                if can_buy and queries.can_buy(hm, root.cash, k, p):
                     use = max(use, k * reach)
                 worth.append(use)
             top = max((worth[r - 1] for r in hand), default=0.0)
@@ -518,10 +519,9 @@ class _Planner:
         """
         out: list[_Move] = []
         rules = self.rules
-        trades = node.trades < 2 and (
-            node.phase != _MARKET or (node.trades == 0 and not rules.trade_first)
+        trades, market, _ = queries.turn_left(
+            node.phase, node.trades, node.changes, 0, rules.trade_first
         )
-        market = node.changes < 2 and (node.phase != _TRADE or node.changes == 0)
         value = node.value
         baseline = self.baseline
         cash = node.cash
@@ -538,7 +538,7 @@ class _Planner:
                     for r in set(ranks):
                         k = _SHARES_OF_RANK[r]
                         cost = k * p
-                        if hm + k <= C.MAX_SHARES and cost <= cash:
+                        if queries.can_buy(hm, cash, k, p):
                             after = self._value(
                                 (s, p, f, hm + k, hs, _without(ranks, r), cash - cost)
                             )
@@ -558,12 +558,18 @@ class _Planner:
                 for r in set(ranks):
                     rest = _without(ranks, r)
                     if r <= 10:
-                        moved = r != p or rules.same_price
-                        if f or (-rules.fall[s] <= r - p <= rules.rise[s] and moved):
+                        if queries.can_change(
+                            r,
+                            p,
+                            f,
+                            rules.rise[s],
+                            rules.fall[s],
+                            same_price_change=rules.same_price,
+                        ):
                             after = self._value((s, r, False, hm, hs, rest, cash))
                             out.append((here + after + baseline, _CHANGE, s, r))
                     else:
-                        if r > p and (not rules.limited or r - p <= rules.rise[s]):
+                        if queries.can_raise(r, p, rules.rise[s], rules.limited):
                             after = self._value((s, r, True, hm, hs, rest, cash))
                             out.append((here + after + baseline, _CHANGE, s, r))
                         # At $0 a bankruptcy must wipe out shares (the opponents' are
@@ -588,7 +594,7 @@ class _Planner:
                 child.bank += cost
             child.bought |= 1 << s
             child.trades += 1
-            child.phase = _TRADE
+            child.phase = TRADE
             child.used += 1
         elif kind == _SELL:
             self._sell(child, s, k)
@@ -596,7 +602,7 @@ class _Planner:
         else:
             child.hand[s] = _without(node.hand[s], r)
             child.changes += 1
-            child.phase = _MARKET
+            child.phase = MARKET
             child.used += 1
             child.face[s] = r > 10
             if kind == _BANKRUPT:
@@ -617,7 +623,7 @@ class _Planner:
         child.hme[s] -= k
         child.sold |= 1 << s
         child.trades += 1
-        child.phase = _TRADE
+        child.phase = TRADE
         rules = self.rules
         if child.bank >= 0:
             # A short bank levies every player, the bot included, until it can pay.
@@ -688,7 +694,7 @@ class _Planner:
             done = self.complete(kid)
             if done.value > best_node.value + 1e-9:
                 best_node = done
-        if root.phase == _START:
+        if root.phase == START:
             # Discarding replaces the whole turn; it is also what the bot does when
             # nothing else helps, so that the draw pile keeps moving.
             order = [(g, c) for g, c in self.discard_order() if A.DISCARD + c in allowed]

@@ -3,18 +3,21 @@
 A narrator turns views, actions and the log events a seat may read into sentences, and
 names the game's cards. It sees only views and visible events, never a state, so it can
 say nothing its reader may not know. The terminal (:mod:`closingbell.tui`) and the web
-server both use it; it imports neither.
+server both use it; it imports neither. Why one action beats another (:func:`explanation`)
+is told the same way in every game: each game's facts say what an action does, and this
+module sets two actions apart by them, in the ``common`` catalog's words.
 """
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from closingbell.core.game import Game
 from closingbell.core.view import View
+from closingbell.text.i18n import translations
 
 if TYPE_CHECKING:
     from closingbell.bots.analysis import DecisionAnalysis
@@ -123,6 +126,24 @@ def cost_of(analysis: DecisionAnalysis, taken: int, preferred: int) -> Cost:
     )
 
 
+def cost_sentence(cost: Cost, amount: Callable[[float], str], *, falls: str, stays: str) -> str:
+    """What a choice cost, in one sentence of a game's words.
+
+    ``falls`` (when the chance of winning falls, in whole percents) and ``stays`` are
+    templates with ``{margin}``, ``{low}`` and ``{high}``, figures in the game's unit by
+    ``amount``, and the chances of winning ``{before}`` and ``{after}``.
+    """
+    figures = {
+        "margin": amount(cost.margin),
+        "low": amount(cost.low),
+        "high": amount(cost.high),
+        "before": percent(cost.win_preferred),
+        "after": percent(cost.win_taken),
+    }
+    fell = round(100 * cost.win_preferred) > round(100 * cost.win_taken)
+    return (falls if fell else stays).format(**figures)
+
+
 def check_explained(view: View, taken: int, preferred: int, analysis: DecisionAnalysis) -> None:
     """Refuse, with the reason, what :meth:`Narrator.explain` cannot explain."""
     if view.seat is None or analysis.seat != view.seat:
@@ -190,3 +211,71 @@ def capital(text: str) -> str:
 def percent(chance: float) -> str:
     """A chance as a whole percentage: ``"46%"``."""
     return f"{round(100 * chance)}%"
+
+
+class Telling(Protocol):
+    """What :func:`explanation` asks of a game's narrator: its language and its facts."""
+
+    lang: str
+    """The language of every word."""
+
+    def doing(self, view: View, action: int) -> str:
+        """``action`` as a short phrase that can begin a sentence (:meth:`Narrator.doing`)."""
+
+    def facts(self, view: View, action: int) -> list[Fact]:
+        """What ``action`` does in ``view``'s position (:meth:`Narrator.facts`)."""
+
+
+def explanation(
+    words: Telling,
+    view: View,
+    taken: int,
+    preferred: int,
+    analysis: DecisionAnalysis,
+    *,
+    cost: Callable[[Cost], str],
+) -> str:
+    """Why ``preferred`` beats ``taken`` in ``view``'s decision: :meth:`Narrator.explain`.
+
+    The first sentence sets the two actions apart by their :meth:`Telling.facts` (see
+    :func:`telling`); the second is ``cost`` of what ``analysis`` measured the choice to
+    cost, in the game's unit. ``ValueError`` as :func:`check_explained` says.
+    """
+    check_explained(view, taken, preferred, analysis)
+    _ = translations(words.lang).gettext
+    if taken == preferred:
+        return _("This is the action the analysis prefers.")
+    why = _why(words, view, taken, preferred)
+    return _("{why} {cost}").format(why=why, cost=cost(cost_of(analysis, taken, preferred)))
+
+
+def _why(words: Telling, view: View, taken: int, preferred: int) -> str:
+    """What sets ``taken`` and ``preferred`` apart in ``view``, as one sentence."""
+    _ = translations(words.lang).gettext
+    taken_facts, preferred_facts = words.facts(view, taken), words.facts(view, preferred)
+    told, prefer = telling(taken_facts, preferred_facts)
+    said = {"taken": words.doing(view, taken), "preferred": words.doing(view, preferred)}
+    if alike(taken_facts, preferred_facts):
+        text = _(
+            "From what you can see now, {taken} and {preferred} differ little; the "
+            "analysis prefers {preferred} because it did better when the deals that fit "
+            "what you can see were played out."
+        ).format(**said)
+    elif told is not None and prefer is not None:
+        text = _("{taken} {taken_fact}, while {preferred} {preferred_fact}.").format(
+            taken_fact=told, preferred_fact=prefer, **said
+        )
+    elif told is not None:
+        text = _("{taken} {taken_fact}; the analysis prefers {preferred}.").format(
+            taken_fact=told, **said
+        )
+    elif prefer is not None:
+        text = _("The analysis prefers {preferred}, which {preferred_fact}.").format(
+            preferred_fact=prefer, **said
+        )
+    else:
+        text = _(
+            "The analysis prefers {preferred} to {taken}: it does better in the deals "
+            "that fit what you can see."
+        ).format(**said)
+    return capital(text)

@@ -22,6 +22,7 @@ from closingbell.core.checks import MAX_INT, int_in, ints_in, lists_in, need, pe
 from closingbell.core.rng import derive_rng
 from closingbell.games.card_stock_market import actions as A
 from closingbell.games.card_stock_market import cards as C
+from closingbell.games.card_stock_market import queries
 from closingbell.games.card_stock_market.ruleset import CardStockMarketRuleset
 from closingbell.games.card_stock_market.state import (
     DISCARD,
@@ -156,10 +157,11 @@ def legal_actions(st: CardStockMarketFields) -> list[int]:
     out = []
     append = out.append
     game = st.game
-    trades = st.trades
-    changes = st.changes
     prices = st.prices
-    if trades < 2 and (phase != MARKET or (trades == 0 and not game.trade_first)):
+    trades, changes, _ = queries.turn_left(
+        phase, st.trades, st.changes, st.discards, game.trade_first
+    )
+    if trades:
         held = st.held[p]
         cash = st.cash[p]
         free = game.bankrupt_free
@@ -178,7 +180,7 @@ def legal_actions(st: CardStockMarketFields) -> list[int]:
             for c in dict.fromkeys(st.certs[p]):
                 if not (blocked >> SUIT_OF[c]) & 1:
                     append(SELL + c)
-    if changes < 2 and (phase != TRADE or changes == 0):
+    if changes:
         piles = st.piles
         rise = game.rise
         fall = game.fall
@@ -223,8 +225,11 @@ def explain_illegal(st: CardStockMarketFields, action: object) -> str:
     game = st.game
     phase = st.phase
     hand = st.hands[p]
-    trading_over = st.trades >= 2 or (phase == MARKET and (st.trades > 0 or game.trade_first))
-    market_over = st.changes >= 2 or (phase == TRADE and st.changes > 0)
+    trades_left, changes_left, _ = queries.turn_left(
+        phase, st.trades, st.changes, st.discards, game.trade_first
+    )
+    trading_over = not trades_left
+    market_over = not changes_left
     if action < MARKET_A:
         if phase == DISCARD:
             return "a player who discards neither buys nor sells that turn"
@@ -332,7 +337,7 @@ def apply_action(st: CardStockMarketFields, a: int) -> None:
             _sell(st, p, a - SELL)
         st.trades += 1
         st.phase = TRADE
-        if st.trades == 2 and st.changes:
+        if queries.turn_over(TRADE, st.trades, st.changes, 0, st.game.trade_first):
             _end_turn(st)
         return
     if a < DISCARD_A:
@@ -342,7 +347,7 @@ def apply_action(st: CardStockMarketFields, a: int) -> None:
             _bankrupt(st, p, A.bankrupt_card(a))
         st.changes += 1
         st.phase = MARKET
-        if st.changes == 2 and (st.trades or st.game.trade_first):
+        if queries.turn_over(MARKET, st.trades, st.changes, 0, st.game.trade_first):
             _end_turn(st)
         return
     card = a - DISCARD_A
@@ -353,7 +358,7 @@ def apply_action(st: CardStockMarketFields, a: int) -> None:
     st.log.append((None, ("discard", p, card), None))
     st.discards += 1
     st.phase = DISCARD
-    if st.discards == C.MAX_DISCARDS:
+    if queries.turn_over(DISCARD, 0, 0, st.discards, st.game.trade_first):
         _end_turn(st)
 
 
@@ -391,7 +396,7 @@ def _change(st: CardStockMarketFields, p: int, card: int) -> None:
     st.hands[p].remove(card)
     st.piles[s].append(card)
     st.busted[s] = False
-    st.prices[s] = RANK_OF[card]
+    st.prices[s] = queries.market_price(card)
     if st.reshuffled:
         st.re_events[p].append(card)
     st.log.append((None, ("market", p, card, st.prices[s]), None))

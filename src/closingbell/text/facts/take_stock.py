@@ -23,16 +23,7 @@ from closingbell.games.take_stock import queries
 from closingbell.games.take_stock.options import TakeStockOptions
 from closingbell.games.take_stock.views import TakeStockView
 from closingbell.text.i18n import translations
-from closingbell.text.narrator import (
-    Cost,
-    Fact,
-    alike,
-    capital,
-    check_explained,
-    cost_of,
-    percent,
-    telling,
-)
+from closingbell.text.narrator import Cost, Fact, cost_sentence, explanation
 
 if TYPE_CHECKING:
     from closingbell.bots.analysis import DecisionAnalysis
@@ -132,63 +123,22 @@ class TakeStockFacts:
         ``analysis`` measured the choice to cost. ``ValueError`` for an action that is not
         legal in ``view`` or an analysis of another seat.
         """
-        v = take_stock_view(view)
-        check_explained(v, taken, preferred, analysis)
-        _ = self._
-        if taken == preferred:
-            return _("This is the action the analysis prefers.")
-        why = self._why(v, taken, preferred)
-        cost = self._cost(cost_of(analysis, taken, preferred))
-        return _("{why} {cost}").format(why=why, cost=cost)
-
-    def _why(self, v: TakeStockView, taken: int, preferred: int) -> str:
-        _ = self._
-        taken_facts, preferred_facts = self.facts(v, taken), self.facts(v, preferred)
-        told, prefer = telling(taken_facts, preferred_facts)
-        words = {"taken": self.doing(v, taken), "preferred": self.doing(v, preferred)}
-        if alike(taken_facts, preferred_facts):
-            text = _(
-                "From what you can see now, {taken} and {preferred} differ little; the "
-                "analysis prefers {preferred} because it did better when the deals that fit "
-                "what you can see were played out."
-            ).format(**words)
-        elif told is not None and prefer is not None:
-            text = _("{taken} {taken_fact}, while {preferred} {preferred_fact}.").format(
-                taken_fact=told, preferred_fact=prefer, **words
-            )
-        elif told is not None:
-            text = _("{taken} {taken_fact}; the analysis prefers {preferred}.").format(
-                taken_fact=told, **words
-            )
-        elif prefer is not None:
-            text = _("The analysis prefers {preferred}, which {preferred_fact}.").format(
-                preferred_fact=prefer, **words
-            )
-        else:
-            text = _(
-                "The analysis prefers {preferred} to {taken}: it does better in the deals "
-                "that fit what you can see."
-            ).format(**words)
-        return capital(text)
+        return explanation(self, take_stock_view(view), taken, preferred, analysis, cost=self._cost)
 
     def _cost(self, cost: Cost) -> str:
         _ = self._
-        figures = {
-            "margin": f"{cost.margin:.1f}",
-            "low": f"{cost.low:.1f}",
-            "high": f"{cost.high:.1f}",
-            "before": percent(cost.win_preferred),
-            "after": percent(cost.win_taken),
-        }
-        if round(100 * cost.win_preferred) > round(100 * cost.win_taken):
-            return _(
+        return cost_sentence(
+            cost,
+            lambda margin: f"{margin:.1f}",
+            falls=_(
                 "The cost: about {margin} points of final margin ({low} to {high}), and the "
                 "chance of winning falls from {before} to {after}."
-            ).format(**figures)
-        return _(
-            "The cost: about {margin} points of final margin ({low} to {high}); the chance "
-            "of winning stays about {after}."
-        ).format(**figures)
+            ),
+            stays=_(
+                "The cost: about {margin} points of final margin ({low} to {high}); the chance "
+                "of winning stays about {after}."
+            ),
+        )
 
     def amount(self, margin: float, *, unit: bool = True) -> str:
         """A mean final margin in points, to a tenth: "3.3 points", or "3.3" without the unit."""

@@ -10,7 +10,7 @@ its trigger saw. Like the narrators, nothing here reads a state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -42,6 +42,35 @@ class LessonWords(Protocol):
 
     def summary(self, lesson: str) -> LessonText:
         """The lesson ``lesson`` without a moment: its title and explanation."""
+
+
+Happened = Callable[[Mapping[str, Any]], str]
+"""What just happened, in one sentence, from the fields of a lesson's trigger."""
+
+
+class GameLessons:
+    """What one game's lessons hold, by lesson id: a title, an explanation, what happened."""
+
+    titles: dict[str, str]
+    """Each lesson's title."""
+    explanations: dict[str, str]
+    """Each lesson's explanation."""
+    happened: dict[str, Happened]
+    """For each lesson, what just happened in words, from its fields."""
+
+    def ids(self) -> tuple[str, ...]:
+        """Every lesson that has words."""
+        return tuple(self.titles)
+
+    def tell(self, lesson: str, fields: Mapping[str, Any]) -> LessonText:
+        """The lesson ``lesson`` as it fires, with ``fields`` from its trigger."""
+        return LessonText(
+            lesson, self.titles[lesson], self.happened[lesson](fields), self.explanations[lesson]
+        )
+
+    def summary(self, lesson: str) -> LessonText:
+        """The lesson ``lesson`` without a moment: its title and explanation."""
+        return LessonText(lesson, self.titles[lesson], None, self.explanations[lesson])
 
 
 def lesson_words(narrator: Narrator, seat: int) -> LessonWords:

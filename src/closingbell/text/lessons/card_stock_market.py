@@ -8,18 +8,16 @@ game's rules options.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from closingbell.games.card_stock_market import cards as C
 from closingbell.text.card_stock_market import CardStockMarketNarrator
-from closingbell.text.lessons import LessonText
+from closingbell.text.lessons import GameLessons, Happened
 from closingbell.text.narrator import Narrator
 
-Happened = Callable[[Mapping[str, Any]], str]
 
-
-class CardStockMarketLessons:
+class CardStockMarketLessons(GameLessons):
     """Card Stock Market's lessons in the language of ``narrator``, for the learner at a seat."""
 
     def __init__(self, narrator: Narrator, seat: int) -> None:
@@ -114,20 +112,6 @@ class CardStockMarketLessons:
             "game_end": self._game_end,
         }
         """For each lesson, what just happened in words, from its fields."""
-
-    def ids(self) -> tuple[str, ...]:
-        """Every lesson that has words."""
-        return tuple(self.titles)
-
-    def tell(self, lesson: str, fields: Mapping[str, Any]) -> LessonText:
-        """The lesson ``lesson`` as it fires, with ``fields`` from its trigger."""
-        return LessonText(
-            lesson, self.titles[lesson], self.happened[lesson](fields), self.explanations[lesson]
-        )
-
-    def summary(self, lesson: str) -> LessonText:
-        """The lesson ``lesson`` without a moment: its title and explanation."""
-        return LessonText(lesson, self.titles[lesson], None, self.explanations[lesson])
 
     # ------------------------------------------------------------------ what happened
 

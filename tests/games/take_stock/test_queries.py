@@ -53,6 +53,28 @@ def test_every_view_carries_the_limit_the_scoring_prices_and_the_worth(
 
 
 @pytest.mark.parametrize("options", OPTIONS)
+def test_the_limit_and_the_raises_written_out_for_speed_agree_with_their_rules(
+    options: dict[str, Any],
+) -> None:
+    for st in positions(options):
+        game_options = st.game.options
+        counts = [
+            queries.row_count(len(st.rows[s]), st.splits[s], st.frozen[s], game_options)
+            for s in range(C.NUM_STOCKS)
+        ]
+        assert queries.limit(st.rows, st.splits, st.frozen, game_options) == max(counts)
+        for hand in st.hands:
+            laid = [
+                c
+                for c in hand
+                if queries.can_raise(
+                    st.rows[c // C.VALUES][-1], st.frozen[c // C.VALUES], c % C.VALUES + 1
+                )
+            ]
+            assert queries.raisable(hand, st.rows, st.frozen) == laid
+
+
+@pytest.mark.parametrize("options", OPTIONS)
 def test_a_crash_and_an_audit_do_what_the_queries_say(options: dict[str, Any]) -> None:
     for i, st in enumerate(positions(options, games=2)):
         if i % 5:

@@ -42,7 +42,12 @@ def limit(
 
     A seat may save a certificate on its turn only while it has fewer than this.
     """
-    return max(row_count(len(rows[s]), splits[s], frozen[s], options) for s in range(len(rows)))
+    # row_count, written out: this runs for every legal-action list (tests/games/take_stock/
+    # test_queries.py holds the two equal).
+    freeze = 1 if options.limit_counts_freeze else 0
+    return max(
+        len(r) + n + (freeze if f else 0) for r, n, f in zip(rows, splits, frozen, strict=True)
+    )
 
 
 def scoring_price(price: int, frozen: bool, options: TakeStockOptions) -> int:
@@ -66,6 +71,22 @@ def can_raise(top: int, frozen: bool, value: int) -> bool:
     The stock must not be frozen and the card must be higher, by ``MAX_RAISE`` at most.
     """
     return not frozen and top < value <= top + C.MAX_RAISE
+
+
+def raisable(
+    hand: Iterable[int], rows: Sequence[Sequence[int]], frozen: Sequence[bool]
+) -> list[int]:
+    """The share cards of ``hand`` that may be laid on their rows now (:func:`can_raise`)."""
+    # can_raise, written out: this runs for every legal-action list (tests/games/take_stock/
+    # test_queries.py holds the two equal).
+    out = []
+    for c in hand:
+        s = c // _V
+        if not frozen[s]:
+            top = rows[s][-1]
+            if top < c % _V + 1 <= top + C.MAX_RAISE:
+                out.append(c)
+    return out
 
 
 def raised_price(cards: Sequence[int], splits: int, frozen: bool, value: int) -> int | None:

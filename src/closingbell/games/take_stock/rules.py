@@ -114,15 +114,8 @@ def legal_actions(st: TakeStockFields) -> list[int]:
         return []
     hand = st.hands[p]
     if phase == ACTION:
-        rows = st.rows
-        frozen = st.frozen
-        can_raise = queries.can_raise
-        out = []
-        for c in hand:
-            s = c // VALUES
-            if can_raise(rows[s][-1], frozen[s], c % VALUES + 1):
-                out.append(c)
-        if len(st.certs[p]) < limit(st):
+        out = queries.raisable(hand, st.rows, st.frozen)
+        if len(st.certs[p]) < queries.limit(st.rows, st.splits, st.frozen, st.game.options):
             out += [A.SAVE + c for c in hand]
         out.append(A.MARKET_A)
         out.append(A.MARKET_B)

@@ -173,14 +173,9 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
         raise ValueError(f"a view is for a seat from 0 to {n - 1}, or None for a spectator")
     bit = 1 << (n if seat is None else seat)
     public = (1 << (n + 1)) - 1
+    now = scoring.prices(st)
     stocks = tuple(
-        StockRow(
-            C.STOCKS[s],
-            tuple(st.rows[s]),
-            st.splits[s],
-            st.frozen[s],
-            queries.price(st.rows[s][-1], st.splits[s]),
-        )
+        StockRow(C.STOCKS[s], tuple(st.rows[s]), st.splits[s], st.frozen[s], now[s])
         for s in range(C.NUM_STOCKS)
     )
     npools = len(st.hand_pool[0])
@@ -190,7 +185,7 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
             pools[k].append(card)
     mine = seat is not None
     legal = tuple(st.legal_actions()) if mine and st.cur == seat else ()
-    prices = scoring.scoring_prices(st)
+    prices = queries.scoring_prices(now, st.frozen, st.game.options)
     return TakeStockView(
         game="take_stock",
         seat=seat,

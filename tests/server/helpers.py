@@ -25,6 +25,14 @@ from closingbell.cli.serve import WS_MAX_SIZE
 from closingbell.server.app import create_app
 from closingbell.server.wsprotocol import WebSocketProtocol
 
+CHEAP_HASHING: dict[str, Any] = {"hash_time_cost": 1, "hash_memory": 32}
+"""Argon2 at its lowest costs for the test servers: a sign-up or sign-in hashes in a
+millisecond instead of a tenth of a second and 64 MiB. The tests of hashing itself (its
+timing, its queue) choose their own."""
+
+CHEAP_HASHING_ENVIRONMENT = {f"CLOSINGBELL_{k.upper()}": str(v) for k, v in CHEAP_HASHING.items()}
+""":data:`CHEAP_HASHING` for a ``closingbell serve`` process (its environment's variables)."""
+
 POSTGRES_VARIABLE = "CLOSINGBELL_TEST_POSTGRES"
 """The environment variable naming the PostgreSQL server the storage tests use."""
 
@@ -95,8 +103,9 @@ def database(kind: str, tmp_path: Any) -> Iterator[str]:
 def client_for(url: str, **settings: Any) -> Iterator[TestClient]:
     """A TestClient on a fresh app (lifespan run): quick bots, clients that may act, connect
     and sign up as fast as a test plays (every TestClient has the same address), seeds that may
-    be chosen, and no helper process started for hints before the first hint, unless told
-    otherwise."""
+    be chosen, no helper process started for hints before the first hint, and cheap password
+    hashes, unless told otherwise."""
+    settings = {**CHEAP_HASHING, **settings}
     settings.setdefault("bot_delay", 0)
     settings.setdefault("warm_for_hints", False)
     settings.setdefault("rate", 10_000.0)
@@ -220,7 +229,9 @@ def live_server(url: str, **settings: Any) -> Iterator[tuple[int, FastAPI]]:
     protocol and frame limit), in a thread, on a free loopback port; its port and app.
 
     For what only a real socket shows: clients that never read, frames after a close.
+    Passwords are hashed cheaply unless told otherwise.
     """
+    settings = {**CHEAP_HASHING, **settings}
     settings.setdefault("bot_delay", 0)
     settings.setdefault("allow_seed", True)
     app = create_app(url, **settings)

@@ -37,7 +37,7 @@ from playwright.sync_api import sync_playwright
 import closingbell
 from closingbell.server.app import create_app
 from tests.server.a11y import assert_accessible
-from tests.server.helpers import client_for, create, database, run_sql
+from tests.server.helpers import CHEAP_HASHING, client_for, create, database, run_sql
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
@@ -57,11 +57,11 @@ def _free_port() -> int:
 
 
 class _Server:
-    """A uvicorn server in a thread on a free port."""
+    """A uvicorn server in a thread on a free port; passwords hashed cheaply unless told."""
 
     def __init__(self, url: str, **settings: Any) -> None:
         self.port = _free_port()
-        settings.setdefault("bot_delay", 0)
+        settings = {"bot_delay": 0, **CHEAP_HASHING, **settings}
         config = uvicorn.Config(
             create_app(url, **settings), host="127.0.0.1", port=self.port, log_level="warning"
         )

@@ -24,6 +24,7 @@ from closingbell.cli.main import build_parser
 from closingbell.server.app import create_app
 from closingbell.server.connections import ConnectionGuard, ConnectionLimits, guarded_protocol
 from closingbell.server.limits import early_refusal
+from tests.server.helpers import CHEAP_HASHING
 from tests.server.test_http_limits import answer_of, free_port, served
 from tests.server.test_serve import server
 
@@ -252,7 +253,9 @@ def test_a_throttled_address_is_answered_from_its_request_line(tmp_path: Path) -
     """``closingbell serve``'s connections refuse a throttled address's sign-up before uvicorn
     parses it (no request id: the application never saw it), with the application's answer;
     a trusted proxy's requests always reach the application."""
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, sign_ups_per_address=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, sign_ups_per_address=1, **CHEAP_HASHING
+    )
     protocol = guarded_protocol(
         ConnectionLimits(trusted=("127.0.0.3",), early=early_refusal(app)),
         import_from_string(HTTP_PROTOCOLS["httptools"]),

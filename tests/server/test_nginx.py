@@ -38,7 +38,7 @@ from playwright.sync_api import sync_playwright
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.helpers import postgres_database
+from tests.server.helpers import CHEAP_HASHING_ENVIRONMENT, postgres_database
 from tests.server.test_browser import (
     ARGS,
     CHROMIUM,
@@ -71,6 +71,7 @@ SERVER_ENVIRONMENT = {
     # server gives no table back while test_the_server_counts_each_client_by_its_own_address
     # uses up its burst.
     "CLOSINGBELL_TABLES_PER_MINUTE": "1",
+    **CHEAP_HASHING_ENVIRONMENT,
 }
 """The environment of the servers behind nginx, besides the test's own."""
 

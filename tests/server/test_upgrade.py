@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 from closingbell.core.records import GameRecord, replay
 from closingbell.server.store import Store
+from closingbell.server.store.upgrades import newest_migration
 from tests.server.helpers import act, client_for, expect, hello, join, wait_state
 from tests.server.test_positions import migrate, schema
 
@@ -113,3 +116,10 @@ def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> No
             "/api/account/signup", json={"username": "newcomer", "password": "x" * 12}
         )
         assert made.status_code == 201
+
+
+def test_the_newest_migration_read_from_the_files_is_alembics_head() -> None:
+    """A server on a current database skips Alembic on this id: it must be Alembic's head."""
+    config = Config()
+    config.set_main_option("script_location", "closingbell.server:migrations")
+    assert newest_migration() == ScriptDirectory.from_config(config).get_current_head()

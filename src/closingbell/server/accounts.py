@@ -339,7 +339,8 @@ class Accounts:
         self.throttle = throttle or SignInThrottle()
         """Failed sign-ins counted per account and per address."""
         self.hasher = hasher or PasswordHasher()
-        """Argon2id with argon2-cffi's default costs."""
+        """Argon2id, by default with argon2-cffi's default costs (the server's come from
+        ``Settings.hash_time_cost`` and ``hash_memory``)."""
         self.hashing = hashing or Hashing()
         """Where passwords are hashed, within bounds."""
         self.on_revoked: Callable[[list[str]], None] | None = None

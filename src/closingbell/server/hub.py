@@ -18,6 +18,7 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable
 
+from argon2 import PasswordHasher
 from sqlalchemy.exc import SQLAlchemyError
 
 from closingbell.bots import make_bot, searches
@@ -108,6 +109,9 @@ class Hub:
                 window=settings.sign_in_window,
                 sign_ups=settings.sign_ups_per_address,
                 sign_up_window=settings.sign_up_window,
+            ),
+            hasher=PasswordHasher(
+                time_cost=settings.hash_time_cost, memory_cost=settings.hash_memory
             ),
             hashing=Hashing(
                 threads=settings.hash_threads,

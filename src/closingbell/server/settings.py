@@ -122,6 +122,13 @@ class Settings:
     """Password checks that may wait for a hashing thread; more are refused with ``busy``."""
     hash_per_address: int = 2
     """Password checks one client address may have running or waiting (0: no limit)."""
+    hash_time_cost: int = 3
+    """Argon2id's passes over its memory in each password hash (argon2-cffi's default). A
+    hash keeps the costs it was made with, so changing them never locks an account out."""
+    hash_memory: int = 65536
+    """Argon2id's memory in each password hash, in KiB (64 MiB, argon2-cffi's default; at
+    least 32). Cheaper hashes are cheaper for an attacker to guess too: the test servers
+    lower both costs (``hash_time_cost=1``, ``hash_memory=32``), a server of people never."""
     chat_burst: int = 5
     """Chat messages one seat (over all its connections), one account (over all its seats
     on this server) and one spectator's connection may each write in ``chat_window``

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from alembic.util import CommandError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -218,7 +217,7 @@ class Database:
                     "database, or a new file"
                 ) from None
             raise UnusableDatabaseError(f"cannot use {self.where}: {error_text(exc)}") from None
-        except (SQLAlchemyError, CommandError, OSError) as exc:
+        except (SQLAlchemyError, OSError) as exc:
             raise UnusableDatabaseError(f"cannot use {self.where}: {error_text(exc)}") from None
 
     def _lock_sqlite(self, path: Path) -> None:

@@ -63,6 +63,11 @@ def test_the_limit_and_the_raises_written_out_for_speed_agree_with_their_rules(
             for s in range(C.NUM_STOCKS)
         ]
         assert queries.limit(st.rows, st.splits, st.frozen, game_options) == max(counts)
+        now = st.prices()
+        each = [
+            queries.scoring_price(now[s], st.frozen[s], game_options) for s in range(C.NUM_STOCKS)
+        ]
+        assert queries.scoring_prices(now, st.frozen, game_options) == each
         for hand in st.hands:
             laid = [
                 c

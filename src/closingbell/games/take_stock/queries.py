@@ -62,7 +62,11 @@ def scoring_prices(
     prices: Sequence[int], frozen: Sequence[bool], options: TakeStockOptions
 ) -> list[int]:
     """What one share of each stock scores (:func:`scoring_price`)."""
-    return [scoring_price(p, f, options) for p, f in zip(prices, frozen, strict=True)]
+    # scoring_price, written out: every view carries these (tests/games/take_stock/
+    # test_queries.py holds the two equal).
+    if options.frozen_scoring != "zero":
+        return list(prices)
+    return [0 if f else p for p, f in zip(prices, frozen, strict=True)]
 
 
 def can_raise(top: int, frozen: bool, value: int) -> bool:
@@ -140,7 +144,7 @@ def card_worth(card: int, prices: Sequence[int], shares: Sequence[int]) -> int:
 
 def worth(certs: Iterable[int], prices: Sequence[int], shares: Sequence[int]) -> int:
     """What the certificates ``certs`` score together at ``prices``."""
-    return sum(shares[c % _V + 1] * prices[c // _V] for c in certs)
+    return sum([shares[c % _V + 1] * prices[c // _V] for c in certs])
 
 
 def shares_held(certs: Iterable[int], shares: Sequence[int]) -> list[int]:

@@ -175,17 +175,24 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
     public = (1 << (n + 1)) - 1
     now = scoring.prices(st)
     stocks = tuple(
-        StockRow(C.STOCKS[s], tuple(st.rows[s]), st.splits[s], st.frozen[s], now[s])
-        for s in range(C.NUM_STOCKS)
+        [
+            StockRow(C.STOCKS[s], tuple(st.rows[s]), st.splits[s], st.frozen[s], now[s])
+            for s in range(C.NUM_STOCKS)
+        ]
     )
     npools = len(st.hand_pool[0])
-    pools: list[list[int]] = [[] for _ in range(npools)]
-    for card, k in enumerate(st.pool_of):
-        if k >= 0:
-            pools[k].append(card)
+    if npools == 1:  # before the first reshuffle, as most views are: one pass, no appends
+        pools = [[card for card, k in enumerate(st.pool_of) if k == 0]]
+    else:
+        pools = [[] for _ in range(npools)]
+        for card, k in enumerate(st.pool_of):
+            if k >= 0:
+                pools[k].append(card)
     mine = seat is not None
     legal = tuple(st.legal_actions()) if mine and st.cur == seat else ()
     prices = queries.scoring_prices(now, st.frozen, st.game.options)
+    below_known, below_public = _known(st.ev_below, st.ev_below_mask, bit, public)
+    discard_known, discard_public = _known(st.ev_discard, st.ev_discard_mask, bit, public)
     return TakeStockView(
         game="take_stock",
         seat=seat,
@@ -199,30 +206,30 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
         stocks=stocks,
         limit=queries.limit(st.rows, st.splits, st.frozen, st.game.options),
         scoring_prices=tuple(prices),
-        worth=tuple(queries.worth(certs, prices, st.shares) for certs in st.certs),
+        worth=tuple([queries.worth(certs, prices, st.shares) for certs in st.certs]),
         hand=tuple(st.hands[seat]) if seat is not None else (),
         saved_events=tuple(sorted(st.saved[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(st.hands[q]) + len(st.hidden[q]) for q in range(n)),
-        saved_counts=tuple(len(s) for s in st.saved),
-        certificates=tuple(tuple(c) for c in st.certs),
+        hand_sizes=tuple([len(h) + len(d) for h, d in zip(st.hands, st.hidden, strict=True)]),
+        saved_counts=tuple(map(len, st.saved)),
+        certificates=tuple(map(tuple, st.certs)),
         tokens=tuple(st.tokens),
         option_supply=st.supply,
         scores=tuple(st.totals),
-        round_scores=tuple(tuple(r) for r in st.round_scores),
+        round_scores=tuple(map(tuple, st.round_scores)),
         round_end_reasons=tuple(st.round_reasons),
         round_end_reason=st.end_reason if st.phase != OVER else None,
         draw_pile=len(st.draw),
         discard_pile=tuple(sorted(st.discard)),
         event_pile=len(st.ev_above),
         event_below=len(st.ev_below),
-        event_below_known=_known(st.ev_below, st.ev_below_mask, bit),
-        event_below_public=_known(st.ev_below, st.ev_below_mask, public),
+        event_below_known=below_known,
+        event_below_public=below_public,
         event_discard=len(st.ev_discard),
-        event_discard_known=_known(st.ev_discard, st.ev_discard_mask, bit),
-        event_discard_public=_known(st.ev_discard, st.ev_discard_mask, public),
-        pools=tuple(tuple(p) for p in pools),
-        hand_pools=tuple(tuple(h) for h in st.hand_pool),
-        known_in_hands=tuple(tuple(sorted(k)) for k in st.known),
+        event_discard_known=discard_known,
+        event_discard_public=discard_public,
+        pools=tuple(map(tuple, pools)),
+        hand_pools=tuple(map(tuple, st.hand_pool)),
+        known_in_hands=tuple([tuple(sorted(k)) for k in st.known]),
         pending_discard_for=FOLLOW_NAMES[st.follow],
         pending_event=st.ev_active if st.ev_active >= 0 else None,
         drawn_events=tuple(st.pair) if mine and st.cur == seat and st.phase == CHOOSE else (),
@@ -231,14 +238,22 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
         owed_discards=st.owed,
         waiting=tuple(st.queue),
         own_hidden=tuple(st.hidden[seat]) if seat is not None else (),
-        hidden_counts=tuple(len(h) for h in st.hidden),
+        hidden_counts=tuple(map(len, st.hidden)),
         legal_actions=legal,
     )
 
 
-def _known(kinds: list[int], masks: list[int], bits: int) -> tuple[int, ...]:
-    """The kinds whose knowledge mask holds all of ``bits``, sorted."""
-    return tuple(sorted(k for k, m in zip(kinds, masks, strict=True) if m & bits == bits))
+def _known(
+    kinds: list[int], masks: list[int], bit: int, public: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The kinds whose mask holds ``bit``, and those whose mask holds all of ``public``, sorted.
+
+    A card everyone knows is known to each seat, so the second is part of the first.
+    """
+    if not kinds:
+        return (), ()
+    seen = sorted([(k, m) for k, m in zip(kinds, masks, strict=True) if m & bit])
+    return tuple([k for k, _ in seen]), tuple([k for k, m in seen if m & public == public])
 
 
 def _fail(message: str) -> StateFormatError:

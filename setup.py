@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 NATIVE = Path("src/closingbell/native")
 MODULES = sorted(p.stem for p in NATIVE.glob("*.pyx"))
@@ -21,6 +22,10 @@ MODULES = sorted(p.stem for p in NATIVE.glob("*.pyx"))
 # IEEE arithmetic exactly as Python does it: no fused multiply-adds, no fast-math, so that
 # compiled code that computes with floats gives the reference's numbers bit for bit.
 FLAGS = ["-O2", "-ffp-contract=off", "-fno-fast-math"]
+
+
+JOBS = os.cpu_count() or 1
+"""Modules translated and compiled at once: one per core."""
 
 
 def generate_includes() -> None:
@@ -60,10 +65,20 @@ def extensions() -> list[Extension]:
         modules,
         compiler_directives={"language_level": 3, "embedsignature": True},
         quiet=True,
+        nthreads=JOBS,
     )
     for ext in built:
         ext.optional = True  # a module that fails to compile is left out, not fatal
     return built
 
 
-setup(ext_modules=extensions())
+class BuildExt(build_ext):
+    """``build_ext`` that compiles the modules side by side unless told ``--parallel``."""
+
+    def finalize_options(self) -> None:
+        if self.parallel is None:
+            self.parallel = JOBS
+        super().finalize_options()
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})

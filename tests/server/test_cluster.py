@@ -327,6 +327,28 @@ def test_two_servers_racing_never_store_two_actions_at_one_version(postgres_url:
     asyncio.run(run())
 
 
+def all_connected(message: dict[str, Any]) -> bool:
+    """Whether ``message`` shows every seat connected."""
+    seats = message.get("seats")
+    return seats is not None and all(seat["connected"] for seat in seats)
+
+
+def latest_state(
+    ws: WebSocketTestSession, state: dict[str, Any], until: Any = None, timeout: float = 10.0
+) -> dict[str, Any]:
+    """The last ``state`` message ``ws`` has been sent (``state`` if none came since): after
+    a message that satisfies ``until`` if given, and none for a moment."""
+    deadline = time.monotonic() + timeout
+    waiting = until is not None and not until(state)
+    while (message := receive(ws, deadline - time.monotonic() if waiting else 0.2)) is not None:
+        if message["type"] == "state":
+            state = message
+        if waiting and until(message):
+            waiting = False
+    assert not waiting, "no such message came"
+    return state
+
+
 def test_the_turn_clock_counts_connections_on_every_server(postgres_url: str) -> None:
     with servers(postgres_url, 2) as (a, b):
         # Made on a, which runs its clock; both players connect to b only.
@@ -338,12 +360,16 @@ def test_the_turn_clock_counts_connections_on_every_server(postgres_url: str) ->
             b.websocket_connect(f"/ws/tables/{table['id']}") as ws1,
         ):
             firsts = [hello(ws0, tokens[0]), hello(ws1, tokens[1])]
-            wait_seats(ws0, lambda s: all(seat["connected"] for seat in s))
+            # A stand-in may have moved before both were connected (on a slow machine the
+            # connections take longer than a clock): from here on, nobody is away.
+            now = [latest_state(ws0, firsts[0], all_connected), latest_state(ws1, firsts[1])]
             time.sleep(2.0)  # four clocks' worth: nobody is away, so no bot stands in
-            mover = firsts[0]["current_player"]
+            later = [latest_state(ws, state) for ws, state in zip((ws0, ws1), now, strict=True)]
+            assert [s["version"] for s in later] == [now[0]["version"]] * 2
+            version, mover = later[0]["version"], later[0]["current_player"]
             ws = (ws0, ws1)[mover]
-            act(ws, 0, firsts[mover]["legal"][0]["id"])
-            moved = wait_state(ws, lambda m: m["version"] == 1)
+            act(ws, version, later[mover]["legal"][0]["id"])
+            moved = wait_state(ws, lambda m: m["version"] == version + 1)
             assert moved["last_action"]["by"] == "player"
             assert not any(s["stand_in"] for s in moved["seats"])
         # Both left b: a's clock runs out for whoever must move, and a bot stands in,

@@ -35,9 +35,13 @@ export function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
+const numberFormats = new Map();
+
 /** A number as people of the chosen language write it (1,240). */
 export function num(n) {
-  return new Intl.NumberFormat(lang() === "zh-Hant" ? "zh-TW" : "en").format(n);
+  const locale = lang() === "zh-Hant" ? "zh-TW" : "en";
+  if (!numberFormats.has(locale)) numberFormats.set(locale, new Intl.NumberFormat(locale));
+  return numberFormats.get(locale).format(n);
 }
 
 /** Dollars: $1,240 (−$20 for a negative amount). */

@@ -26,12 +26,13 @@ export function setMotion(on) {
   if (!on) skip();
 }
 
-/** Where every zone and card of ``root`` is now, to animate from after the next drawing. */
+/** Where every zone and card of ``root`` is now, to animate from after the next drawing
+ * (nothing when cards do not move: measuring where they are costs a layout of the page). */
 export function snapshot(root) {
   const zones = new Map();
   const cards = [];
   const prices = new Map();
-  if (!root) return { zones, cards, prices, counters: new Map() };
+  if (!root || !motionOn()) return { zones, cards, prices, counters: new Map() };
   for (const z of root.querySelectorAll("[data-zone]")) {
     if (!zones.has(z.dataset.zone)) zones.set(z.dataset.zone, z.getBoundingClientRect());
   }

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, TypeVar
+
+_D = TypeVar("_D")
 
 _SCALARS = (int, str, float, bool, type(None))
 """Values that are JSON-ready as they are."""
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 """Each dataclass's field names, looked up once (views are converted often)."""
+
+
+def build(cls: type[_D], **fields: Any) -> _D:
+    """A frozen dataclass ``cls`` holding ``fields``, which must name every field of it.
+
+    The same object as ``cls(**fields)`` for a dataclass without defaults that matter or
+    ``__post_init__``, built without the generated ``__init__``'s one ``object.__setattr__``
+    per field: a view of some forty fields is built for every decision of a search.
+    """
+    if fields.keys() != cls.__dataclass_fields__.keys():  # type: ignore[attr-defined]
+        missing = cls.__dataclass_fields__.keys() - fields.keys()  # type: ignore[attr-defined]
+        extra = fields.keys() - cls.__dataclass_fields__.keys()  # type: ignore[attr-defined]
+        raise TypeError(f"{cls.__name__} fields missing {sorted(missing)}, unknown {sorted(extra)}")
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
 
 
 def to_jsonable(value: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from closingbell.core.errors import StateFormatError
 from closingbell.core.rng import fresh_seed
-from closingbell.core.view import View
+from closingbell.core.view import View, build
 from closingbell.games.take_stock import cards as C
 from closingbell.games.take_stock import queries, scoring
 from closingbell.games.take_stock.state import (
@@ -176,7 +176,14 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
     now = scoring.prices(st)
     stocks = tuple(
         [
-            StockRow(C.STOCKS[s], tuple(st.rows[s]), st.splits[s], st.frozen[s], now[s])
+            build(
+                StockRow,
+                name=C.STOCKS[s],
+                cards=tuple(st.rows[s]),
+                splits=st.splits[s],
+                frozen=st.frozen[s],
+                price=now[s],
+            )
             for s in range(C.NUM_STOCKS)
         ]
     )
@@ -193,7 +200,8 @@ def build_view(st: TakeStockFields, seat: int | None) -> TakeStockView:
     prices = queries.scoring_prices(now, st.frozen, st.game.options)
     below_known, below_public = _known(st.ev_below, st.ev_below_mask, bit, public)
     discard_known, discard_public = _known(st.ev_discard, st.ev_discard_mask, bit, public)
-    return TakeStockView(
+    return build(
+        TakeStockView,
         game="take_stock",
         seat=seat,
         players=n,

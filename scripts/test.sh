@@ -67,4 +67,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get install -y -q "${missing[@]}"
 fi
 echo "== pytest"
+# The suite starts many Python processes (servers, their helper processes, terminals): let
+# the first compile the sources to bytecode for all the others, even where the environment
+# asks Python not to write it (each would otherwise spend a third of a second compiling).
+unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m pytest -n 2 --dist worksteal -q "$@"

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 import uvicorn
 from fastapi import FastAPI
@@ -24,6 +25,12 @@ from starlette.testclient import WebSocketTestSession
 from closingbell.cli.serve import WS_MAX_SIZE
 from closingbell.server.app import create_app
 from closingbell.server.wsprotocol import WebSocketProtocol
+
+HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0))
+"""One HTTP client for requests to the servers the tests start, a new connection for each
+request as ``httpx.get`` makes. ``httpx.get`` also makes a client, and its TLS settings, for
+every call: a fortieth of a second of the processor, which a test polling a starting server
+every 50 ms paid over and over."""
 
 CHEAP_HASHING: dict[str, Any] = {"hash_time_cost": 1, "hash_memory": 32}
 """Argon2 at its lowest costs for the test servers: a sign-up or sign-in hashes in a

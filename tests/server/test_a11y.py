@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.server.a11y import VIEWPORTS, assert_accessible, report, violations
-from tests.server.helpers import live_server
+from tests.server.helpers import HTTP, live_server
 from tests.server.test_browser import ARGS, CHROMIUM
 
 FAULTY = """<!doctype html>
@@ -98,7 +97,7 @@ def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(url) as (port, _):
         base = f"http://127.0.0.1:{port}"
         for game, seats in (("take_stock", ["open", "easy"]), ("card_stock_market", ["easy"] * 3)):
-            answer = httpx.post(f"{base}/api/tables", json={"game": game, "seats": seats})
+            answer = HTTP.post(f"{base}/api/tables", json={"game": game, "seats": seats})
             assert answer.status_code == 201, answer.text
         yield base + "/"
 

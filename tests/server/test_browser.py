@@ -275,6 +275,43 @@ def _join(page: Any, url: str, name: str) -> None:
     )
 
 
+AIM = """([selector, pick]) => {
+  // The pick-th of what ``selector`` finds, brought into the middle of the screen as a
+  // thumb does on a phone; where a pointer would press it, and whether it would press
+  // that very element there (nothing drawn over it), as Playwright's click checks.
+  const found = [...document.querySelectorAll(selector)];
+  if (!found.length) return null;
+  const target = found[Math.floor(pick * found.length)];
+  target.scrollIntoView({ block: "center", inline: "center" });
+  const box = target.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const kind = target.classList.contains("row-head") ? "row"
+    : target.classList.contains("button-choice") ? "button" : "card";
+  const onTop = box.width > 0 && box.height > 0 && !!hit && target.contains(hit);
+  return { x, y, kind, onTop, index: found.indexOf(target) };
+}"""
+"""Aim at one of what a selector finds (see ``_press``)."""
+
+
+def _press(page: Any, selector: str, rng: random.Random) -> str | None:
+    """Press one of what ``selector`` finds on ``page``, chosen by ``rng``, as a pointer does;
+    its kind (card, row or button), or None when there is nothing to press.
+
+    One script in the page aims (scrolls it into the middle and checks that nothing covers
+    it), then the mouse presses where it is drawn. Should something cover it, Playwright's
+    own click waits for it to be pressable.
+    """
+    aim = page.evaluate(AIM, [selector, rng.random()])
+    if aim is None:
+        return None
+    if aim["onTop"]:
+        page.mouse.click(aim["x"], aim["y"])
+    else:
+        page.locator(selector).nth(aim["index"]).click(timeout=5000)
+    return str(aim["kind"])
+
+
 def _act(page: Any, rng: random.Random, counts: Counter[str]) -> bool:
     """Make one choice on ``page`` as a player does, if it has one; whether it did.
 
@@ -285,22 +322,11 @@ def _act(page: Any, rng: random.Random, counts: Counter[str]) -> bool:
         page.click("#overlay-close")
         counts["round results closed"] += 1
         return True
-    choices = page.locator(CHOICES)
-    n = choices.count()
-    if not n:
-        return False
-    target = choices.nth(rng.randrange(n))
     try:
-        kind = target.evaluate(
-            "e => e.classList.contains('row-head') ? 'row'"
-            " : e.classList.contains('button-choice') ? 'button' : 'card'"
-        )
-        # As a thumb does on a phone: bring the card into the middle of the screen first.
-        target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
-        target.click(timeout=5000)
-        menu = page.locator("#decision .menu-choice:not([disabled])")
-        if menu.count():
-            menu.nth(rng.randrange(menu.count())).click(timeout=5000)
+        kind = _press(page, CHOICES, rng)
+        if kind is None:
+            return False
+        if _press(page, "#decision .menu-choice:not([disabled])", rng):
             counts["menu"] += 1
     except PlaywrightError:
         return False  # the table moved on meanwhile (a bot, a round's end): look again

@@ -541,3 +541,40 @@ def test_a_bankruptcy_shakes_its_pile_and_its_certificates_fall(browser: Any, qu
         _shot(page, "bankruptcy-en-desktop")
     finally:
         context.close()
+
+
+BOARD = """() => ['#others', '#center', '#mine'].map((s) => {
+  const copy = document.querySelector(s).cloneNode(true);
+  // What the pointer's place adds for a moment: a tip's link and a previewed zone.
+  copy.querySelectorAll('[aria-describedby]').forEach((e) => e.removeAttribute('aria-describedby'));
+  copy.querySelectorAll('.previewed').forEach((e) => e.classList.remove('previewed'));
+  return copy.outerHTML;
+})"""
+"""The board as drawn: the other players, the middle of the table and the player's own area."""
+
+
+def test_a_new_drawing_changes_only_what_changed(browser: Any, quick: str) -> None:
+    """Each message is drawn in place: the market's rows stay the same elements, their
+    prices and cards change, and the table then reads exactly as a fresh page draws it."""
+    context, fresh = _context(browser, DESKTOP), _context(browser, DESKTOP)
+    try:
+        tid, token = _practice(quick, "take_stock", MARKET, players=2)
+        page = _open(context, quick, tid, token)
+        _wait_until(page, YOURS)
+        page.evaluate(
+            "document.querySelectorAll('.market .row').forEach((r, i) => { r.kept = i; })"
+        )
+        before = page.locator(".row.stock-2 .price").inner_text()
+        _choose(page, "#mine .hand [data-card='28']", 28)  # raise Oil with Oil 5
+        _wait_until(page, YOURS, 30)
+        kept = page.evaluate("[...document.querySelectorAll('.market .row')].map((r) => r.kept)")
+        assert kept == [0, 1, 2, 3, 4]
+        assert (before, page.locator(".row.stock-2 .price").inner_text()) == ("6", "10")
+        again = _open(fresh, quick, tid, token)
+        _wait_until(again, YOURS)
+        assert _version(again) == _version(page)
+        page.mouse.move(1, 1)
+        assert page.evaluate(BOARD) == again.evaluate(BOARD)
+    finally:
+        context.close()
+        fresh.close()

@@ -16,13 +16,12 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from closingbell.server.store import Store
-from tests.server.helpers import postgres_database
+from tests.server.helpers import HTTP, postgres_database
 from tests.server.test_cluster import stored_actions
 from tests.server.test_serve import free_port, server
 
@@ -148,10 +147,10 @@ class Player:
 
 def new_table(base: str, seats: list[str]) -> tuple[str, str]:
     """A table made through ``base``, seat 0 joined; its id and seat 0's token."""
-    made = httpx.post(f"{base}/api/tables", json={"game": "take_stock", "seats": seats})
+    made = HTTP.post(f"{base}/api/tables", json={"game": "take_stock", "seats": seats})
     assert made.status_code == 201, made.text
     table_id = made.json()["table"]["id"]
-    joined = httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": "Ana", "seat": 0})
+    joined = HTTP.post(f"{base}/api/tables/{table_id}/join", json={"name": "Ana", "seat": 0})
     assert joined.status_code == 200, joined.text
     return table_id, joined.json()["token"]
 
@@ -198,7 +197,7 @@ def test_a_spectator_on_a_third_server_sees_a_game_finished_after_a_kill(
         c, _ = stack.enter_context(server(postgres_url, tmp_path, *slow))
         stack.enter_context(server(postgres_url, tmp_path, *slow))  # b: takes the bots over
         a, killed = stack.enter_context(server(postgres_url, tmp_path, *slow))
-        made = httpx.post(
+        made = HTTP.post(
             f"{a}/api/tables", json={"game": "take_stock", "seats": ["random", "random"]}
         ).json()["table"]
         with connect(c.replace("http", "ws") + f"/ws/tables/{made['id']}") as watcher:
@@ -254,7 +253,7 @@ def test_workers_share_a_port_and_one_that_dies_is_replaced(
     base = f"http://127.0.0.1:{port}"
     try:
         pids = wait_workers(postgres_url, 2)
-        made = httpx.post(
+        made = HTTP.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["random", "random"]}
         )
         assert made.status_code == 201
@@ -264,7 +263,7 @@ def test_workers_share_a_port_and_one_that_dies_is_replaced(
         # taken over.
         deadline = time.monotonic() + 90
         while True:
-            answer = httpx.get(f"{base}/api/tables/{table_id}", timeout=5)
+            answer = HTTP.get(f"{base}/api/tables/{table_id}", timeout=5)
             if answer.status_code == 200 and answer.json()["table"]["status"] == "finished":
                 break
             assert time.monotonic() < deadline, "the game did not end"

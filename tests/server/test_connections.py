@@ -24,7 +24,7 @@ from closingbell.cli.main import build_parser
 from closingbell.server.app import create_app
 from closingbell.server.connections import ConnectionGuard, ConnectionLimits, guarded_protocol
 from closingbell.server.limits import early_refusal
-from tests.server.helpers import CHEAP_HASHING
+from tests.server.helpers import CHEAP_HASHING, HTTP
 from tests.server.test_http_limits import answer_of, free_port, served
 from tests.server.test_serve import server
 
@@ -113,7 +113,7 @@ def test_connections_per_address_websockets_included(database: str, tmp_path: Pa
     extra = ("--connections-per-address", "4")
     with server(database, tmp_path, *extra) as (base, _):
         port = port_of(base)
-        table = httpx.post(
+        table = HTTP.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["open", "open"]}
         ).json()["table"]
         url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}"
@@ -130,7 +130,7 @@ def test_connections_per_address_websockets_included(database: str, tmp_path: Pa
             assert body["error"]["code"] == "too_many_connections"
             assert "at most 4 connections" in body["error"]["message"]
             # Other addresses are not refused.
-            assert httpx.get(f"{base}/api/health").status_code == 200
+            assert HTTP.get(f"{base}/api/health").status_code == 200
             sockets[0].close()
             deadline = time.monotonic() + 5
             while True:  # the closed WebSocket's place is free again
@@ -146,7 +146,7 @@ def test_x_forwarded_for_counts_only_from_named_proxies(database: str, tmp_path:
 
     def statuses(base: str) -> list[int]:
         return [
-            httpx.post(
+            HTTP.post(
                 f"{base}/api/tables", json=new, headers={"x-forwarded-for": f"198.51.100.{i}"}
             ).status_code
             for i in range(3)
@@ -160,7 +160,7 @@ def test_x_forwarded_for_counts_only_from_named_proxies(database: str, tmp_path:
         assert statuses(base) == [201, 201, 201]  # each client behind the proxy counts
         # The proxy's own address is not held to --connections-per-address.
         held = [stack.enter_context(closing(half_open(port_of(base), "127.0.0.1"))) for _ in "ab"]
-        assert httpx.get(f"{base}/api/health").status_code == 200
+        assert HTTP.get(f"{base}/api/health").status_code == 200
         assert all(still_open(sock) for sock in held)
 
 
@@ -229,7 +229,7 @@ def test_both_of_uvicorns_http_protocols_keep_the_limits(tmp_path: Path, base: s
                     assert answer_of(third)[0] == 429
                 assert answer_of(other)[0] == 408
             assert answer_of(slow)[0] == 408
-        assert httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200
+        assert HTTP.get(f"http://127.0.0.1:{port}/api/health").status_code == 200
         deadline = time.monotonic() + 5
         while protocol.guard.open:  # every connection closed: none still counted
             assert time.monotonic() < deadline, protocol.guard.by_address
@@ -278,7 +278,7 @@ def test_a_throttled_address_is_answered_from_its_request_line(tmp_path: Path) -
         assert "x-request-id" not in headers  # answered before the application
         assert int(headers["retry-after"]) > 3000
         # What the throttle does not refuse goes on as before.
-        health = httpx.get(f"http://127.0.0.1:{port}/api/health")
+        health = HTTP.get(f"http://127.0.0.1:{port}/api/health")
         assert health.status_code == 200
         # A trusted proxy's address is its clients': the application decides (and refuses).
         for name in ("early3", "early4"):

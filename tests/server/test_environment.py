@@ -25,7 +25,7 @@ from closingbell.server.environment import (
     variable,
 )
 from closingbell.server.settings import Settings
-from tests.server.helpers import client_for, create, run_sql
+from tests.server.helpers import HTTP, client_for, create, run_sql
 from tests.server.test_serve import free_port
 
 
@@ -238,7 +238,7 @@ def test_a_server_configured_by_its_environment_logs_json_lines(tmp_path: Path) 
         while True:
             assert process.poll() is None, process.communicate()
             try:
-                ready = httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1)
+                ready = HTTP.get(f"http://127.0.0.1:{port}/readyz", timeout=1)
                 if ready.status_code == 200:
                     break
             except httpx.TransportError:

@@ -38,7 +38,7 @@ from playwright.sync_api import sync_playwright
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.helpers import CHEAP_HASHING_ENVIRONMENT, postgres_database
+from tests.server.helpers import CHEAP_HASHING_ENVIRONMENT, HTTP, postgres_database
 from tests.server.test_browser import (
     ARGS,
     CHROMIUM,
@@ -463,7 +463,7 @@ def test_metrics_are_answered_on_this_machine_only(proxy: Proxy, public: str) ->
     with client(proxy, public) as here:
         assert here.get("/metrics").status_code == 200
     for address in proxy.upstream.addresses:
-        direct = httpx.get(address + "/metrics")
+        direct = HTTP.get(address + "/metrics")
         assert direct.status_code == 200
         assert "closingbell_websocket_connections" in direct.text
 
@@ -617,7 +617,7 @@ def test_chromium_plays_a_bot_through_nginx(proxy: Proxy) -> None:
 
 def websockets_open(address: str) -> int:
     """The WebSockets open on the server at ``address``, from its ``/metrics``."""
-    text = httpx.get(address + "/metrics", timeout=5).text
+    text = HTTP.get(address + "/metrics", timeout=5).text
     found = re.search(r"^closingbell_websocket_connections (\S+)$", text, re.MULTILINE)
     assert found is not None, text
     return int(float(found[1]))

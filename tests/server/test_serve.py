@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from closingbell.cli.main import build_parser
 from closingbell.server.loadtest.processes import child_processes
+from tests.server.helpers import HTTP
 
 
 def free_port() -> int:
@@ -74,7 +75,7 @@ def server(
         while True:
             assert process.poll() is None, process.communicate()[0]
             try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                if HTTP.get(f"{base}/api/health", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
@@ -110,12 +111,12 @@ def test_serve_is_a_subcommand_with_its_defaults() -> None:
 
 def test_a_killed_server_loses_no_game_and_no_action(database_url: str, tmp_path: Path) -> None:
     with server(database_url, tmp_path) as (base, process):
-        table = httpx.post(
+        table = HTTP.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["open", "open"]}
         ).json()["table"]
         table_id = table["id"]
         tokens = [
-            httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": n}).json()["token"]
+            HTTP.post(f"{base}/api/tables/{table_id}/join", json={"name": n}).json()["token"]
             for n in ("Ana", "Bob")
         ]
         with ExitStack() as stack:
@@ -155,11 +156,11 @@ def running(pid: int) -> bool:
 def test_the_helpers_of_search_bots_end_when_the_server_is_killed(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'web.db'}"
     with server(database, tmp_path, "--bot-processes", "1") as (base, process):
-        table = httpx.post(
+        table = HTTP.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["expert", "random"]}
         ).json()["table"]
         deadline = time.monotonic() + 60
-        while httpx.get(f"{base}/api/tables/{table['id']}").json()["table"]["version"] < 6:
+        while HTTP.get(f"{base}/api/tables/{table['id']}").json()["table"]["version"] < 6:
             assert time.monotonic() < deadline, "the expert bot did not play"
             time.sleep(0.05)
         helpers = child_processes(process.pid)
@@ -188,7 +189,7 @@ def test_serve_keeps_games_in_the_data_folder_by_default(tmp_path: Path) -> None
         while True:
             assert process.poll() is None, process.communicate()[0]
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                if HTTP.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 pass

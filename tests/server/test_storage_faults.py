@@ -19,7 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
@@ -39,6 +38,7 @@ from closingbell.server.store import (
     UnusableDatabaseError,
 )
 from tests.server.helpers import (
+    HTTP,
     act,
     client_for,
     create,
@@ -435,7 +435,7 @@ def test_a_second_serve_is_refused_and_a_killed_one_leaves_no_lock(
 ) -> None:
     database_url = sqlite_url  # PostgreSQL takes many servers: tests/server/test_cluster.py
     with server(database_url, tmp_path) as (base, process):
-        made = httpx.post(
+        made = HTTP.post(
             f"{base}/api/tables", json={"game": "take_stock", "seats": ["random", "random"]}
         )
         table_id = made.json()["table"]["id"]
@@ -446,7 +446,7 @@ def test_a_second_serve_is_refused_and_a_killed_one_leaves_no_lock(
         process.wait(timeout=10)
     # Killed without a chance to clean up: the next server starts all the same.
     with server(database_url, tmp_path) as (base, _):
-        assert httpx.get(f"{base}/api/tables/{table_id}").status_code == 200
+        assert HTTP.get(f"{base}/api/tables/{table_id}").status_code == 200
 
 
 # ---------------------------------------------------------------- damaged tables

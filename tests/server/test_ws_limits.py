@@ -13,7 +13,6 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
@@ -29,6 +28,7 @@ from closingbell.server.loadtest.wire import (
 from closingbell.server.origins import normalize_origin, origin_allowed
 from closingbell.server.ratelimit import Floodgate, Limits, Verdict
 from tests.server.helpers import (
+    HTTP,
     act,
     client_for,
     expect,
@@ -349,9 +349,9 @@ def open_table(port: int) -> tuple[str, list[str]]:
     """A Take Stock table of two open seats on a live server, joined; its path and tokens."""
     base = f"http://127.0.0.1:{port}/api/tables"
     body = {"game": "take_stock", "seats": ["open", "open"], "seed": 3}
-    table_id = httpx.post(base, json=body).json()["table"]["id"]
+    table_id = HTTP.post(base, json=body).json()["table"]["id"]
     tokens = [
-        httpx.post(f"{base}/{table_id}/join", json={"name": name}).json()["token"]
+        HTTP.post(f"{base}/{table_id}/join", json={"name": name}).json()["token"]
         for name in ("Ana", "Bob")
     ]
     return f"/ws/tables/{table_id}", tokens

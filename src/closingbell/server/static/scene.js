@@ -72,7 +72,7 @@ function keep(root, key, find, run, duration) {
   active = active.filter((e) => e.key !== key);
   const entry = { key, find, run, node, start: performance.now(), duration };
   active.push(entry);
-  run(node);
+  entry.animations = run(node);
 }
 
 function carry() {
@@ -81,16 +81,19 @@ function carry() {
   active = active.filter((e) => now - e.start < e.duration);
   for (const e of active) {
     const node = e.find(watched);
-    if (!node || node === e.node) continue;
+    if (!node) continue;
+    // A new drawing may keep the node and take away the class that moved it (patch.js).
+    if (node === e.node && e.animations.every((a) => a.playState !== "idle")) continue;
     e.node = node;
-    for (const a of e.run(node)) a.currentTime = now - e.start;
+    e.animations = e.run(node);
+    for (const a of e.animations) a.currentTime = now - e.start;
   }
 }
 
 function watch(root) {
   if (watched === root) return;
   watched = root;
-  new MutationObserver(carry).observe(root, { childList: true, subtree: true });
+  new MutationObserver(carry).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
 }
 
 /** Forget the movements under way (they were finished at once, or movement is off). */

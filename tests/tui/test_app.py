@@ -10,13 +10,21 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from closingbell import load_game
+from closingbell import bots, load_game
 from closingbell.core.records import GameRecord, replay
 from closingbell.tui import saving
 from closingbell.tui.app import play
 from closingbell.tui.reading import scripted_reader
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@pytest.fixture
+def quick_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert level searching for a twentieth of a second a decision instead of a second:
+    what the terminal shows of it, and that it plays, do not depend on how long it thinks."""
+    kind, settings = bots.LEVELS["expert"]
+    monkeypatch.setitem(bots.LEVELS, "expert", (kind, {**settings, "seconds": 0.05}))
 
 
 def _run(lines: list[str], *, then_first: bool = False, **kwargs: object) -> tuple[int, str]:
@@ -108,6 +116,7 @@ def test_a_game_from_a_position_is_saved_and_resumed_from_it(tmp_path: Path) -> 
     assert replay(finished).is_terminal()
 
 
+@pytest.mark.usefixtures("quick_expert")
 def test_an_expert_bot_takes_its_turns(tmp_path: Path) -> None:
     path = tmp_path / "g.cbrec"
     rc, text = _run(["1"] * 4 + ["q"], seats="you,expert", seed=3, save=str(path), pace=0)
@@ -137,6 +146,7 @@ def _play_in_a_terminal(tmp_path: Path, seats: str, lang: str = "en") -> str:
     return out.getvalue()
 
 
+@pytest.mark.usefixtures("quick_expert")
 @pytest.mark.parametrize(
     ("lang", "words"), [("en", "Expert 2 is thinking…"), ("zh-Hant", "專家電腦 2 正在思考……")]
 )

@@ -204,15 +204,32 @@ def _seat_in(context: Any, table: str, seat: int, token: str) -> None:
 
 
 def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
-    """Wait until ``expression`` is true in ``page``.
+    """Wait until ``expression`` (its value, once a promise's is there) is true in ``page``.
 
-    Playwright's ``wait_for_function`` evaluates its predicate with ``eval`` in the page,
-    which the page's Content-Security-Policy forbids; ``evaluate`` is not subject to it.
+    The page itself looks every 15 ms, so that waiting costs no round trip to the browser
+    at each look. Playwright's ``wait_for_function`` would evaluate the predicate with
+    ``eval`` in the page, which the page's Content-Security-Policy forbids; the function
+    ``evaluate`` sends is not subject to it. A page that loads another document meanwhile
+    is asked again.
     """
+    looks = (
+        "async (limit) => { const end = performance.now() + limit;"
+        f" while (!(await ({expression}))) {{"
+        " if (performance.now() > end) return false;"
+        " await new Promise((done) => setTimeout(done, 15)); }"
+        " return true; }"
+    )
     deadline = time.monotonic() + limit
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"never true: {expression}"
-        page.wait_for_timeout(15)
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"never true: {expression}"
+        try:
+            if page.evaluate(looks, left * 1000):
+                return
+        except PlaywrightError as exc:
+            if "context was destroyed" not in str(exc):
+                raise
+            page.wait_for_timeout(15)
 
 
 def _status(page: Any) -> str | None:

@@ -56,12 +56,18 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+FAST_PLAYERS = {"rate": 40.0, "burst": 60.0}
+"""The message rate of the tests' servers: their players choose as fast as the page lets them,
+faster than the 10 messages a second a person is allowed (a test below keeps that rate)."""
+
+
 class _Server:
-    """A uvicorn server in a thread on a free port; passwords hashed cheaply unless told."""
+    """A uvicorn server in a thread on a free port; passwords hashed cheaply and players
+    allowed to choose quickly, unless told."""
 
     def __init__(self, url: str, **settings: Any) -> None:
         self.port = _free_port()
-        settings = {"bot_delay": 0, **CHEAP_HASHING, **settings}
+        settings = {"bot_delay": 0, **CHEAP_HASHING, **FAST_PLAYERS, **settings}
         config = uvicorn.Config(
             create_app(url, **settings), host="127.0.0.1", port=self.port, log_level="warning"
         )
@@ -1071,6 +1077,38 @@ def test_keyboard_only_play(browser: Any, quick: str) -> None:
         assert kept >= 3, kept
     finally:
         context.close()
+
+
+def test_a_player_faster_than_the_servers_rate_is_told_and_plays_on(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Over the server's message rate (here one a second, two at once), an action is refused
+    with "wait a moment"; the choices stay closed while the server would drop what comes
+    unanswered, then the player plays on."""
+    with _Server(f"sqlite:///{tmp_path / 'rate.db'}", rate=1.0, burst=2.0) as base:
+        table = _api(
+            base,
+            "/api/tables",
+            {"game": "take_stock", "seats": ["open", "easy"], "options": {"rounds": 1}},
+        )["table"]
+        context = _context(browser, DESKTOP)
+        try:
+            page = context.new_page()
+            url = f"{base}/t/{table['id']}"
+            _join(page, url, "Ana")
+            rng, counts = random.Random(3), Counter[str]()
+            deadline = time.monotonic() + 30
+            while "wait a moment" not in page.inner_text("#main"):
+                assert time.monotonic() < deadline, f"never refused: {counts}"
+                if not _act(page, rng, counts):
+                    page.wait_for_timeout(10)
+            refused = _version(page)
+            assert page.locator(CHOICES).count() == 0
+            page.wait_for_timeout(500)
+            assert page.locator(CHOICES).count() == 0, "choices opened while refused"
+            _play([page], lambda: _version(page) > refused + 1, rng, limit=20)
+        finally:
+            context.close()
 
 
 def test_movement_can_be_skipped_and_stays_off_under_reduced_motion(

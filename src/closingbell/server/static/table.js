@@ -44,6 +44,9 @@ let events = [];
 let retry = 500;
 let selected = null;
 let busy = false;
+/** How long the server refuses a connection over its message rate (its ``refusal_window``),
+ * with a little to spare. */
+const REFUSAL_WINDOW_MS = 1100;
 let replaying = null;
 let wasMyTurn = null;
 let finalShown = false;
@@ -915,6 +918,16 @@ function connect() {
       if (message.code === "bad_token") {
         localStorage.removeItem(seatKey);
         send({ type: "hello", token: null, lang: lang() });
+      } else if (message.code === "rate_limited" && last) {
+        // The server drops, unanswered, what else comes within its refusal window: choices
+        // stay closed until it is over (or until the table moves on).
+        const waitingOn = last;
+        setTimeout(() => {
+          if (last !== waitingOn || !busy) return;
+          busy = false;
+          document.body.classList.remove("busy");
+          redraw();
+        }, REFUSAL_WINDOW_MS);
       } else if (last) {
         busy = false;
         document.body.classList.remove("busy");

@@ -326,14 +326,25 @@ function cancel() {
   if (back) back.focus();
 }
 
+/** Whether an action is on its way to the server: the choices are closed meanwhile. */
+function setBusy(on) {
+  busy = on;
+  document.body.classList.toggle("busy", on);
+}
+
+/** Open the choices again after a refused action. */
+function reopen() {
+  setBusy(false);
+  redraw();
+}
+
 function play(action) {
   if (!last || busy) return;
   // The buttons are about to be disabled, which takes the focus away: remember where it was.
   focusInTable = tableCol.contains(document.activeElement);
-  busy = true;
+  setBusy(true);
   selected = null;
   preview(null);
-  document.body.classList.add("busy");
   decision.querySelectorAll("button").forEach((b) => { b.disabled = true; });
   document.querySelectorAll("#table-col .playable").forEach((b) => { b.disabled = true; });
   send({ type: "action", version: last.version, action: action.id });
@@ -818,8 +829,7 @@ function drawState(message) {
   const versionChanged = !last || last.version !== message.version;
   last = message;
   seats = message.seats;
-  busy = false;
-  document.body.classList.remove("busy");
+  setBusy(false);
   if (versionChanged) selected = null;
   hints.show(message, seats, replaying);
   appendLog(message, start);
@@ -922,16 +932,9 @@ function connect() {
         // The server drops, unanswered, what else comes within its refusal window: choices
         // stay closed until it is over (or until the table moves on).
         const waitingOn = last;
-        setTimeout(() => {
-          if (last !== waitingOn || !busy) return;
-          busy = false;
-          document.body.classList.remove("busy");
-          redraw();
-        }, REFUSAL_WINDOW_MS);
+        setTimeout(() => { if (last === waitingOn && busy) reopen(); }, REFUSAL_WINDOW_MS);
       } else if (last) {
-        busy = false;
-        document.body.classList.remove("busy");
-        redraw();
+        reopen();
       }
       showError(message.code);
     }

@@ -3,7 +3,9 @@
 Usage: ``python benchmarks/bench_differential.py [ACTIONS] [GAME ...]`` (actions per game,
 default 2,000,000; default games: every game with a compiled engine). Random games at every
 player count and under every option set of ``closingbell.native.differential.OPTION_SETS``
-are played on both engines, every state compared field by field, every seat's view, the
+are played on both engines, their first states made in turn through each of the game's
+doors (``new_game``, ``state_from_json``, ``state_from_position``, ``sample_state``), every
+state compared field by field, every seat's view, the
 errors of illegal actions, clones and round trips compared at intervals. The test suite
 runs a smaller share of the same (tests/native). Prints what was compared; a difference
 stops the run with the game, seed, step and field.
@@ -28,7 +30,13 @@ def main(argv: list[str]) -> int:
             print(f"{name}: the compiled engine is not built")
             return 1
         tally = run(
-            name, actions, views_every=25, illegal_every=10, clone_every=50, round_trip_every=200
+            name,
+            actions,
+            views_every=25,
+            illegal_every=10,
+            clone_every=50,
+            round_trip_every=200,
+            doors=True,
         )
         print(
             f"{name}: {tally.games:,} games, {tally.actions:,} actions, {tally.states:,} states "

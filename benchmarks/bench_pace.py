@@ -2,20 +2,23 @@
 
 Usage::
 
-    python benchmarks/bench_pace.py [--turns 30] [--bots medium] [--paces fast,normal,slow]
-                                    [--old]
+    python benchmarks/bench_pace.py [--turns 30] [--bots medium] [--players 3]
+                                    [--paces fast,normal,slow] [--old]
 
 Starts the web server (in a thread, on a temporary SQLite file, the default
 :class:`~closingbell.server.settings.Settings`: the bots' pace of a real server) and, for each
-game, seats a player at a table with two bots and plays ``--turns`` of their turns in Debian's
-Chromium (``/usr/bin/chromium``, headless, through Playwright) at each page pace: the page
-shows the state, the benchmark clicks one of the choices at once, as a player who never hesitates.
+game, seats a player at a table with bots in the other seats (``--players`` in all) and
+plays ``--turns`` of their turns in Debian's Chromium (``/usr/bin/chromium``, headless,
+through Playwright) at each page pace: the page shows the state, the benchmark clicks one
+of the choices at once, as a player who never hesitates.
 The wait is timed in the page, from the state that follows the player's last decision of a
 turn being drawn to the page saying it is their turn again: what the player waits. ``--old``
 also measures the server's pace before the pace per turn (a 0.6 s pause before every bot
 decision), shown at once (``fast``). Prints the median, 90th percentile and slowest wait,
 and the bots' decisions a turn. A benchmark: the figures are printed, never compared with a
-threshold.
+threshold. ``--bots expert --players 4`` measures what a person waits for three expert bots,
+each given its time budget for every decision: the bots' decisions a turn times that budget
+is the least the wait can be.
 """
 
 from __future__ import annotations
@@ -103,9 +106,16 @@ def click_a_choice(page: Any, rng: random.Random) -> None:
         pass  # the table moved on meanwhile
 
 
-def measure(browser: Any, base: str, game: str, *, bots: str, pace: str, turns: int) -> list[float]:
-    """Seconds waited before each of ``turns`` turns of a player at a table with two bots."""
-    table = post(base, "/api/tables", {"game": game, "seats": ["open", bots, bots], "seed": 7})
+def measure(
+    browser: Any, base: str, game: str, *, bots: str, players: int, pace: str, turns: int
+) -> list[tuple[float, int]]:
+    """Each of ``turns`` waits of a player at a table with bots in every other seat.
+
+    A wait is the seconds from the player's last decision of a turn to their next turn,
+    and the bots' decisions meanwhile.
+    """
+    seats = ["open"] + [bots] * (players - 1)
+    table = post(base, "/api/tables", {"game": game, "seats": seats, "seed": 7})
     joined = post(base, f"/api/tables/{table['table']['id']}/join", {"name": "Ana", "seat": 0})
     context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
     seat = json.dumps({"seat": 0, "token": joined["token"]})
@@ -118,7 +128,7 @@ def measure(browser: Any, base: str, game: str, *, bots: str, pace: str, turns: 
     rng = random.Random(1)
     page.wait_for_selector("body.your-turn", timeout=30000)
     page.evaluate(RECORD)
-    waits: list[float] = []
+    waits: list[tuple[float, int]] = []
     deadline = time.monotonic() + 60 * turns
     while len(waits) < turns and time.monotonic() < deadline:
         if page.evaluate("document.body.dataset.status") == "finished":
@@ -132,29 +142,33 @@ def measure(browser: Any, base: str, game: str, *, bots: str, pace: str, turns: 
     return waits[:turns]
 
 
-def turns_waited(shown: list[list[Any]]) -> list[float]:
-    """From the page's record: the seconds from each turn's last decision to the next turn."""
+def turns_waited(shown: list[list[Any]]) -> list[tuple[float, int]]:
+    """From the page's record: each turn's wait (seconds, from the player's last decision to
+    the next turn) and the bots' decisions in it (the versions drawn between)."""
     waits = []
     began = None
-    for when, mine, _ in shown:
+    for when, mine, version in shown:
         if not mine and began is None:
-            began = when
+            began, first = when, version
         elif mine and began is not None:
-            waits.append((when - began) / 1000)
+            waits.append(((when - began) / 1000, version - first))
             began = None
     return waits
 
 
-def report(label: str, waits: list[float]) -> None:
+def report(label: str, waits: list[tuple[float, int]]) -> None:
     """Print one line of figures."""
     if not waits:
         print(f"{label:<48} no turn measured")
         return
-    ordered = sorted(waits)
-    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    seconds = sorted(wait for wait, _ in waits)
+    p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
+    decisions = sum(count for _, count in waits)
     print(
-        f"{label:<48} turns {len(waits):3d}  median {statistics.median(waits):5.2f} s"
-        f"  p90 {p90:5.2f} s  slowest {max(waits):5.2f} s"
+        f"{label:<48} turns {len(waits):3d}  median {statistics.median(seconds):5.2f} s"
+        f"  p90 {p90:5.2f} s  slowest {max(seconds):5.2f} s"
+        f"  bot decisions {decisions / len(waits):4.1f} a turn,"
+        f" {sum(seconds) / max(1, decisions):5.2f} s each"
     )
 
 
@@ -163,6 +177,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--bots", default="medium")
+    parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--paces", default="fast,normal,slow")
     parser.add_argument(
         "--old", action="store_true", help="also the pace before (0.6 s a decision)"
@@ -181,7 +196,13 @@ def main() -> None:
             with Server(url, **settings) as base:
                 for game in ("take_stock", "card_stock_market"):
                     waits = measure(
-                        browser, base, game, bots=args.bots, pace=pace, turns=args.turns
+                        browser,
+                        base,
+                        game,
+                        bots=args.bots,
+                        players=args.players,
+                        pace=pace,
+                        turns=args.turns,
                     )
                     report(f"{game}, {label}, page {pace}", waits)
         browser.close()

@@ -288,7 +288,7 @@ def _check_game_over(state: State) -> None:
 
 def _replayed(state: State, data: Mapping[str, Any]) -> State:
     title = state.game.info.title
-    fresh = state.game.new_game(state.seed)
+    fresh = state.game.new_game(state.seed, engine="reference")
     for i, action in enumerate(state.history):
         if fresh.is_terminal():
             raise StateFormatError(

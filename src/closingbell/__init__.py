@@ -5,8 +5,13 @@
 >>> state = game.new_game(seed=7)
 >>> state.current_player is not None
 True
+
+Importing the package registers the compiled engines (:mod:`closingbell.native`), so that
+``new_game`` and the other doors that make states give compiled states where they are built;
+``engine="reference"`` asks for the readable Python rules.
 """
 
+from closingbell import native as _native  # noqa: F401 (registers the compiled engines)
 from closingbell.bots import available_bots, make_bot
 from closingbell.core.errors import (
     ClosingbellError,

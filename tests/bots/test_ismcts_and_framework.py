@@ -253,6 +253,7 @@ def test_the_take_stock_model_prefers_the_seat_ahead() -> None:
     assert judge.evaluate(state.view(0)) > 0 > judge.evaluate(state.view(1))  # type: ignore[attr-defined]
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_take_stock_play_outs_value_tokens_and_saved_events_until_the_game_ends() -> None:
     from closingbell.bots.ismcts import EVALUATORS
 

@@ -1,8 +1,9 @@
 """Per-game perturbations of what one seat cannot see, for the no-leak properties.
 
 A perturber takes a state, a seat (``None``: a spectator) and a ``random.Random``, and
-returns a *clone* in which only things hidden from that seat have changed, still passing
-``check_invariants``. The no-leak tests then check that the seat's view did not move.
+returns a *clone* (on the same engine) in which only things hidden from that seat have
+changed, still passing ``check_invariants``. The no-leak tests then check that the seat's
+view did not move.
 
 A new game joins the kit by adding one entry to :data:`PERTURBERS`.
 """
@@ -13,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from closingbell import State
+from closingbell import State, native
 from closingbell.core.rng import SEED_BITS
 from tests.games.card_stock_market.hidden import perturb_card_stock_market
 
@@ -44,8 +45,10 @@ def perturb_take_stock(state: State, seat: int | None, rng: random.Random) -> St
     from closingbell.games.take_stock.game import TakeStockState
     from closingbell.games.take_stock.state import CHOOSE
 
-    assert isinstance(state, TakeStockState)
-    new = state.clone()
+    # The changes are made on a reference copy, whose fields may be changed; the clone is
+    # given back on the engine of ``state``.
+    new = native.to_reference(state).clone()
+    assert isinstance(new, TakeStockState)
     new._legal = None  # another seat's hand may change, and with it its legal actions
     n = new.n
     others = [q for q in range(n) if q != seat]
@@ -76,7 +79,7 @@ def perturb_take_stock(state: State, seat: int | None, rng: random.Random) -> St
     if rng.random() < 0.5:
         new.seed = rng.getrandbits(SEED_BITS)
     new.check_invariants()
-    return new
+    return native.from_state(new, native.engine_of(state))
 
 
 PERTURBERS: dict[str, Perturber] = {

@@ -120,6 +120,7 @@ def test_every_log_field_has_one_type_for_every_reader(name: str, players: int) 
     assert {kind for kind, _ in types} <= set(fields)
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_the_check_catches_a_field_that_changes_type_by_reader() -> None:
     # The form the rule forbids, Take Stock's old ``drew_events``: kinds for the owner,
     # a number where the others read them.
@@ -133,6 +134,7 @@ def test_the_check_catches_a_field_that_changes_type_by_reader() -> None:
         check_log(state, {})
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_the_check_catches_a_public_field_of_two_types() -> None:
     game = get_game("card_stock_market", 3)
     state = game.new_game(seed=SEEDS[0])

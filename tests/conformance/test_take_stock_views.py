@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 from closingbell.games.take_stock.game import TakeStockState
 from tests.conformance.common import MAX_STEPS, Position, seeds
 
+# These tests look into reference states' fields (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 ts_positions = st.builds(
     Position,
     name=st.just("take_stock"),

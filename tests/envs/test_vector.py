@@ -93,7 +93,7 @@ def test_compiled_encoding_refuses_bad_seats_and_states() -> None:
     with pytest.raises(ValueError):
         compiled_encoding(state, 3)
     with pytest.raises(TypeError):
-        compiled_encoding(game.new_game(1), 0)
+        compiled_encoding(game.new_game(1, engine="reference"), 0)
 
 
 def masked_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -28,6 +28,9 @@ from closingbell.games.card_stock_market.views import CardStockMarketView
 from tests.bots.test_card_stock_market_heuristic import BROKE
 from tests.games.card_stock_market.craft import craft, make_game, play
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"same_suit_trades": False, "bankrupt_buying": "forbidden", "phase_order": "trade_first"},

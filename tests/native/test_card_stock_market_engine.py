@@ -33,6 +33,9 @@ from closingbell.native.differential import (
 )
 from tests.conformance.common import random_step, walk
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 NAME = "card_stock_market"
 PLAYERS = range(2, 7)
 CHECKS: dict[str, int] = {

@@ -26,6 +26,9 @@ from closingbell.native import _card_stock_market_bot as bot_module
 from closingbell.native.differential import OPTION_SETS, compare_states
 from tests.games.card_stock_market.craft import make_game
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 PLAYERS = range(2, 7)
 CSM_OPTIONS = OPTION_SETS["card_stock_market"]
 

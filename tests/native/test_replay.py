@@ -12,6 +12,9 @@ from closingbell import native
 from closingbell.core import replay
 from closingbell.core.errors import StateFormatError
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 
 def _dealt_states(name: str, players: int, count: int) -> list[str]:
     game = closingbell.load_game(name, players=players)

@@ -27,6 +27,9 @@ from closingbell.games.take_stock.views import TakeStockView
 from closingbell.native import _take_stock_bot as compiled
 from tests.games.take_stock.craft import craft, make_game, play
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"frozen_scoring": "zero", "insider_order": "take_first", "crash_counts_one": False},

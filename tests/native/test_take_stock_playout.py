@@ -25,6 +25,9 @@ from tests.games.take_stock.craft import make_game
 from tests.native.test_take_stock_bot import OPTION_SETS, WEIGHT_SETS
 from tests.native.test_take_stock_engine import POSITIONS
 
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = pytest.mark.reference
+
 
 def games(count: int, seed: int) -> Iterator[tuple[TakeStock, T.State]]:
     """Compiled states dealt at every player count under the bot's option sets."""

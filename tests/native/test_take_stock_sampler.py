@@ -26,9 +26,13 @@ from closingbell.native.differential import OPTION_SETS, compare_states
 from tests.games.take_stock.craft import craft, make_game, play
 from tests.native.test_take_stock_engine import POSITIONS
 
-pytestmark = pytest.mark.skipif(
-    not _random.in_place_agrees(), reason="this Python's random.Random is not read in place"
-)
+# The game's own doors stand for the reference the compiled engine is held to (tests/conftest.py).
+pytestmark = [
+    pytest.mark.reference,
+    pytest.mark.skipif(
+        not _random.in_place_agrees(), reason="this Python's random.Random is not read in place"
+    ),
+]
 
 
 @pytest.fixture

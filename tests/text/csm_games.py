@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from closingbell.bots import make_bot
+from closingbell.core.game import State
 from closingbell.core.registry import load_game
-from closingbell.games.card_stock_market.game import CardStockMarket, CardStockMarketState
+from closingbell.games.card_stock_market.game import CardStockMarket
 from closingbell.games.card_stock_market.views import CardStockMarketView
 from closingbell.text.card_stock_market import CardStockMarketNarrator
 from closingbell.text.i18n import LANGS
@@ -33,9 +34,9 @@ class Playthrough:
     game: CardStockMarket
     views: list[CardStockMarketView] = field(default_factory=list)
     """The deciding seat's view before each action."""
-    states: list[CardStockMarketState] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
     """A copy of the state at each of those decisions (to look at the hidden hands)."""
-    final: CardStockMarketState | None = None
+    final: State | None = None
 
 
 @cache
@@ -45,7 +46,6 @@ def playthrough(players: int, seed: int, **options: Any) -> Playthrough:
     assert isinstance(game, CardStockMarket)
     bots = [make_bot("random", game, seed=seed * 10 + q) for q in range(players)]
     state = game.new_game(seed)
-    assert isinstance(state, CardStockMarketState)
     out = Playthrough(game)
     while not state.is_terminal():
         seat = state.current_player

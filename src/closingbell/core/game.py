@@ -19,7 +19,7 @@ from functools import cached_property, partial
 from operator import itemgetter
 from typing import Any, ClassVar, Self
 
-from closingbell.core import jsontext, replay, serial
+from closingbell.core import engines, jsontext, replay, serial
 from closingbell.core.checks import shown
 from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
@@ -41,18 +41,75 @@ class Game(ABC):
         """The number of seats."""
         return self.options.players
 
-    @abstractmethod
-    def new_game(self, seed: int) -> State:
-        """Deal a new game whose every shuffle follows from ``seed``."""
+    # The four doors that make states. Each takes ``engine`` (see closingbell.core.engines):
+    # the faster engine registered for the game by default, the Python rules on request.
 
-    state_class: type[State]
-    """The class of this game's states."""
+    def new_game(self, seed: int, engine: str = "auto") -> State:
+        """Deal a new game whose every shuffle follows from ``seed``.
 
-    def state_from_json(self, text: str | bytes) -> State:
+        ``engine`` is ``"auto"`` (the compiled engine where it is built, else the Python
+        rules), ``"native"`` (the compiled engine, or ``RuntimeError``) or ``"reference"``
+        (the Python rules). Both engines deal the same game and answer alike.
+        """
+        faster = engines.choose(self, engine)
+        if faster is None:
+            return self._deal(seed)
+        state: State = faster.new_game(self, seed)
+        return state
+
+    def state_from_json(self, text: str | bytes, engine: str = "auto") -> State:
         """Read back a state written by :meth:`State.to_json` (raises ``StateFormatError``).
 
-        What a state must satisfy to be read back is described in ``docs/api.md``.
+        What a state must satisfy to be read back is described in ``docs/api.md``; the
+        state is made on ``engine`` (as for :meth:`new_game`).
         """
+        faster = engines.choose(self, engine)
+        state = self._read_json(text)
+        if faster is not None:
+            state = faster.from_state(state)
+        return state
+
+    def state_from_position(self, text: str, engine: str = "auto") -> State:
+        """The state a position's text describes (``docs/positions.md``), on ``engine``.
+
+        Raises :class:`~closingbell.core.errors.PositionError`, naming the field and the
+        reason, for malformed text or an impossible position. The state has an empty history
+        and log, ``from_deal`` false, and the seed of the position's ``seed`` field.
+        """
+        faster = engines.choose(self, engine)
+        state = self._read_position(text)
+        if faster is not None:
+            state = faster.from_state(state)
+        return state
+
+    def sample_state(self, view: View, rng: random.Random, engine: str = "auto") -> State:
+        """A full state that gives ``view`` to its seat, hidden parts drawn by ``rng``.
+
+        Both engines deal the same world and draw the same numbers from ``rng``.
+        """
+        faster = engines.choose(self, engine)
+        if faster is None:
+            return self._sample(view, rng)
+        world: State = faster.sample_state(self, view, rng)
+        return world
+
+    @abstractmethod
+    def _deal(self, seed: int) -> State:
+        """:meth:`new_game` on the Python rules."""
+
+    @abstractmethod
+    def _read_position(self, text: str) -> State:
+        """:meth:`state_from_position` on the Python rules."""
+
+    @abstractmethod
+    def _sample(self, view: View, rng: random.Random) -> State:
+        """:meth:`sample_state` on the Python rules."""
+
+    state_class: type[State]
+    """The class of this game's reference states."""
+
+    def _read_json(self, text: str | bytes) -> State:
+        """:meth:`state_from_json` on the Python rules (or the codec registered for them)."""
         codec = serial.registered_codec(self.info.name)
         if codec is not None:
             state: State | None = codec.read(self, text)
@@ -65,19 +122,6 @@ class Game(ABC):
             )
         except jsontext.InvalidJSON as exc:
             raise StateFormatError(f"not valid JSON: {exc}") from None
-
-    @abstractmethod
-    def state_from_position(self, text: str) -> State:
-        """The state a position's text describes (``docs/positions.md``).
-
-        Raises :class:`~closingbell.core.errors.PositionError`, naming the field and the
-        reason, for malformed text or an impossible position. The state has an empty history
-        and log, ``from_deal`` false, and the seed of the position's ``seed`` field.
-        """
-
-    @abstractmethod
-    def sample_state(self, view: View, rng: random.Random) -> State:
-        """Return a full state that gives ``view`` to its seat, hidden parts drawn by ``rng``."""
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:

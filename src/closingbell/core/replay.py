@@ -50,8 +50,8 @@ class Dealer(Protocol):
     def info(self) -> GameInfo:
         """The game's facts, its registered name among them."""
 
-    def new_game(self, seed: int) -> Playable:
-        """Deal a new game from ``seed``."""
+    def new_game(self, seed: int, engine: str = ...) -> Playable:
+        """Deal a new game from ``seed`` (``engine="reference"``: on the Python rules)."""
 
 
 G = TypeVar("G")
@@ -103,8 +103,8 @@ def dealt_by(deal: Callable[[G, int], P]) -> Callable[[G, int, Sequence[int]], P
 
 
 def _deal(game: Dealer, seed: int) -> Playable:
-    """The reference deal: the game's own ``new_game``."""
-    return game.new_game(seed)
+    """The reference deal: the game's own ``new_game`` on its Python rules."""
+    return game.new_game(seed, engine="reference")
 
 
 reference_replay = dealt_by(_deal)

@@ -24,7 +24,11 @@ sampler's world with the same numbers drawn from the search's generator, and ``p
 of each game's bot plays the rule-based bot for every seat of a compiled world in C,
 without views (:class:`~closingbell.bots.ismcts.ISMCTSBot` finds both).
 
-Importing this package also plugs the compiled serialization of each game into the core:
+Importing this package (``import closingbell`` does) makes each game's compiled engine the
+default of the game's own doors, registered with :mod:`closingbell.core.engines`:
+``game.new_game(seed)``, ``state_from_json``, ``state_from_position`` and ``sample_state``
+give compiled states unless asked for ``engine="reference"`` (:func:`front_door` switches
+a game back and forth). It also plugs the compiled serialization of each game into the core:
 its codec (``_take_stock_serial``, ``_card_stock_market_serial``), which writes
 ``to_json`` and reads ``state_from_json`` in C with the reference's texts, states and
 refusals (:func:`closingbell.core.serial.register_codec`), and its replay of a dealt
@@ -39,10 +43,10 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from closingbell.core import replay, serial
+from closingbell.core import engines, replay, serial
 from closingbell.core.game import Game, State
 
-ENGINES = ("auto", "native", "reference")
+ENGINES = engines.ENGINES
 """The engines callers may ask for: the compiled one if built (``auto``), the compiled one
 or an error (``native``), or the Python rules (``reference``)."""
 
@@ -108,9 +112,7 @@ def available(game: Game | str | None = None) -> bool:
 
 def _choose(engine: str, find: Callable[[], ModuleType | None], what: str) -> ModuleType | None:
     """The compiled module ``find`` gives for ``engine``, or ``None`` for the reference."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if engine == "reference":
+    if engines.check(engine) == "reference":
         return None
     compiled = find()
     if compiled is None and engine == "native":
@@ -149,10 +151,14 @@ def bot_module(game: Game, engine: str = "auto") -> ModuleType | None:
 
 
 def new_game(game: Game, seed: int, engine: str = "auto") -> State:
-    """Deal ``game`` from ``seed`` on ``engine``: the same game as ``game.new_game(seed)``."""
+    """Deal ``game`` from ``seed`` on ``engine``: the same game as ``game.new_game(seed)``.
+
+    Unlike the game's own door, ``auto`` here means the compiled engine wherever it is
+    built, even when :func:`front_door` has put the game's doors on the reference.
+    """
     compiled = _pick(game, engine)
     if compiled is None:
-        return game.new_game(seed)
+        return game.new_game(seed, engine="reference")
     state: State = compiled.new_game(game, seed)
     return state
 
@@ -172,17 +178,13 @@ def from_state(state: State, engine: str = "auto") -> State:
 def sample_state(game: Game, view: Any, rng: Any, engine: str = "auto") -> State:
     """A full state giving ``view`` to its seat: ``game.sample_state(view, rng)`` on ``engine``.
 
-    The compiled engine deals the same state with the same numbers drawn from ``rng``
-    (its ``sample_state``) where it has a sampler, or converts the reference's sample.
+    The compiled engine deals the same state with the same numbers drawn from ``rng``.
     """
     compiled = _pick(game, engine)
     if compiled is None:
-        return game.sample_state(view, rng)
-    sampler = getattr(compiled, "sample_state", None)
-    if sampler is not None:
-        world: State = sampler(game, view, rng)
-        return world
-    return from_state(game.sample_state(view, rng), engine)
+        return game.sample_state(view, rng, engine="reference")
+    world: State = compiled.sample_state(game, view, rng)
+    return world
 
 
 def to_reference(state: State) -> State:
@@ -230,7 +232,24 @@ def serialization(game: str, engine: str = "auto") -> None:
         replay.register(game, _replay)
 
 
-# Reading a dealt state replays its history (closingbell.core.replay), and every state is
-# written and read (closingbell.core.serial): on the compiled code where it is built.
+def front_door(game: str, engine: str = "auto") -> None:
+    """Make the states of the game named ``game`` on ``engine`` by default.
+
+    ``auto`` (as importing this package does) makes ``Game.new_game``, ``state_from_json``,
+    ``state_from_position`` and ``sample_state`` give compiled states where the game's
+    engine is built; ``reference`` makes them give the Python rules' states unless asked
+    for ``engine="native"``. ``native`` is ``auto`` that raises ``RuntimeError`` when the
+    engine is not built.
+    """
+    compiled = _choose(engine, lambda: engine_module(game), f"the compiled engine of {game}")
+    if compiled is not None:
+        engines.register(game, compiled)
+    engines.set_default(game, "reference" if engine == "reference" else "auto")
+
+
+# States are made (closingbell.core.engines), read back after a replay of their history
+# (closingbell.core.replay), and written and read (closingbell.core.serial) on the compiled
+# code where it is built.
 for _name in GAME_MODULES:
+    front_door(_name)
     serialization(_name)

@@ -2042,10 +2042,10 @@ def sample_state(game, view, rng):
     cdef State st
     cdef _Seen sv
     if type(rng) is not _Random or type(view) is not _View or not isinstance(game, _Game):
-        return from_state(game.sample_state(view, rng))
+        return from_state(game.sample_state(view, rng, engine="reference"))
     st = blank_state(game)
     if not _read_view(st, &sv, view):
-        return from_state(game.sample_state(view, rng))
+        return from_state(game.sample_state(view, rng, engine="reference"))
     st.f.seed = _fresh_seed(rng)
     bits = rng.getrandbits
     if st.f.reshuffled:

@@ -2875,4 +2875,4 @@ def sample_state(game, view, rng):
         if st is not None:
             cb_random_store(rng, &r)
             return st
-    return from_state(game.sample_state(view, rng))
+    return from_state(game.sample_state(view, rng, engine="reference"))

@@ -256,12 +256,15 @@ def run(
     illegal_every: int = 0,
     clone_every: int = 0,
     round_trip_every: int = 0,
+    doors: bool = False,
 ) -> Tally:
     """Play games of ``name`` on both engines until ``actions`` actions have been compared.
 
     Games cycle through every player count and every entry of ``OPTION_SETS``; their seeds
-    and moves follow from ``seed``. Raises ``RuntimeError`` if the game has no compiled
-    engine built, and :class:`Mismatch` at the first difference.
+    and moves follow from ``seed``. With ``doors``, their first states are made through
+    each of the game's doors in turn (:data:`DOORS`, see :func:`door_pair`); otherwise all
+    are dealt. Raises ``RuntimeError`` if the game has no compiled engine built, and
+    :class:`Mismatch` at the first difference.
     """
     compiled = native.engine_module(name)
     if compiled is None:
@@ -278,12 +281,16 @@ def run(
     while total.actions < actions:
         players, options = cases[index % len(cases)]
         game = load_game(name, players=players, **options)
+        door = DOORS[index % len(DOORS)] if doors else "new_game"
+        game_seed = seed * 1_000_003 + index
+        ref, nat = door_pair(game, door, game_seed, rng)
         total.add(
-            play_pair(
-                game,
+            play_states(
+                ref,
+                nat,
                 compiled,
-                seed * 1_000_003 + index,
                 rng,
+                f"{game!r} seed={game_seed} via {door}",
                 views_every=views_every,
                 illegal_every=illegal_every,
                 clone_every=clone_every,
@@ -292,6 +299,50 @@ def run(
         )
         index += 1
     return total
+
+
+DOORS = ("new_game", "state_from_json", "state_from_position", "sample_state")
+"""The doors of a game that make states, each with an ``engine`` keyword."""
+
+
+def door_pair(game: Game, door: str, seed: int, rng: random.Random) -> tuple[State, State]:
+    """Two states made through ``door`` of ``game``, on the reference and on the compiled engine.
+
+    ``new_game`` deals ``seed``. The other doors read a game dealt from ``seed`` and played
+    at random for up to 60 actions on the reference: written as JSON, as a position's text,
+    or seen by one seat and sampled by two generators of the same seed. Raises
+    :class:`Mismatch` when the compiled door's state is not a compiled engine's, or when the
+    two samplers leave their generators in different states.
+    """
+    if door == "new_game":
+        ref, nat = game.new_game(seed, engine="reference"), game.new_game(seed, engine="native")
+    else:
+        played = game.new_game(seed, engine="reference")
+        for _ in range(rng.randrange(61)):
+            if played.is_terminal():
+                break
+            played.apply(rng.choice(played.legal_actions()))
+        if door == "state_from_json":
+            text = played.to_json()
+            ref = game.state_from_json(text, engine="reference")
+            nat = game.state_from_json(text, engine="native")
+        elif door == "state_from_position":
+            text = played.to_position()
+            ref = game.state_from_position(text, engine="reference")
+            nat = game.state_from_position(text, engine="native")
+        elif door == "sample_state":
+            view = played.view(rng.randrange(game.players))
+            draws = rng.getrandbits(64)
+            ref_rng, nat_rng = random.Random(draws), random.Random(draws)
+            ref = game.sample_state(view, ref_rng, engine="reference")
+            nat = game.sample_state(view, nat_rng, engine="native")
+            if ref_rng.getstate() != nat_rng.getstate():
+                raise Mismatch(f"{game!r} seed={seed}: the samplers drew differently")
+        else:
+            raise ValueError(f"door must be one of {', '.join(DOORS)}, not {door!r}")
+    if native.engine_of(ref) != "reference" or native.engine_of(nat) != "native":
+        raise Mismatch(f"{game!r} seed={seed}: {door} did not make one state of each engine")
+    return ref, nat
 
 
 def play_pair(
@@ -312,7 +363,7 @@ def play_pair(
     beyond the fields run every so many steps (0: never). Returns what was compared.
     """
     return play_states(
-        game.new_game(seed),
+        game.new_game(seed, engine="reference"),
         compiled.new_game(game, seed),
         compiled,
         rng,

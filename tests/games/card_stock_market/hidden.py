@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from closingbell import State
+from closingbell import State, native
 from closingbell.core.rng import SEED_BITS
 from closingbell.games.card_stock_market.cards import JOKER
 
@@ -29,8 +29,10 @@ def perturb_card_stock_market(state: State, seat: int | None, rng: random.Random
     """
     from closingbell.games.card_stock_market.game import CardStockMarketState
 
-    assert isinstance(state, CardStockMarketState)
-    new = state.clone()
+    # The changes are made on a reference copy, whose fields may be changed; the clone is
+    # given back on the engine of ``state``.
+    new = native.to_reference(state).clone()
+    assert isinstance(new, CardStockMarketState)
     new._legal = None
     others = [q for q in range(new.n) if q != seat]
     if not new.reshuffled:
@@ -74,4 +76,4 @@ def perturb_card_stock_market(state: State, seat: int | None, rng: random.Random
     if rng.random() < 0.5:
         new.seed = rng.getrandbits(SEED_BITS)
     new.check_invariants()
-    return new
+    return native.from_state(new, native.engine_of(state))

@@ -88,6 +88,7 @@ def test_an_unlimited_bank_never_levies() -> None:
     assert st.view(1).bank is None
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_money_is_conserved_and_checked() -> None:
     st = _short_bank()
     play(st, "sell QH")

@@ -444,6 +444,7 @@ def _played(game: CardStockMarket, seed: int, steps: int) -> CardStockMarketStat
     return st
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_views_and_sampling_work_on_positions_after_the_reshuffle() -> None:
     checked = over = 0
     for players in (2, 4, 6):
@@ -492,6 +493,7 @@ def _swap_hidden(st: CardStockMarketState, seat: int, rng: random.Random) -> Car
     return new
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_what_a_position_hides_from_a_seat_never_reaches_its_view(players: int) -> None:
     game = make_game(players)

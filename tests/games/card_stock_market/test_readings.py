@@ -83,6 +83,7 @@ def test_buy_change_sell_is_forbidden_under_both_readings(order: str) -> None:
     )
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_a_state_that_traded_after_changing_the_market_breaks_trade_first() -> None:
     st = _turn()
     play(st, "market 7D", "sell 9C")

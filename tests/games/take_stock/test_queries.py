@@ -79,6 +79,7 @@ def test_the_limit_and_the_raises_written_out_for_speed_agree_with_their_rules(
             assert queries.raisable(hand, st.rows, st.frozen) == laid
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 @pytest.mark.parametrize("options", OPTIONS)
 def test_a_crash_and_an_audit_do_what_the_queries_say(options: dict[str, Any]) -> None:
     for i, st in enumerate(positions(options, games=2)):

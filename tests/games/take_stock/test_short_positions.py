@@ -214,6 +214,7 @@ def test_engine_plays_on_from_a_short_position(players: int) -> None:
 # ---------------------------------------------------------------------- the craft helper
 
 
+@pytest.mark.reference  # crafts a state by changing its fields
 def test_craft_writes_its_keywords_as_a_short_position() -> None:
     game = make_game(3)
     text = craft_text(

@@ -69,11 +69,11 @@ class CardStockMarket(CardStockMarketRuleset):
 
     state_class = CardStockMarketState
 
-    def new_game(self, seed: int) -> CardStockMarketState:
+    def _deal(self, seed: int) -> CardStockMarketState:
         """Set up a new game whose every shuffle follows from ``seed``."""
         return rules.new_state(CardStockMarketState, self, check_seed(seed))
 
-    def state_from_position(self, text: str) -> CardStockMarketState:
+    def _read_position(self, text: str) -> CardStockMarketState:
         """The state a position's text describes (see ``docs/positions.md``).
 
         Raises :class:`~closingbell.core.errors.PositionError`, naming the field and the
@@ -83,7 +83,7 @@ class CardStockMarket(CardStockMarketRuleset):
         """
         return position.read_position(CardStockMarketState, self, text)
 
-    def sample_state(self, view: View, rng: random.Random) -> CardStockMarketState:
+    def _sample(self, view: View, rng: random.Random) -> CardStockMarketState:
         """A full state giving ``view`` to its seat; hidden cards are dealt with ``rng``."""
         if not isinstance(view, CardStockMarketView):
             raise TypeError("sample_state needs a Card Stock Market view")

@@ -81,11 +81,11 @@ class TakeStock(TakeStockRuleset):
 
     state_class = TakeStockState
 
-    def new_game(self, seed: int) -> TakeStockState:
+    def _deal(self, seed: int) -> TakeStockState:
         """Deal a new game whose every shuffle follows from ``seed``."""
         return rules.new_state(TakeStockState, self, check_seed(seed))
 
-    def state_from_position(self, text: str) -> TakeStockState:
+    def _read_position(self, text: str) -> TakeStockState:
         """The state a position describes (``docs/positions.md``); raises ``PositionError``.
 
         Fields left out take their defaults. The state has an empty history and log and
@@ -93,7 +93,7 @@ class TakeStock(TakeStockRuleset):
         """
         return position_reader.read_position(TakeStockState, self, text)
 
-    def sample_state(self, view: View, rng: random.Random) -> TakeStockState:
+    def _sample(self, view: View, rng: random.Random) -> TakeStockState:
         """A full state giving ``view`` to its seat; hidden cards are drawn with ``rng``."""
         if not isinstance(view, TakeStockView):
             raise TypeError("sample_state needs a Take Stock view")

@@ -28,6 +28,9 @@ from tests.conformance.common import (
 )
 from tests.conformance.hidden import PERTURBERS, perturber_for
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 salts = st.integers(min_value=0, max_value=2**32 - 1)
 
 

@@ -17,6 +17,9 @@ from tests.conformance.common import (
     walk,
 )
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 GAMES_PER_CASE = 12
 """Random games played to the end per game and player count."""
 PROBE_EVERY = 17

@@ -12,6 +12,9 @@ import pytest
 from closingbell import PositionError, State
 from tests.conformance.common import case_params, get_game, move_rng, random_step
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 
 def _same_position(a: State, b: State, where: str) -> None:
     assert a.to_position() == b.to_position(), where

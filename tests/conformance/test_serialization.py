@@ -22,6 +22,9 @@ from tests.conformance.common import (
     seeds,
 )
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 
 def seat_views(state: State) -> list[object]:
     return [state.view(seat) for seat in [*range(state.game.players), None]]

@@ -15,11 +15,15 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from closingbell import StateFormatError
 from tests.conformance.common import Position, positions
+
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
 
 Data = dict[str, Any]
 

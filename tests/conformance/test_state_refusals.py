@@ -21,6 +21,9 @@ import closingbell
 from closingbell import State, StateFormatError
 from tests.conformance.common import case_params, get_game, move_rng
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 Data = dict[str, Any]
 
 

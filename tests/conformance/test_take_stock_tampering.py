@@ -11,6 +11,9 @@ import pytest
 from closingbell import StateFormatError
 from tests.conformance.common import Position
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 Data = dict[str, Any]
 
 

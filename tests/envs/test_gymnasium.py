@@ -14,6 +14,9 @@ from closingbell.bots import make_bot
 from closingbell.core.errors import IllegalActionError
 from closingbell.envs.gymnasium import ENV_IDS, ClosingbellEnv
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 IDS = list(ENV_IDS.values())
 
 

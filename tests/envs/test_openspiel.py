@@ -12,6 +12,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 from closingbell.envs import openspiel as cbo
 from closingbell.envs.encoding import encoder_for
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 NAMES = ["closingbell_take_stock", "closingbell_card_stock_market"]
 
 

@@ -14,6 +14,9 @@ from closingbell.core.errors import IllegalActionError
 from closingbell.envs.encoding import encoder_for
 from closingbell.envs.pettingzoo import ClosingbellAEC, env, raw_env
 
+# Every test here runs on the compiled engine and on the reference (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 GAMES = ["take_stock", "card_stock_market"]
 
 

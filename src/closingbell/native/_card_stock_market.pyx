@@ -16,12 +16,13 @@ view, with the same numbers drawn from the same generator.
 from cpython.long cimport PyLong_FromLongLong
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcpy, memset
 
-from closingbell.native._random cimport cb_derive, cb_random, cb_randbelow, cb_shuffle_int
+from closingbell.native._random cimport cb_derive, cb_derive_many, cb_random, cb_randbelow, cb_shuffle_int
 
 import random as _random
 
@@ -134,6 +135,25 @@ cdef inline tuple _tuple_of(const cell *arr, Py_ssize_t k):
     # untrack it at its first pass, so that views kept alive cost the collector nothing.
     PyObject_GC_UnTrack(t)
     return t
+
+
+cdef tuple _ACTION_INTS = tuple(range(CSM_NUM_ACTIONS))
+"""Every action id as the one Python int that legal_actions hands out."""
+cdef PyObject *_ACT[CSM_NUM_ACTIONS]
+for _i in range(CSM_NUM_ACTIONS):
+    _ACT[_i] = <PyObject *>_ACTION_INTS[_i]
+
+
+cdef inline list _actions_of(const unsigned char *ids, Py_ssize_t k):
+    """A list of the ``k`` action ids of ``ids``, as the shared ints of ``_ACTION_INTS``."""
+    cdef list out = PyList_New(k)
+    cdef Py_ssize_t i
+    cdef PyObject *item
+    for i in range(k):
+        item = _ACT[ids[i]]
+        Py_INCREF(<object>item)
+        PyList_SET_ITEM(out, i, <object>item)
+    return out
 
 
 cdef inline list _list_of(const cell *arr, Py_ssize_t k):
@@ -484,7 +504,7 @@ cdef class State(_StateFields):
         """The sorted action ids legal for the pending decision (a new list each call)."""
         if not self.f.legal_valid:
             self.compute_legal()
-        return _list_of(self.f.legal, self.f.legal_len)
+        return _actions_of(self.f.legal, self.f.legal_len)
 
     def apply(self, action):
         """Apply a legal action; an illegal one raises ``IllegalActionError``, changing nothing."""
@@ -1178,7 +1198,9 @@ def new_game(game, seed):
     cdef State st = blank_state(game)
     cdef csm_fields *f = &st.f
     cdef int n = st.rules.n
-    cdef cb_random rng
+    cdef cb_random rng, after, dealer
+    cdef cb_random *gens[3]
+    cdef const char *labels[3]
     cdef int deck[CSM_DECK_CAP]
     cdef int turned[CSM_DECK_CAP]
     cdef int unused[CSM_DECK_CAP]
@@ -1186,17 +1208,24 @@ def new_game(game, seed):
     cdef int64_t *rec
     st.deal = True
     f.seed = s64
+    # The deal's generators, seeded side by side: the deck's, the deck's after the
+    # setup, and the first dealer's unless the options name one.
+    gens[0] = &rng
+    labels[0] = b"deck"
+    gens[1] = &after
+    labels[1] = b"deck/after-setup"
+    gens[2] = &dealer
+    labels[2] = b"dealer"
+    cb_derive_many(gens, s64, labels, 2 if st.rules.first_dealer >= 0 else 3)
     if st.rules.first_dealer >= 0:
         f.dealer = st.rules.first_dealer
     else:
-        cb_derive(&rng, s64, b"dealer")
-        f.dealer = cb_randbelow(&rng, n)
+        f.dealer = cb_randbelow(&dealer, n)
     nd = 0
     for card in range(CSM_KINDS):
         deck[nd] = card
         deck[nd + 1] = card
         nd += 2
-    cb_derive(&rng, s64, b"deck")
     cb_shuffle_int(&rng, deck, nd)
     lowest = 1 if st.rules.ace_at_setup else 2
     while started < CSM_SUITS:
@@ -1215,8 +1244,7 @@ def new_game(game, seed):
     for i in range(nu):
         deck[nd] = unused[i]
         nd += 1
-    cb_derive(&rng, s64, b"deck/after-setup")
-    cb_shuffle_int(&rng, deck, nd)
+    cb_shuffle_int(&after, deck, nd)
     for b in range(CSM_HAND // CSM_DEAL_BATCH):
         for i in range(n):
             q = (f.dealer + 1 + i) % n

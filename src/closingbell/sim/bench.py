@@ -213,7 +213,7 @@ def time_playouts(
                 break
         elif played and clock() - start >= seconds:
             break
-        state = native.new_game(game, seed + played, engine)
+        state = game.new_game(seed + played, engine=engine)
         legal = state.legal_actions
         apply = state.apply
         choice = rng.choice
@@ -274,12 +274,12 @@ def time_sample_state(
 ) -> float:
     """Mean cost of dealing a state from the deciding seat's view of each state, in µs.
 
-    On ``engine`` (:func:`closingbell.native.sample_state`), as a search deals its worlds.
+    On ``engine`` (``game.sample_state``), as a search deals its worlds.
     """
     rng = random.Random(seed)
     views = [s.view(s.current_player) for s in states]
     return _mean_cost_us(
-        [lambda v=v: native.sample_state(game, v, rng, engine) for v in views], budget
+        [lambda v=v: game.sample_state(v, rng, engine=engine) for v in views], budget
     )
 
 
@@ -309,7 +309,7 @@ def time_heuristic_games(
     clock = time.perf_counter
     start = clock()
     while not played or clock() - start < seconds:
-        state = native.new_game(game, seed + played, engine)
+        state = game.new_game(seed + played, engine=engine)
         while not state.is_terminal():
             seat = state.current_player
             assert seat is not None

@@ -119,46 +119,99 @@ def _tip(page: Any) -> dict[str, Any]:
     )
 
 
+FIND = """(selector) => {
+  // What Playwright's "css >> nth=k" finds: the k-th match of the CSS (the first without one).
+  const [css, nth] = selector.split(" >> nth=");
+  return document.querySelectorAll(css)[Number(nth || 0)] || null;
+}"""
+"""The element a counter's selector names, found in the page."""
+
+TIED = f"""async ([selector, limit]) => {{
+  // Once the tooltip shows (within ``limit`` ms): what it says and covers, and what the
+  // counter says and is described by, in one look.
+  const node = ({FIND})(selector);
+  const end = performance.now() + limit;
+  while (!{SHOWN}) {{
+    if (performance.now() > end) return null;
+    await new Promise((done) => setTimeout(done, 15));
+  }}
+  const t = {TIP}.getBoundingClientRect(), n = node.getBoundingClientRect();
+  return {{ text: {TIP}.innerText, tip: [t.left, t.top, t.right, t.bottom],
+    box: [n.left, n.top, n.right, n.bottom], said: node.getAttribute("data-tip"),
+    describedBy: node.getAttribute("aria-describedby") || "" }};
+}}"""
+"""Wait for the tooltip and read it and its counter together (see ``_check_tip``)."""
+
+
 def _check_tip(page: Any, selector: str, kind: str, how: str) -> str:
     """``selector``'s tooltip is shown, says its ``data-tip``, is tied to it and covers it not."""
     where = f"{kind} ({selector}) on {how}"
-    _wait_until(page, SHOWN, 5)
-    tip = _tip(page)
-    node = page.locator(selector).first
-    said = node.get_attribute("data-tip")
-    assert said and tip["text"].startswith(said), where
-    assert "tip" in (node.get_attribute("aria-describedby") or "").split(), where
-    box = node.bounding_box()
-    left, top, right, bottom = tip["box"]
-    apart = (
-        right <= box["x"] + 1
-        or left >= box["x"] + box["width"] - 1
-        or bottom <= box["y"] + 1
-        or top >= box["y"] + box["height"] - 1
-    )
+    seen = page.evaluate(TIED, [selector, 5000])
+    assert seen is not None, f"no tooltip for {where}"
+    said = seen["said"]
+    assert said and seen["text"].startswith(said), where
+    assert "tip" in seen["describedBy"].split(), where
+    left, top, right, bottom = seen["tip"]
+    x0, y0, x1, y1 = seen["box"]
+    apart = right <= x0 + 1 or left >= x1 - 1 or bottom <= y0 + 1 or top >= y1 - 1
     assert apart, f"the tooltip of {where} covers it"
-    return said
+    return str(said)
+
+
+POINT = f"""(selector) => {{
+  // The counter brought into view; where a pointer rests on it, and whether it would rest
+  // on that very element there (nothing drawn over it).
+  const node = ({FIND})(selector);
+  if (!node) return null;
+  node.scrollIntoView({{ block: "center", inline: "center" }});
+  const box = node.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {{ x, y, onTop: box.width > 0 && box.height > 0 && !!hit && node.contains(hit) }};
+}}"""
+"""Aim the pointer at a counter (see ``_hover_and_focus``)."""
+
+FOCUS = f"""(selector) => {{
+  // Whether the keyboard reaches the counter (it is focusable, or a control already); focus it.
+  const node = ({FIND})(selector);
+  const reached = node.tabIndex >= 0;
+  node.focus();
+  return reached;
+}}"""
+
+LEFT = f"""(selector) => {{
+  // After Escape: whether the tooltip still shows and the counter is still tied to it; blur.
+  const node = ({FIND})(selector);
+  const left = {{ shown: {SHOWN}, describedBy: node.getAttribute("aria-describedby") || "" }};
+  node.blur();
+  return left;
+}}"""
 
 
 def _hover_and_focus(page: Any, counters: dict[str, str]) -> dict[str, str]:
-    """Every counter's tooltip on hover, then on the keyboard's focus; what each said."""
+    """Every counter's tooltip on hover, then on the keyboard's focus; what each said.
+
+    The pointer rests where the counter is drawn, aimed by a script in the page as
+    ``_press`` aims (Playwright's own hover when something covers it).
+    """
     said = {}
     for kind, selector in counters.items():
-        node = page.locator(selector).first
-        assert node.count(), f"no {kind} ({selector}) on the table"
-        node.scroll_into_view_if_needed()
-        node.hover()
+        aim = page.evaluate(POINT, selector)
+        assert aim is not None, f"no {kind} ({selector}) on the table"
+        if aim["onTop"]:
+            page.mouse.move(aim["x"], aim["y"])
+        else:
+            page.locator(selector).first.hover()
         said[kind] = _check_tip(page, selector, kind, "hover")
         page.mouse.move(2, 2)
         _wait_until(page, f"!{SHOWN}", 5)
         # The keyboard reaches it (it is focusable, or a control already) and shows the same.
-        assert node.evaluate("e => e.tabIndex >= 0"), kind
-        node.focus()
+        assert page.evaluate(FOCUS, selector), kind
         assert _check_tip(page, selector, kind, "focus") == said[kind]
         page.keyboard.press("Escape")
-        assert not _tip(page)["shown"], f"Escape leaves the tooltip of {kind}"
-        assert "tip" not in (node.get_attribute("aria-describedby") or "")
-        node.evaluate("e => e.blur()")
+        left = page.evaluate(LEFT, selector)
+        assert not left["shown"], f"Escape leaves the tooltip of {kind}"
+        assert "tip" not in left["describedBy"]
     return said
 
 

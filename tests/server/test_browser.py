@@ -325,7 +325,11 @@ def _press(page: Any, selector: str, rng: random.Random) -> str | None:
     it), then the mouse presses where it is drawn. Should something cover it, Playwright's
     own click waits for it to be pressable.
     """
-    aim = page.evaluate(AIM, [selector, rng.random()])
+    return _press_aimed(page, selector, page.evaluate(AIM, [selector, rng.random()]))
+
+
+def _press_aimed(page: Any, selector: str, aim: dict[str, Any] | None) -> str | None:
+    """Press what ``AIM`` aimed at among what ``selector`` finds (see ``_press``)."""
     if aim is None:
         return None
     if aim["onTop"]:
@@ -335,18 +339,27 @@ def _press(page: Any, selector: str, rng: random.Random) -> str | None:
     return str(aim["kind"])
 
 
+STEP = f"""([selector, pick]) => {{
+  // A player's next step in one look: close a round's results, or aim at a choice.
+  if (document.querySelector("#overlay[open] #round-results")) return {{ close: true }};
+  return ({AIM})([selector, pick]);
+}}"""
+"""What ``_act`` does next on a page (see ``AIM``)."""
+
+
 def _act(page: Any, rng: random.Random, counts: Counter[str]) -> bool:
     """Make one choice on ``page`` as a player does, if it has one; whether it did.
 
     A round's results are closed first. Then a card, row or pile, or a button, is clicked;
     when the page then asks what to do with the card, one of its answers is clicked.
     """
-    if page.locator("#overlay[open] #round-results").count():
-        page.click("#overlay-close")
-        counts["round results closed"] += 1
-        return True
     try:
-        kind = _press(page, CHOICES, rng)
+        step = page.evaluate(STEP, [CHOICES, rng.random()])
+        if step is not None and step.get("close"):
+            page.click("#overlay-close")
+            counts["round results closed"] += 1
+            return True
+        kind = _press_aimed(page, CHOICES, step)
         if kind is None:
             return False
         if _press(page, "#decision .menu-choice:not([disabled])", rng):

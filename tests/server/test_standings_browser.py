@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
-from websockets.typing import Origin
 
 from tests.server import test_browser
 from tests.server.a11y import assert_accessible
@@ -29,6 +27,7 @@ from tests.server.test_browser import (
     _context,
     _no_overflow,
     _play,
+    _play_seat,
     _served,
     _Server,
     _shot,
@@ -88,26 +87,6 @@ def _off_loop(work: Any, *args: Any) -> Any:
     """``work(*args)`` in another thread: Playwright's sync API runs an event loop in this one."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(work, *args).result()
-
-
-def _play_seat(site: str, table: str, token: str, seed: int) -> None:
-    """Play the seat of ``token`` at ``table`` to the game's end over the WebSocket, as the
-    page would: each decision a random one of its legal actions."""
-    rng = random.Random(seed)
-    address = site.replace("http://", "ws://") + f"/ws/tables/{table}"
-    with connect(address, origin=Origin(site), open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "token": token}))
-        while True:
-            message = json.loads(ws.recv(timeout=30))
-            if message["type"] != "state":
-                continue
-            if message["status"] == "finished":
-                return
-            if message["current_player"] == message["seat"] and message["legal"]:
-                choice = rng.choice(message["legal"])["id"]
-                ws.send(
-                    json.dumps({"type": "action", "version": message["version"], "action": choice})
-                )
 
 
 def _api(page: Any, path: str) -> Any:
@@ -222,7 +201,7 @@ def test_the_profile_and_leaderboard_read_well(
     # The game itself is played over the WebSocket: playing it through the page is the
     # test above's, and this one is about how the profile and the leaderboard read.
     table, token = page.evaluate(RATED_TABLE, 12)
-    _off_loop(_play_seat, site, table, token, 6)
+    _off_loop(_play_seat, site, table, token, random.Random(6))
     short = "zh" if lang == "zh-Hant" else "en"
     page.goto(f"{site}/players/{name}")
     page.wait_for_selector("#chart-box-take_stock svg")

@@ -29,7 +29,13 @@ from closingbell.core.view import View
 
 
 class Game(ABC):
-    """A game with fixed options: the factory of its states."""
+    """A game with fixed options: the factory of its states.
+
+    A game's class implements its Python rules' doors (``_deal``, ``_read_position``,
+    ``_sample``); the public doors (``new_game``, ``state_from_json``,
+    ``state_from_position``, ``sample_state``) choose the engine, which is a faster one
+    registered in :mod:`closingbell.core.engines` unless asked for the reference.
+    """
 
     info: GameInfo
     """The game's metadata."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from tests.server.test_browser import (
     PHONE,
     _context,
     _no_overflow,
+    _off_loop,
     _play,
     _play_seat,
     _served,
@@ -81,12 +81,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with _Server(url, allow_seed=True) as base:
         URL[base] = url
         yield base
-
-
-def _off_loop(work: Any, *args: Any) -> Any:
-    """``work(*args)`` in another thread: Playwright's sync API runs an event loop in this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work, *args).result()
 
 
 def _api(page: Any, path: str) -> Any:

@@ -22,7 +22,9 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcpy, memset
 
-from closingbell.native._random cimport cb_derive, cb_derive_many, cb_random, cb_randbelow, cb_shuffle_int
+from closingbell.native._random cimport (
+    cb_derive, cb_derive_many, cb_random, cb_randbelow, cb_shuffle_int
+)
 
 import random as _random
 

@@ -33,6 +33,14 @@ install_closingbell() {
         "import sys, closingbell.native as n; sys.exit(not all(n.built().values()))" 2>/dev/null; then
         return 0
     fi
-    .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    # uv (from PyPI) resolves and installs the dependencies in a fraction of pip's time, a
+    # minute less on a fresh clone; where it cannot be installed, pip does the same work.
+    if .venv/bin/python -m uv --version >/dev/null 2>&1 \
+        || .venv/bin/python -m pip install --quiet uv; then
+        .venv/bin/python -m uv pip install --python .venv/bin/python --system-certs --quiet \
+            -e ".${extras:+[$extras]}"
+    else
+        .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    fi
     echo "$digest" > "$stamp"
 }

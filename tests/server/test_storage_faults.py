@@ -561,44 +561,54 @@ def damage(url: str, table_id: str, statements: list[str]) -> None:
     )
 
 
-def check_damaged_table(
-    url: str, statements: list[str], caplog: pytest.LogCaptureFixture, *, finished: bool = False
+def check_damaged_tables(
+    url: str,
+    kinds: dict[str, list[str]],
+    caplog: pytest.LogCaptureFixture,
+    *,
+    finished: tuple[str, ...] = (),
 ) -> None:
-    """Two tables played, one damaged: it is unavailable (logged once), the other plays on.
+    """One table played and damaged for each kind of damage, beside a healthy table and a
+    finished one: every damaged table is unavailable (logged once), the others play on.
 
-    ``finished``: the damage marks the table finished, and finished tables are not replayed
-    at start; the lobby shows such a table as stored until someone opens it.
+    The damaged tables share one database, so one server start reads them all; each keeps
+    its own damage, and every check below is made table by table, named by its kind.
+    ``finished``: kinds whose damage marks the table finished. Finished tables are not
+    replayed at start, so the lobby shows such a table as stored until someone opens it.
     """
-    with client_for(url) as client:
-        bad, _ = play_table(client, seed=5)
+    with client_for(url, tables_per_minute=0) as client:
+        bad = {kind: play_table(client, seed=5)[0] for kind in kinds}
         good, tokens = play_table(client, seed=6)
         over = create(client, "take_stock", ["random", "random"], seed=7, options=ONE_ROUND)["id"]
         wait_finished(client, over)
-    damage(url, bad, statements)
+    for kind, table_id in bad.items():
+        damage(url, table_id, kinds[kind])
     caplog.set_level(logging.INFO, logger="closingbell.server")
     with client_for(url) as client:
-        if finished:
-            assert client.get(f"/api/tables/{bad}").status_code == 503
+        for kind in finished:
+            assert client.get(f"/api/tables/{bad[kind]}").status_code == 503, kind
         for _ in range(2):
             listed = client.get("/api/tables")
             assert listed.status_code == 200, listed.text
             by_id = {t["id"]: t for t in listed.json()["tables"]}
-            assert by_id[bad]["status"] == "unavailable"
-            assert by_id[bad]["seats"] == []
+            for kind, table_id in bad.items():
+                assert by_id[table_id]["status"] == "unavailable", kind
+                assert by_id[table_id]["seats"] == [], kind
             assert by_id[good]["status"] == "playing"
             assert by_id[good]["version"] == PLAYED
             assert by_id[over]["status"] == "finished"
-        for route in ("", "/view", "/record", "/replay"):
-            answer = client.get(f"/api/tables/{bad}{route}")
-            assert answer.status_code == 503, (route, answer.text)
-            assert answer.json()["error"]["code"] == "table_unavailable"
-            assert "log" in answer.json()["error"]["message"]
-        joined = client.post(f"/api/tables/{bad}/join", json={"name": "Cy"})
-        assert joined.status_code == 503
-        assert joined.json()["error"]["code"] == "table_unavailable"
-        with client.websocket_connect(f"/ws/tables/{bad}") as ws:
-            expect_error(ws, "table_unavailable")
-            assert receive(ws) == {"type": "closed", "code": 4503}
+        for kind, table_id in bad.items():
+            for route in ("", "/view", "/record", "/replay"):
+                answer = client.get(f"/api/tables/{table_id}{route}")
+                assert answer.status_code == 503, (kind, route, answer.text)
+                assert answer.json()["error"]["code"] == "table_unavailable", (kind, route)
+                assert "log" in answer.json()["error"]["message"], (kind, route)
+            joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Cy"})
+            assert joined.status_code == 503, kind
+            assert joined.json()["error"]["code"] == "table_unavailable", kind
+            with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                expect_error(ws, "table_unavailable")
+                assert receive(ws) == {"type": "closed", "code": 4503}, kind
         # The healthy table plays on.
         with client.websocket_connect(f"/ws/tables/{good}") as ws:
             shown = hello(ws, tokens[0])
@@ -612,26 +622,23 @@ def check_damaged_table(
                 act(ws, PLAYED, shown["legal"][0]["id"])
                 assert wait_state(ws, lambda m: True)["version"] == PLAYED + 1
         assert create(client, "take_stock", ["open", "medium"])["status"] == "waiting"
-    reports = [r for r in caplog.records if bad in r.getMessage()]
-    assert len(reports) == 1, [r.getMessage() for r in reports]
-    assert reports[0].levelno == logging.ERROR
-    assert "unavailable" in reports[0].getMessage()
+    for kind, table_id in bad.items():
+        reports = [r for r in caplog.records if table_id in r.getMessage()]
+        assert len(reports) == 1, (kind, [r.getMessage() for r in reports])
+        assert reports[0].levelno == logging.ERROR, kind
+        assert "unavailable" in reports[0].getMessage(), kind
 
 
-@pytest.mark.parametrize("kind", list(DAMAGE))
-def test_a_damaged_table_is_unavailable_and_the_rest_plays_on(
-    database_url: str, kind: str, caplog: pytest.LogCaptureFixture
+def test_every_kind_of_damaged_table_is_unavailable_and_the_rest_plays_on(
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    check_damaged_table(
-        database_url, DAMAGE[kind], caplog, finished=kind == "finished-before-the-end"
-    )
+    check_damaged_tables(database_url, DAMAGE, caplog, finished=("finished-before-the-end",))
 
 
-@pytest.mark.parametrize("kind", list(SQLITE_DAMAGE))
 def test_a_value_of_the_wrong_type_makes_a_table_unavailable(
-    sqlite_url: str, kind: str, caplog: pytest.LogCaptureFixture
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    check_damaged_table(sqlite_url, SQLITE_DAMAGE[kind], caplog)
+    check_damaged_tables(sqlite_url, SQLITE_DAMAGE, caplog)
 
 
 def test_an_unreadable_time_spoils_nothing(sqlite_url: str) -> None:

@@ -80,7 +80,9 @@ def play_to_the_end(child: pexpect.spawn, lang: str) -> str:
 @pytest.mark.parametrize("lang", list(LANGS))
 def test_a_whole_game_is_played_to_the_final_screen(tmp_path: Path, lang: str) -> None:
     path = tmp_path / "game.cbrec"
-    child = spawn(tmp_path, "--seed", "7", "--lang", lang, "--save", str(path))
+    # Two rounds: a round's end and the next deal are in it, at half the rulebook's length.
+    args = ("--seed", "7", "--option", "rounds=2", "--lang", lang, "--save", str(path))
+    child = spawn(tmp_path, *args)
     child.expect(CHOICE[lang])
     before = child.before
     assert ("玉米" if lang == "zh-Hant" else "Corn") in before
@@ -113,7 +115,9 @@ def test_the_default_game_needs_no_set_up(tmp_path: Path) -> None:
 def test_quit_then_resume_goes_on_to_the_end(tmp_path: Path, lang: str) -> None:
     path = tmp_path / "game.cbrec"
     child = spawn(
-        tmp_path, "--seed", "5", "--seats", "you,hard", "--lang", lang, "--save", str(path)
+        tmp_path,
+        *("--seed", "5", "--seats", "you,hard", "--option", "rounds=2"),
+        *("--lang", lang, "--save", str(path)),
     )
     for _ in range(6):
         child.expect(CHOICE[lang])

@@ -242,7 +242,8 @@ def _post_from(port: int, source: str, path: str, body: dict[str, Any]) -> tuple
     sock = socket.create_connection(("127.0.0.1", port), source_address=(source, 0))
     with closing(sock):
         sock.sendall(
-            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            "Content-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n\r\n".encode()
             + data
         )

@@ -9,7 +9,7 @@ import pytest
 
 import closingbell
 from closingbell.bots import available_bots, make_bot
-from closingbell.bots.ismcts import STRONG, ISMCTSBot, rewards
+from closingbell.bots.ismcts import STRONG, ISMCTSBot, best_rewards, rewards
 from tests.conformance.hidden import perturber_for
 
 
@@ -176,6 +176,24 @@ def test_rewards_grow_with_the_margin_and_share_ties() -> None:
     tied = rewards([5.0, 5.0, 1.0])
     assert tied[0] == tied[1] > tied[2]
     assert all(0.0 <= r <= 1.0 for r in rewards([3.0, 9.0, 1.0, 9.0], scale=1.0))
+
+
+def test_the_best_opponents_reward_counts_only_the_leader() -> None:
+    # Two seats: the same as against each opponent.
+    assert best_rewards([10.0, 0.0]) == pytest.approx(rewards([10.0, 0.0]))
+    # Seat 3 gains 20 points: seat 0 is still 10 behind the leader, and the leader feels it.
+    before, after = best_rewards([20.0, 30.0, 0.0, 5.0]), best_rewards([20.0, 30.0, 0.0, 25.0])
+    assert before[0] == after[0] < 0.5 and before[1] > after[1] > 0.5  # the leader is closer
+    assert rewards([20.0, 30.0, 0.0, 5.0])[0] > rewards([20.0, 30.0, 0.0, 25.0])[0]
+    assert best_rewards([5.0, 5.0, 1.0]) == [0.5, 0.5, best_rewards([5.0, 5.0, 1.0])[2]]
+    assert all(0.0 <= r <= 1.0 for r in best_rewards([3.0, 900.0, 1.0, 9.0], scale=1.0))
+    game = closingbell.load_game("take_stock", players=4)
+    bot = make_bot("ismcts", game, seed=1, iterations=8, reward="best")
+    state = game.new_game(3)
+    assert bot.describe()["reward"] == "best"
+    assert bot.choose(state.view(state.current_player)) in state.legal_actions()
+    with pytest.raises(ValueError, match="reward must be one of each, best, not 'most'"):
+        make_bot("ismcts", game, reward="most")
 
 
 @pytest.mark.parametrize("name", closingbell.available_games())

@@ -13,6 +13,7 @@ import pytest
 from closingbell.cli.main import main
 from closingbell.core.records import GameRecord
 from closingbell.learn import tutorial
+from tests.tui.test_terminal import started
 
 CHOICE = {"en": re.escape("Your choice (1-"), "zh-Hant": re.escape("你的選擇（1-")}
 ENTER = {"en": "(?i)press enter", "zh-Hant": "按 Enter"}
@@ -25,16 +26,9 @@ NEXT = {
 
 
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONUTF8": "1"}
-    env.update({"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "50"})
-    env.pop("NO_COLOR", None)
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "closingbell.cli.main", "learn", "--pace", "0", *args],
-        env=env,
-        encoding="utf-8",
-        dimensions=(50, 200),
-        timeout=20,
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    return started(
+        sys.executable, ["-m", "closingbell.cli.main", "learn", "--pace", "0", *args], env
     )
 
 

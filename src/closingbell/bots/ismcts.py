@@ -204,6 +204,28 @@ def rewards(values: list[float], scale: float = 40.0) -> list[float]:
     return out
 
 
+def best_rewards(values: list[float], scale: float = 40.0) -> list[float]:
+    """Each seat's reward in [0, 1]: its chance of being ahead of its best opponent.
+
+    A lead of ``d`` over the best of the others counts ``1 / (1 + exp(-d / scale))``, so
+    only a move that gains on the leader (or keeps a seat the leader) is worth more: the
+    game is won against the best other seat, whatever the rest score.
+    """
+    exp = math.exp
+    out = []
+    for i, v in enumerate(values):
+        best = max(w for j, w in enumerate(values) if j != i)
+        d = max(-50.0, min(50.0, (v - best) / scale))
+        out.append(1.0 / (1.0 + exp(-d)))
+    return out
+
+
+REWARDS = {"each": rewards, "best": best_rewards}
+"""How a play-out's end is scored for each seat: ``each``, the mean chance of being ahead of
+each opponent (:func:`rewards`); ``best``, the chance of being ahead of the best of them
+(:func:`best_rewards`)."""
+
+
 class _Ranking:
     """The root's legal actions in a rule-based bot's order of preference, found lazily."""
 
@@ -356,6 +378,7 @@ class ISMCTSBot(Bot):
         confidence: float | None = None,
         depth: int | None = None,
         settle: float | None = None,
+        reward: str = "each",
         engine: str = "auto",
     ) -> None:
         super().__init__(game, seed, engine=engine)
@@ -388,6 +411,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"settle needs candidates and must be positive, not {settle!r}")
         if depth is not None and (isinstance(depth, bool) or depth < 1):
             raise ValueError(f"depth must be a positive integer, not {depth!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.engine = engine
         """Where worlds are dealt and played out: ``auto`` (compiled code where it is built),
         ``native`` (compiled, or an error) or ``reference`` (the Python rules and bots). The
@@ -451,6 +476,11 @@ class ISMCTSBot(Bot):
         """``depth`` as a number (infinite for no limit)."""
         self.scale = SCALES.get(game.info.name, 40.0)
         """The margin that counts as a clear lead in this game."""
+        self.reward = reward
+        """How a play-out's end is scored: ``each`` opponent's lead counts, or only the
+        ``best`` opponent's (see :data:`REWARDS`)."""
+        self.rewards = REWARDS[reward]
+        """The function that scores a play-out's end for every seat."""
         self.ranker: HeuristicBot | None = None
         """The rule-based bot that ranks the root's actions when widening or pairing."""
         if widening is not None or candidates is not None:
@@ -602,7 +632,7 @@ class ISMCTSBot(Bot):
             else:
                 world.apply(rng.choice(world.legal_actions()))
             steps += 1
-        reward = rewards(self.evaluate(world), self.scale)
+        reward = self.rewards(self.evaluate(world), self.scale)
         for visited in path[1:]:
             visited.visits += 1
             visited.total += reward[visited.mover]
@@ -621,5 +651,6 @@ class ISMCTSBot(Bot):
             "confidence": self.confidence,
             "depth": self.depth,
             "settle": self.settle,
+            "reward": self.reward,
             "engine": self.engine,
         }

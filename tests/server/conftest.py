@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from closingbell.bots import LEVELS
 from tests.server.helpers import client_for, database
 
 STORAGE = ["sqlite", "postgresql"]
@@ -26,3 +27,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     """A fresh database of each kind in turn (PostgreSQL from CLOSINGBELL_TEST_POSTGRES)."""
     with database(request.param, tmp_path) as url:
         yield url
+
+
+QUICK_EXPERT = 0.1
+"""Seconds the ``expert`` level thinks a decision under :func:`quick_expert`."""
+
+
+@pytest.fixture
+def quick_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``expert`` level, made by the servers these tests run in their own process, thinks
+    a tenth of its second a decision: the tests that use it check where and when it thinks,
+    not how well, and a bot is sent to a helper process with its settings."""
+    kind, settings = LEVELS["expert"]
+    monkeypatch.setitem(LEVELS, "expert", (kind, {**settings, "seconds": QUICK_EXPERT}))

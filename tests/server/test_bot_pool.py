@@ -31,6 +31,7 @@ def hub_of(client: TestClient) -> Hub:
     return hub
 
 
+@pytest.mark.usefixtures("quick_expert")
 @pytest.mark.parametrize("processes", [1, 0])
 def test_an_expert_thinks_in_a_helper_process_unless_told_not_to(
     tmp_path: Path, processes: int
@@ -67,6 +68,7 @@ def test_a_negative_number_of_bot_processes_is_refused(
     assert "--bot-processes must be 0 or more" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("quick_expert")
 def test_a_table_goes_on_when_a_helper_process_dies(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -86,6 +88,7 @@ def test_a_table_goes_on_when_a_helper_process_dies(
         assert [p.pid for p in multiprocessing.active_children()] != [helper.pid]
 
 
+@pytest.mark.usefixtures("quick_expert")
 def test_bots_think_in_threads_where_no_helper_process_may_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

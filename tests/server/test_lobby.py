@@ -264,6 +264,7 @@ def test_spectator_view_over_http(client: TestClient) -> None:
     assert shown["version"] == 0
 
 
+@pytest.mark.usefixtures("quick_expert")
 def test_an_expert_bot_plays_its_seat(client: TestClient) -> None:
     table = create(client, "take_stock", ["expert", "random"], seed=3)
     assert [s["name"] for s in table["seats"]] == ["expert", "random"]

@@ -34,12 +34,15 @@ install_closingbell() {
         return 0
     fi
     # uv (from PyPI) resolves and installs the dependencies in a fraction of pip's time, a
-    # minute less on a fresh clone; where it cannot be installed, pip does the same work.
-    if .venv/bin/python -m uv --version >/dev/null 2>&1 \
-        || .venv/bin/python -m pip install --quiet uv; then
-        .venv/bin/python -m uv pip install --python .venv/bin/python --system-certs --quiet \
-            -e ".${extras:+[$extras]}"
+    # minute less on a fresh clone; where it cannot be installed or cannot install them,
+    # pip does the same work.
+    if { .venv/bin/python -m uv --version >/dev/null 2>&1 \
+        || .venv/bin/python -m pip install --quiet uv; } \
+        && .venv/bin/python -m uv pip install --python .venv/bin/python --system-certs \
+            --quiet -e ".${extras:+[$extras]}"; then
+        :
     else
+        echo "uv could not install closingbell's dependencies: pip installs them" >&2
         .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
     fi
     echo "$digest" > "$stamp"

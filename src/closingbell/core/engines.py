@@ -104,6 +104,16 @@ def check(engine: object) -> str:
     return engine
 
 
+def not_built(what: str) -> RuntimeError:
+    """The error for compiled code asked for where it is not built, with how to build it.
+
+    ``what`` names the code, such as "the compiled engine of Take Stock".
+    """
+    return RuntimeError(
+        f"{what} is not built (reinstall with a C compiler and Python's headers: pip install -e .)"
+    )
+
+
 def choose(game: Named, engine: str) -> Engine | None:
     """The engine to make ``game``'s states on under ``engine``; ``None`` for the reference.
 
@@ -116,9 +126,6 @@ def choose(game: Named, engine: str) -> Engine | None:
     found = _ENGINES.get(name)
     if engine == "native":
         if found is None:
-            raise RuntimeError(
-                f"the compiled engine of {game.info.title} is not built "
-                "(reinstall with a C compiler and Python's headers: pip install -e .)"
-            )
+            raise not_built(f"the compiled engine of {game.info.title}")
         return found
     return None if name in _ON_REFERENCE else found

@@ -116,10 +116,7 @@ def _choose(engine: str, find: Callable[[], ModuleType | None], what: str) -> Mo
         return None
     compiled = find()
     if compiled is None and engine == "native":
-        raise RuntimeError(
-            f"{what} is not built "
-            "(reinstall with a C compiler and Python's headers: pip install -e .)"
-        )
+        raise engines.not_built(what)
     return compiled
 
 

@@ -179,13 +179,15 @@ def test_too_many_reviews_at_once_are_refused_until_one_is_done(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    ("game", "seats", "seed"),
-    [("take_stock", ["open", "medium"], 61_043), ("card_stock_market", ["hard", "open"], 7_702)],
+    ("game", "seats", "seed", "options"),
+    [
+        ("take_stock", ["open", "medium"], 61_043, TWO_ROUNDS),
+        ("card_stock_market", ["hard", "open"], 7_702, None),
+    ],
 )
 def test_a_review_and_a_seats_replay_hold_what_the_record_gives_and_no_more(
-    tmp_path: Path, game: str, seats: list[str], seed: int
+    tmp_path: Path, game: str, seats: list[str], seed: int, options: dict[str, Any] | None
 ) -> None:
-    options = TWO_ROUNDS if game == "take_stock" else None
     with client_for(f"sqlite:///{tmp_path / 'web.db'}", review_budget=BUDGET) as client:
         played = play_through(client, game, seats, seed, ["en"], options=options)
         table_id = played.game.table_id

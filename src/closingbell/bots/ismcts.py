@@ -212,9 +212,10 @@ def best_rewards(values: list[float], scale: float = 40.0) -> list[float]:
     game is won against the best other seat, whatever the rest score.
     """
     exp = math.exp
+    first, second = sorted(values, reverse=True)[:2]
     out = []
-    for i, v in enumerate(values):
-        best = max(w for j, w in enumerate(values) if j != i)
+    for v in values:
+        best = second if v == first else first  # the best of the others
         d = max(-50.0, min(50.0, (v - best) / scale))
         out.append(1.0 / (1.0 + exp(-d)))
     return out

@@ -157,3 +157,27 @@ def test_playout_takes_the_compiled_bot_and_a_compiled_state() -> None:
         B.playout(procedure, game.new_game(1), 5, -1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not a seat"):
         B.state_record(world, 3)
+
+
+def test_leaf_values_are_the_searchs_python_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search scores a compiled world's play-out end in C (_Worlds.leaf): the numbers
+    # must be those of the Python evaluation of the same state, bit for bit, whatever a
+    # token and a saved event are worth.
+    from closingbell.bots import ismcts
+    from closingbell.bots.ismcts import SAVED_EVENT_VALUE, TOKEN_VALUE, _take_stock_values
+
+    rng = random.Random(5)
+    compared = ended = 0
+    for _game, dealt in games(15, seed=5):
+        for state in stages(dealt, rng, 7):
+            got = B.leaf_values(state, TOKEN_VALUE, SAVED_EVENT_VALUE)
+            assert got == _take_stock_values(state.to_reference())
+            with monkeypatch.context() as m:
+                m.setattr(ismcts, "TOKEN_VALUE", 2.5)
+                m.setattr(ismcts, "SAVED_EVENT_VALUE", 0.75)
+                odd = _take_stock_values(state.to_reference())
+            assert B.leaf_values(state, 2.5, 0.75) == odd
+            compared += 1
+            ended += state.is_terminal()
+    assert compared > 300
+    assert ended == 15

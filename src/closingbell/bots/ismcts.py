@@ -146,9 +146,22 @@ class _Worlds:
         )
         self.playout: Playout | None = None
         """The compiled play-out, when one applies."""
-        if self.compiled is None or not policies:
+        self.leaf: Evaluator | None = None
+        """The compiled :func:`_take_stock_values` of a compiled world, where there is one."""
+        if self.compiled is None:
             return
-        play = getattr(native.bot_module(game, engine), "playout", None)
+        bots = native.bot_module(game, engine)
+        leaf_values = getattr(bots, "leaf_values", None)
+        if leaf_values is not None and game.info.name == "take_stock":
+
+            def leaf(world: State) -> list[float]:
+                values: list[float] = leaf_values(world, TOKEN_VALUE, SAVED_EVENT_VALUE)
+                return values
+
+            self.leaf = leaf
+        if not policies:
+            return
+        play = getattr(bots, "playout", None)
         # The play-out bots differ only in their seeds, which matter only for random moves:
         # without those, one compiled procedure plays every seat.
         procedures = [
@@ -185,46 +198,52 @@ SCALES: dict[str, float] = {"take_stock": 40.0, "card_stock_market": 100.0}
 """A margin that counts as a clear lead in each game (points, dollars)."""
 
 
-def rewards(values: list[float], scale: float = 40.0) -> list[float]:
-    """Each seat's reward in [0, 1]: its mean chance of being ahead of each opponent.
+def reward_of(values: list[float], seat: int, scale: float = 40.0) -> float:
+    """Seat ``seat``'s reward in [0, 1]: its mean chance of being ahead of each opponent.
 
     A lead of ``d`` over one opponent counts ``1 / (1 + exp(-d / scale))``: a tie is a
     half, a clear lead is near 1. A smooth reward keeps telling good moves from bad ones
     when a seat is far ahead or far behind.
     """
-    n = len(values)
     exp = math.exp
-    out = []
-    for v in values:
-        total = 0.0
-        for w in values:
-            d = max(-50.0, min(50.0, (v - w) / scale))
-            total += 1.0 / (1.0 + exp(-d))
-        out.append((total - 0.5) / (n - 1))
-    return out
+    v = values[seat]
+    total = 0.0
+    for w in values:
+        d = max(-50.0, min(50.0, (v - w) / scale))
+        total += 1.0 / (1.0 + exp(-d))
+    return (total - 0.5) / (len(values) - 1)
 
 
-def best_rewards(values: list[float], scale: float = 40.0) -> list[float]:
-    """Each seat's reward in [0, 1]: its chance of being ahead of its best opponent.
+def best_reward_of(values: list[float], seat: int, scale: float = 40.0) -> float:
+    """Seat ``seat``'s reward in [0, 1]: its chance of being ahead of its best opponent.
 
     A lead of ``d`` over the best of the others counts ``1 / (1 + exp(-d / scale))``, so
     only a move that gains on the leader (or keeps a seat the leader) is worth more: the
     game is won against the best other seat, whatever the rest score.
     """
-    exp = math.exp
-    first, second = sorted(values, reverse=True)[:2]
-    out = []
-    for v in values:
-        best = second if v == first else first  # the best of the others
-        d = max(-50.0, min(50.0, (v - best) / scale))
-        out.append(1.0 / (1.0 + exp(-d)))
-    return out
+    best = max(w for q, w in enumerate(values) if q != seat)
+    d = max(-50.0, min(50.0, (values[seat] - best) / scale))
+    return 1.0 / (1.0 + math.exp(-d))
 
 
-REWARDS = {"each": rewards, "best": best_rewards}
+Reward = Callable[[list[float], int, float], float]
+"""How a play-out's end is scored for one seat: ``reward(values, seat, scale)``."""
+
+
+def rewards(values: list[float], scale: float = 40.0) -> list[float]:
+    """Every seat's :func:`reward_of`."""
+    return [reward_of(values, q, scale) for q in range(len(values))]
+
+
+def best_rewards(values: list[float], scale: float = 40.0) -> list[float]:
+    """Every seat's :func:`best_reward_of`."""
+    return [best_reward_of(values, q, scale) for q in range(len(values))]
+
+
+REWARDS: dict[str, Reward] = {"each": reward_of, "best": best_reward_of}
 """How a play-out's end is scored for each seat: ``each``, the mean chance of being ahead of
-each opponent (:func:`rewards`); ``best``, the chance of being ahead of the best of them
-(:func:`best_rewards`)."""
+each opponent (:func:`reward_of`); ``best``, the chance of being ahead of the best of them
+(:func:`best_reward_of`). A search scores only the seats that chose on its path."""
 
 
 class _Ranking:
@@ -480,8 +499,8 @@ class ISMCTSBot(Bot):
         self.reward = reward
         """How a play-out's end is scored: ``each`` opponent's lead counts, or only the
         ``best`` opponent's (see :data:`REWARDS`)."""
-        self.rewards = REWARDS[reward]
-        """The function that scores a play-out's end for every seat."""
+        self.reward_of = REWARDS[reward]
+        """The function that scores a play-out's end for one seat."""
         self.ranker: HeuristicBot | None = None
         """The rule-based bot that ranks the root's actions when widening or pairing."""
         if widening is not None or candidates is not None:
@@ -633,11 +652,25 @@ class ISMCTSBot(Bot):
             else:
                 world.apply(rng.choice(world.legal_actions()))
             steps += 1
-        reward = self.rewards(self.evaluate(world), self.scale)
+        evaluate = self.evaluate
+        if evaluate is _take_stock_values and self.worlds.leaf is not None:
+            evaluate = self.worlds.leaf
+        values = evaluate(world)
+        score = self.reward_of
+        scale = self.scale
+        seat = root.mover
+        mine = score(values, seat, scale)
+        others: dict[int, float] = {}
         for visited in path[1:]:
             visited.visits += 1
-            visited.total += reward[visited.mover]
-        return reward[root.mover]
+            mover = visited.mover
+            if mover == seat:
+                visited.total += mine
+            else:
+                if mover not in others:
+                    others[mover] = score(values, mover, scale)
+                visited.total += others[mover]
+        return mine
 
     def describe(self) -> dict[str, Any]:
         """The bot's settings, for reports."""

@@ -27,6 +27,9 @@ def view_record(view: TakeStockView) -> bytes:
 def state_record(state: State, seat: int) -> bytes:
     """The bytes of the struct the bot fills from ``state`` for ``seat`` (for tests)."""
 
+def leaf_values(world: State, token_value: float, saved_value: float) -> list[float]:
+    """Each seat's standing in ``world`` as the search scores a play-out's end, in C."""
+
 def playout(procedure: TakeStockBot, world: State, max_steps: int, horizon_round: int) -> int:
     """Play the rule-based bot for every seat of ``world`` in place; the steps played."""
 

@@ -1283,6 +1283,41 @@ def playout(procedure, world, int max_steps, int horizon_round):
         steps += 1
     return steps
 
+def leaf_values(eng.State world not None, double token_value, double saved_value):
+    """Each seat's standing in ``world`` as the search scores a play-out's end, in C.
+
+    The numbers of ``closingbell.bots.ismcts._take_stock_values`` with ``TOKEN_VALUE`` and
+    ``SAVED_EVENT_VALUE`` given: at the game's end the totals; before it, each seat's total,
+    its certificates at today's scoring prices, ``token_value`` for each option token it may
+    still use in a round to come (half for the tokens beyond one a round) and
+    ``saved_value`` for each saved event. The arithmetic is the same, in the same order.
+    """
+    cdef eng.ts_core *c = &world.c
+    cdef int n = c.r.n
+    cdef int q, s, i, card, worth, t, left
+    cdef int prices[TS_STOCKS]
+    cdef double carried
+    if c.cur < 0:
+        return [<double>c.totals[q] for q in range(n)]
+    for s in range(TS_STOCKS):
+        prices[s] = eng.ts_scoring_price(
+            c.rows[s][c.row_len[s] - 1] * (c.splits[s] + 1), c.frozen[s], c.r.frozen_zero
+        )
+    left = c.r.rounds - c.round + 1
+    out = []
+    for q in range(n):
+        worth = 0
+        for i in range(c.cert_len[q]):
+            card = c.certs[q][i]
+            worth += c.r.shares[card % TS_VALUES + 1] * prices[card // TS_VALUES]
+        t = c.tokens[q]
+        carried = 0.0
+        if left > 0:
+            carried = token_value * (min(t, left) + 0.5 * max(0, t - left))
+        carried = carried + saved_value * c.saved_len[q]
+        out.append(<double>(c.totals[q] + worth) + carried)
+    return out
+
 # ---------------------------------------------------------------------- the Python class
 
 WEIGHTS = (

@@ -29,10 +29,23 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "learn": frozenset({"core", "games", "bots", "text"}),
     "envs": frozenset({"core", "games", "native", "bots"}),
     "sim": frozenset({"core", "games", "native", "bots", "envs"}),
+    "puzzles": frozenset({"core", "games", "native", "bots", "text"}),
     "tui": frozenset({"core", "games", "bots", "text", "learn"}),
-    "server": frozenset({"core", "games", "native", "bots", "text", "learn"}),
+    "server": frozenset({"core", "games", "native", "bots", "text", "learn", "puzzles"}),
     "cli": frozenset(
-        {"core", "games", "native", "bots", "text", "learn", "envs", "sim", "tui", "server"}
+        {
+            "core",
+            "games",
+            "native",
+            "bots",
+            "text",
+            "learn",
+            "envs",
+            "sim",
+            "puzzles",
+            "tui",
+            "server",
+        }
     ),
 }
 """The rooms of the house and the rooms each may import, lowest first (docs/architecture.md).

@@ -17,6 +17,7 @@ SUBCOMMANDS = (
     "learn",
     "replay",
     "analyze",
+    "puzzles",
     "bench",
     "simulate",
     "serve",

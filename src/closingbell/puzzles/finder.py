@@ -1,0 +1,206 @@
+"""Finding puzzles: decisions of real games with one clearly best action.
+
+A decision becomes a puzzle when all of this holds (docs/puzzles.md):
+
+1. **It needs no memory of the past.** The game's position at that moment, read back as a
+   position, gives the deciding seat the same view as the game did, in every field but the
+   log. A puzzle shows the position, so the seat must have known nothing more.
+2. **It is a choice.** The seat has at least two legal actions.
+3. **One action is clearly best.** A quick first look over a few worlds
+   (:attr:`Criteria.screen`) leaves out decisions whose best two actions are close. An
+   analysis (:class:`~closingbell.bots.analysis.Analyst`) over :attr:`Criteria.worlds`
+   worlds names the best action; a second analysis over as many fresh worlds must name the
+   same action, put its lead over *every* other action above zero with the whole 95%
+   interval, and put its mean lead over the next best at :attr:`Criteria.lead` or more (5
+   points in Take Stock, $20 in Card Stock Market by default): a difference a player feels.
+
+Every analysis reads only the seat's view of the position, as the puzzle shows it. The
+worths a puzzle stores are the second analysis's, measured on worlds that did not choose
+the best action. Decisions come from game records (:func:`from_record`) or from games the
+bots play among themselves (:func:`from_selfplay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from closingbell.bots import make_bot
+from closingbell.bots.analysis import Analyst, DecisionAnalysis
+from closingbell.core.game import Game, State
+from closingbell.core.records import GameRecord, replay_iter
+from closingbell.puzzles.model import Puzzle, worth_of
+from closingbell.puzzles.themes import themes_of
+from closingbell.text.games import narrator_for
+from closingbell.text.i18n import LANGS, translations
+from closingbell.text.names import seat_name
+
+LEADS: dict[str, float] = {"take_stock": 5.0, "card_stock_market": 20.0}
+"""The least mean lead over the next best action, in each game's unit (points, dollars)."""
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """How hard the finder looks, and what counts as clearly best."""
+
+    worlds: int = 48
+    """Worlds of each of the two analyses."""
+    screen: int = 12
+    """Worlds of the quick first look (0: none)."""
+    leads: Mapping[str, float] = field(default_factory=lambda: dict(LEADS))
+    """The least mean lead over the next best action, by game."""
+    seed: int = 0
+    """The seed of the analyses' worlds."""
+
+    def __post_init__(self) -> None:
+        if self.worlds < 2:
+            raise ValueError(f"an analysis needs at least 2 worlds, not {self.worlds}")
+        if self.screen < 0:
+            raise ValueError(f"the first look's worlds cannot be negative, not {self.screen}")
+
+    def lead(self, game: str) -> float:
+        """The least lead for ``game``."""
+        return self.leads.get(game, 0.0)
+
+
+def memoryless(state: State) -> bool:
+    """Whether ``state``'s position gives its deciding seat the view the game gives.
+
+    Every field of the two views but the log (the history a position has not got) must be
+    equal: what the seat knows from having watched the game (which cards are gone, which
+    events it saw) must be what a position tells.
+    """
+    seat = state.current_player
+    if seat is None:
+        return False
+    game = state.game
+    played = state.view(seat).to_dict()
+    read = game.state_from_position(state.to_position()).view(seat).to_dict()
+    played.pop("log", None)
+    read.pop("log", None)
+    return played == read
+
+
+def reasons(
+    game: Game, state: State, best: int, runner_up: int, found: DecisionAnalysis
+) -> dict[str, str]:
+    """Why ``best`` beats ``runner_up`` in each language, as the narrator says it."""
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    out = {}
+    for lang in LANGS:
+        names = [seat_name(q, lang) for q in range(game.players)]
+        names[seat] = translations(lang).gettext("Player {n} (you)").format(n=seat + 1)
+        narrator = narrator_for(game, names, lang)
+        if narrator is None:
+            out[lang] = ""
+            continue
+        out[lang] = narrator.explain(view, runner_up, best, found)
+    return out
+
+
+class Finder:
+    """Tells which decisions are puzzles, with a fixed budget of worlds and a seed."""
+
+    def __init__(self, game: Game, criteria: Criteria | None = None, engine: str = "auto"):
+        self.game = game
+        """The game, with its options."""
+        self.criteria = criteria or Criteria()
+        """How hard it looks."""
+        c = self.criteria
+        self._screen = Analyst(game, worlds=max(2, c.screen), seed=c.seed * 3 + 1, engine=engine)
+        self._first = Analyst(game, worlds=c.worlds, seed=c.seed * 3 + 2, engine=engine)
+        self._check = Analyst(game, worlds=c.worlds, seed=c.seed * 3 + 3, engine=engine)
+        self.looked = 0
+        """Decisions looked at (memoryless choices analysed)."""
+        self.last: DecisionAnalysis | None = None
+        """The last decision's checking analysis (``None`` when it stopped before it)."""
+
+    def consider(self, state: State, source: str) -> Puzzle | None:
+        """The puzzle the decision of ``state`` makes, or ``None`` if it makes none.
+
+        ``state`` is not changed. ``source`` says where the decision comes from.
+        """
+        seat = state.current_player
+        if seat is None or len(state.legal_actions()) < 2 or not memoryless(state):
+            return None
+        self.looked += 1
+        self.last = None
+        game = self.game
+        name = game.info.name
+        position = state.to_position()
+        shown = game.state_from_position(position)
+        view = shown.view(seat)
+        least = self.criteria.lead(name)
+        if self.criteria.screen:
+            quick = self._screen.analyze(view)
+            # Far behind on a few worlds: the best two actions are too close to tell.
+            if -quick.actions[1].behind.mean < least / 2:
+                return None
+        first = self._first.analyze(view)
+        found = self._check.analyze(view)
+        self.last = found
+        best = first.best
+        if found.best != best:
+            return None
+        others = found.actions[1:]
+        if any(v.behind.high >= 0 for v in others) or -others[0].behind.mean < least:
+            return None
+        runner_up = others[0].action
+        return Puzzle(
+            game=name,
+            version=game.info.version,
+            options=game.options_dict(),
+            position=position,
+            seat=seat,
+            best=best,
+            worths=worth_of(found.actions),
+            themes=themes_of(name, view, best, runner_up),
+            reason=reasons(game, shown, best, runner_up, found),
+            worlds=self.criteria.worlds,
+            source=source,
+        )
+
+
+def from_record(record: GameRecord, finder: Finder, source: str) -> Iterator[Puzzle]:
+    """The puzzles among the decisions of every seat of ``record``'s game.
+
+    The record is replayed and checked as it goes (:class:`~closingbell.RecordError` names
+    a bad line); a decision is named by ``source`` and the number of its action.
+    """
+    puzzle = finder.consider(record.start(), f"{source} action 1")
+    if puzzle is not None:
+        yield puzzle
+    for step in replay_iter(record):
+        puzzle = finder.consider(step.state, f"{source} action {step.index + 2}")
+        if puzzle is not None:
+            yield puzzle
+
+
+def from_selfplay(
+    finder: Finder, games: int, seed: int = 0, bots: Sequence[str] = ("hard",)
+) -> Iterator[Puzzle]:
+    """The puzzles among the decisions of ``games`` games the bots play among themselves.
+
+    Game ``i`` is dealt from ``seed + i``; its seats are the ``bots`` levels in turn
+    (shifted by one seat each game), each bot seeded from the deal.
+    """
+    game = finder.game
+    n = game.players
+    for i in range(games):
+        deal = seed + i
+        kinds = [bots[(q + i) % len(bots)] for q in range(n)]
+        players = [make_bot(kinds[q], game, seed=deal * 101 + q) for q in range(n)]
+        state = game.new_game(deal)
+        step = 0
+        while not state.is_terminal():
+            puzzle = finder.consider(
+                state, f"self-play {'/'.join(kinds)} deal {deal} action {step + 1}"
+            )
+            if puzzle is not None:
+                yield puzzle
+            mover = state.current_player
+            assert mover is not None
+            state.apply(players[mover].choose(state.view(mover)))
+            step += 1

@@ -25,6 +25,10 @@ from closingbell.text.i18n import LANGS
 FORMAT = 1
 """The version of the puzzle format written (the ``format`` of every line)."""
 
+SHIPPED_DIR = Path(__file__).resolve().parent / "data"
+"""The puzzles closingbell ships, one file per game (``<game>.jsonl``), made by the project
+from its bots' games (docs/puzzles.md, "The puzzles shipped")."""
+
 MAX_LINE_CHARS = 1 << 16
 """The longest line a puzzle file may have: far more than the largest puzzle needs."""
 
@@ -297,6 +301,11 @@ def iter_puzzles(path: str | Path) -> Iterator[Puzzle]:
                 raise PuzzleFormatError(f"puzzle {puzzle.id} is given twice", number)
             seen.add(puzzle.id)
             yield puzzle
+
+
+def shipped_files() -> list[Path]:
+    """The files of the puzzles closingbell ships, in name order."""
+    return sorted(SHIPPED_DIR.glob("*.jsonl"))
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:

@@ -67,6 +67,7 @@ from closingbell.server.protocol import (
     error_body,
     not_json,
 )
+from closingbell.server.puzzles import router as puzzles_router
 from closingbell.server.ratelimit import Floodgate, Limits, Throttle, Verdict
 from closingbell.server.replays import FinishedGame, ReplayCache, replay_page
 from closingbell.server.reviews import REVIEW_SEED, Review, ReviewCache, TooManyReviews
@@ -185,6 +186,7 @@ def create_app(
     app.include_router(my_games_router)
     app.include_router(standings_router)
     app.include_router(guided_router)
+    app.include_router(puzzles_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 

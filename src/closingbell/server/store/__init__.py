@@ -2,14 +2,14 @@
 
 The package is a set of rooms around one database:
 
-- ``schema``: the eleven tables, as SQLAlchemy describes them;
+- ``schema``: the tables, as SQLAlchemy describes them;
 - ``engine``, ``upgrades`` and ``database``: the engine and its drivers, the migrations and
   the checks of an unusable database, and the database as a whole (transactions, the lock,
   the notices to other servers, opening and closing);
 - ``records``, ``rows`` and ``errors``: what the repositories hand out, how it becomes rows
   and back, and what they raise;
 - one repository per kind of record, each handed the database: ``tables`` (tables and
-  their seats), ``actions``, ``chat``, ``rematch``, ``ratings`` and ``invitations``.
+  their seats), ``actions``, ``chat``, ``rematch``, ``ratings``, ``invitations`` and ``puzzles``.
 
 :class:`Store` is the one object the server holds: the database with its repositories
 (``store.tables``, ``store.actions``, ...). Accounts and their sessions are kept by
@@ -32,6 +32,7 @@ from closingbell.server.store.errors import (
     UnusableDatabaseError,
 )
 from closingbell.server.store.invitations import InvitationRepository
+from closingbell.server.store.puzzles import PuzzleRepository
 from closingbell.server.store.ratings import RatingRepository
 from closingbell.server.store.records import (
     AccountTables,
@@ -88,3 +89,5 @@ class Store(Database):
         """Each table's chat."""
         self.rematch = RematchRepository(self)
         """Finished tables' rematch votes and the rematches they open."""
+        self.puzzles = PuzzleRepository(self)
+        """Puzzles, accounts' answers to them and their puzzle ratings."""

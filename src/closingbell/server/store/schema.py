@@ -1,4 +1,4 @@
-"""The schema as the server reads and writes it: eleven SQLAlchemy tables.
+"""The schema as the server reads and writes it: SQLAlchemy tables.
 
 The Alembic migrations (``closingbell/server/migrations``) make it; this module only
 describes it, for the repositories' statements and for the check that a migrated database
@@ -179,3 +179,47 @@ rematch_votes_table = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 """The seats of a finished table that offered or accepted a rematch."""
+
+puzzles_table = sa.Table(
+    "puzzles",
+    metadata,
+    sa.Column("id", sa.String(12), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False, index=True),
+    sa.Column("data", sa.Text(), nullable=False),
+    sa.Column("themes", sa.String(255), nullable=False),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("tried", sa.Integer(), nullable=False),
+    sa.Column("solved", sa.Integer(), nullable=False),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""One row per puzzle (migration 0008): the puzzle file's line (``data``, docs/puzzles.md),
+its themes separated by spaces (to filter by), its rating, and how many accounts tried it
+and solved it at the first try."""
+
+puzzle_attempts_table = sa.Table(
+    "puzzle_attempts",
+    metadata,
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("puzzle_id", sa.String(12), sa.ForeignKey("puzzles.id"), primary_key=True),
+    sa.Column("action", sa.Integer(), nullable=False),
+    sa.Column("solved", sa.Boolean(), nullable=False),
+    sa.Column("rating_before", sa.Float(), nullable=False),
+    sa.Column("rating_after", sa.Float(), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""An account's first answer to each puzzle, the one that is rated, with its displayed
+puzzle rating before and after (migration 0008)."""
+
+puzzle_ratings_table = sa.Table(
+    "puzzle_ratings",
+    metadata,
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("tried", sa.Integer(), nullable=False),
+    sa.Column("solved", sa.Integer(), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each account's puzzle rating in each game (migration 0008)."""

@@ -134,20 +134,37 @@ function focusChoices(uses) {
   if (first) first.focus();
 }
 
+/** What one choice was worth, in one line under it, once the puzzle is answered. */
+function worthLine(w, best) {
+  const parts = [
+    _("Final margin {value} ({range})", { value: unit(w.margin[0]), range: interval(w.margin) }),
+    _("chance of winning {value}", { value: percent(w.win[0]) }),
+  ];
+  if (!best) parts.push(_("{value} behind the best ({range})", { value: unit(-w.behind[0]), range: interval([0, -w.behind[2], -w.behind[1]]) }));
+  return el("span", { class: "worth" }, parts.join(" · "));
+}
+
 function drawChoices() {
-  const list = el("ul", { class: "choice-list" }, puzzle.legal.map((a) => {
+  const worths = answer ? new Map(answer.worths.map((w, i) => [w.action, [w, i === 0]])) : null;
+  const order = answer ? answer.worths.map((w) => puzzle.legal.find((a) => a.id === w.action)) : puzzle.legal;
+  const list = el("ul", { class: "choice-list" }, order.map((a) => {
     const button = el("button", { type: "button", class: "choice", "data-action": String(a.id) }, a.label || a.text);
     button.addEventListener("click", () => choose(a.id));
+    const item = el("li", {}, button);
     if (answer) {
       button.disabled = true;
       if (a.id === answer.best) button.classList.add("best");
       if (a.id === answer.chosen && !answer.solved) button.classList.add("wrong");
+      const [w, best] = worths.get(a.id);
+      item.append(worthLine(w, best));
     }
-    return el("li", {}, button);
+    return item;
   }));
   choicesBox.replaceChildren(
-    el("h2", { id: "choices-title" }, _("Your choices")),
-    el("p", { class: "question" }, puzzle.question),
+    el("h2", { id: "choices-title" }, answer ? _("Every choice, best first") : _("Your choices")),
+    answer
+      ? el("p", { class: "note" }, _("What each choice was worth, from what your seat could see (95% intervals)"))
+      : el("p", { class: "question" }, puzzle.question),
     list);
 }
 
@@ -157,18 +174,15 @@ function drawHeading() {
   const themes = puzzle.themes.map((t) => el("span", { class: "chip chip-theme", title: t.help }, t.label));
   about.replaceChildren(
     el("span", {}, _("{players} players, you are seat {n}.", { players: num(puzzle.options.players), n: num(puzzle.seat + 1) })), " ",
-    el("span", {}, _("Puzzle rating {rating}", { rating: ratingText(puzzle.rating) })), " ",
+    el("span", {}, puzzle.tried
+      ? _("Puzzle rating {rating}, solved by {solved} of {tried}", { rating: ratingText(puzzle.rating), solved: num(puzzle.solved), tried: num(puzzle.tried) })
+      : _("A new puzzle: nobody has answered it yet")), " ",
     ...themes);
 }
 
 function drawResult() {
   if (!answer) { resultBox.hidden = true; resultBox.replaceChildren(); return; }
   const labelOf = new Map(answer.worths.map((w) => [w.action, w.label]));
-  const rows = answer.worths.map((w, i) => el("tr", { class: w.action === answer.best ? "best" : (w.action === answer.chosen ? "chosen" : "") },
-    el("th", { scope: "row" }, w.label),
-    el("td", {}, `${unit(w.margin[0])} (${interval(w.margin)})`),
-    el("td", {}, percent(w.win[0])),
-    el("td", {}, i === 0 ? "—" : `${unit(w.behind[0])} (${interval(w.behind)})`)));
   const lines = [
     el("p", { class: answer.solved ? "verdict right" : "verdict wrong" }, answer.verdict),
     el("p", {}, _("Best: {action}", { action: labelOf.get(answer.best) })),
@@ -183,18 +197,7 @@ function drawResult() {
   }
   const next = el("button", { type: "button", class: "primary", id: "next-puzzle" }, _("Next puzzle"));
   next.addEventListener("click", () => nextPuzzle());
-  resultBox.replaceChildren(
-    el("h2", {}, _("The answer")),
-    ...lines,
-    el("div", { class: "table-scroll" }, el("table", { class: "worths" },
-      el("caption", {}, _("What each choice was worth, from what your seat could see (95% intervals)")),
-      el("thead", {}, el("tr", {},
-        el("th", { scope: "col" }, _("Choice")),
-        el("th", { scope: "col" }, _("Final margin")),
-        el("th", { scope: "col" }, _("Chance of winning")),
-        el("th", { scope: "col" }, _("Behind the best")))),
-      el("tbody", {}, rows))),
-    next);
+  resultBox.replaceChildren(el("h2", { tabindex: "-1" }, _("The answer")), ...lines, next);
   resultBox.hidden = false;
 }
 
@@ -269,7 +272,7 @@ async function start() {
   drawControls();
   main.replaceChildren(el("div", { class: "puzzles" },
     el("div", { class: "puzzle-head" }, heading, about, controls, ratingLine, status),
-    el("div", { class: "puzzle-layout" }, boardBox, el("div", { class: "puzzle-side" }, choicesBox, resultBox))));
+    el("div", { class: "puzzle-layout" }, boardBox, el("div", { class: "puzzle-side" }, resultBox, choicesBox))));
   if (params.get("daily")) await load(`/api/puzzles/daily?game=${game}&lang=${lang()}`);
   else await nextPuzzle();
 }

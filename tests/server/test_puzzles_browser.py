@@ -71,7 +71,10 @@ def test_a_guest_answers_wrong_and_sees_the_best_choice_and_why(
     assert page.inner_text("h1") == "Puzzle: Card Stock Market"
     assert "clearly best" in page.inner_text(".question")
     assert page.locator(".choice-list button").count() == len(puzzle.worths)
-    assert page.locator("#mine .seat-area").count() == 1 and page.locator("#others .seat-area").count() == 3
+    assert (
+        page.locator("#mine .seat-area").count() == 1
+        and page.locator("#others .seat-area").count() == 3
+    )
     # Nothing of the answer is on the page before the choice.
     assert page.locator("#puzzle-result").is_hidden()
     assert puzzle.reason["en"] not in page.content()
@@ -87,7 +90,9 @@ def test_a_guest_answers_wrong_and_sees_the_best_choice_and_why(
     assert page.locator(f".choice-list button.best[data-action='{puzzle.best}']").count() == 1
     assert page.locator(f".choice-list button.wrong[data-action='{wrong}']").count() == 1
     assert page.locator(".choice-list .worth").count() == len(puzzle.worths)
-    assert page.locator(".choice-list button").first.get_attribute("data-action") == str(puzzle.best)
+    assert page.locator(".choice-list button").first.get_attribute("data-action") == str(
+        puzzle.best
+    )
     assert page.locator(".rating-change").count() == 0  # a guest is not rated
     assert_accessible(page, "puzzles answered (en, desktop)")
     _no_overflow(page)
@@ -95,7 +100,9 @@ def test_a_guest_answers_wrong_and_sees_the_best_choice_and_why(
     context.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("en", "phone"), ("zh-Hant", "desktop"), ("zh-Hant", "phone")])
+@pytest.mark.parametrize(
+    ("lang", "size"), [("en", "phone"), ("zh-Hant", "desktop"), ("zh-Hant", "phone")]
+)
 def test_a_player_solves_a_puzzle_and_the_rating_moves(
     browser: Any, site: str, puzzles: list[Puzzle], lang: str, size: str
 ) -> None:
@@ -117,10 +124,14 @@ def test_a_player_solves_a_puzzle_and_the_rating_moves(
         assert page.locator(".choice-list button.lit").count() >= 1
     page.click(f".choice-list button[data-action='{puzzle.best}']")
     page.wait_for_selector("#puzzle-result:not([hidden]) .rating-change")
-    assert page.inner_text(".verdict") == ("答對了：這就是最好的選擇。" if short == "zh" else "Right: that is the best choice.")
+    assert page.inner_text(".verdict") == (
+        "答對了：這就是最好的選擇。" if short == "zh" else "Right: that is the best choice."
+    )
     assert page.inner_text(".puzzle-result .reason") == puzzle.reason[lang]
     rating = page.inner_text("#my-puzzle-rating")
-    assert ("1 題中第一次就答對 1 題" if short == "zh" else "1 of 1 solved at the first try") in rating
+    assert (
+        "1 題中第一次就答對 1 題" if short == "zh" else "1 of 1 solved at the first try"
+    ) in rating
     assert_accessible(page, f"puzzles answered ({lang}, {size})")
     _no_overflow(page)
     _shot(page, f"puzzles-answer-{short}-{size}")

@@ -52,9 +52,7 @@ def theme_words(game: str, lang: str) -> dict[str, tuple[str, str]]:
 def question(lang: str) -> str:
     """The question every puzzle asks, in ``lang``."""
     _ = translations(lang).gettext
-    return _(
-        "Your decision: one choice is clearly best from what you can see. Which is it?"
-    )
+    return _("Your decision: one choice is clearly best from what you can see. Which is it?")
 
 
 def verdict(lang: str, solved: bool) -> str:

@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import closingbell
+from closingbell.cli.main import main
 from closingbell.puzzles import Puzzle, Worth, write_puzzles
 from closingbell.server import puzzles as served
 from closingbell.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, displayed
@@ -293,3 +294,33 @@ def test_the_shipped_puzzles_are_added_once(
 def test_the_page_is_served(site: TestClient) -> None:
     page = site.get("/puzzles")
     assert page.status_code == 200 and "puzzles.js" in page.text
+
+
+def test_puzzles_imported_into_a_servers_database_are_served(
+    database_url: str,
+    puzzles: list[Puzzle],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(served, "shipped_files", list)
+    path = tmp_path / "more.jsonl"
+    write_puzzles(path, puzzles[:2])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(path.read_text() + "{nope\n")
+    with client_for(database_url) as client:
+        assert (
+            client.get("/api/puzzles/next", params={"game": "card_stock_market"}).status_code == 404
+        )
+        if database_url.startswith("sqlite"):  # the server holds its SQLite file
+            assert main(["puzzles", "import", str(path), "--database", database_url]) == 1
+            assert "in use by another closingbell server" in capsys.readouterr().err
+    assert main(["puzzles", "import", str(bad), "--database", database_url]) == 1
+    assert "line 3: not JSON" in capsys.readouterr().err
+    assert main(["puzzles", "import", str(path), "--database", database_url]) == 0
+    assert "2 puzzles added" in capsys.readouterr().out
+    assert main(["puzzles", "import", str(path), "--database", database_url]) == 0
+    assert "0 puzzles added" in capsys.readouterr().out
+    with client_for(database_url) as client:
+        shown = client.get("/api/puzzles/next", params={"game": "card_stock_market"}).json()
+        assert shown["id"] in {p.id for p in puzzles[:2]}

@@ -125,7 +125,7 @@ def keys_of(value: Any) -> set[str]:
 
 PROFILE_KEYS = {
     # the answer
-    "username", "bot", "games", "results", "total", "limit", "offset",
+    "username", "bot", "games", "results", "total", "limit", "offset", "puzzles",
     # a game
     "game", "rating", "rated_games", "history", "bots",
     # a rating (and a point of the history, a bot beside the player)

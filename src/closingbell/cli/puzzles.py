@@ -12,22 +12,26 @@ stopped. ``closingbell puzzles import FILE`` adds a file of puzzles to a server'
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
 import json
+import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import closingbell
 from closingbell.cli import arguments
+from closingbell.cli.backup import DATABASE_HELP
 from closingbell.cli.hints import install_extra
 from closingbell.core.errors import ClosingbellError, RecordError
 from closingbell.core.records import GameRecord
 from closingbell.puzzles import Criteria, Finder, Puzzle, from_record, from_selfplay
-from closingbell.puzzles.model import PuzzleFormatError, dumps, iter_puzzles
+from closingbell.puzzles.model import PuzzleFormatError, dumps, iter_puzzles, read_puzzles
+from closingbell.server.environment import EnvironmentValueError, read, variable
 
 NAME = "closingbell puzzles"
 
@@ -36,7 +40,7 @@ def add_parser(sub: Any) -> None:
     """Register the ``puzzles`` subcommand."""
     p = sub.add_parser(
         "puzzles",
-        help="make puzzles from game records and bot games",
+        help="make puzzles from game records and bot games, or add them to a server",
         description="Puzzles: decisions of real games where one action is clearly best from "
         "what the seat could see (docs/puzzles.md).",
     )
@@ -89,6 +93,19 @@ def add_parser(sub: Any) -> None:
     )
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(run=run_build)
+    load = actions.add_parser(
+        "import",
+        help="add a file of puzzles to a server's database",
+        description="Check every puzzle of FILE and add those the server's database has not "
+        "got (an SQLite database needs its server stopped; on PostgreSQL servers go on).",
+    )
+    load.add_argument("file", metavar="FILE", help="the JSON Lines file of puzzles")
+    load.add_argument(
+        "--database",
+        metavar="URL",
+        help=f"{DATABASE_HELP} (default: as closingbell serve) [{variable('database')}]",
+    )
+    load.set_defaults(run=run_import)
     p.set_defaults(run=lambda args: _usage(p))
 
 
@@ -199,5 +216,57 @@ def run_build(args: argparse.Namespace) -> int:
     print(
         f"{written} puzzles written to {out} from {looked} decisions looked at "
         f"in {total} games ({seconds:.0f} s)"
+    )
+    return 0
+
+
+def run_import(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> int:
+    """Add a file of puzzles to a server's database; 0 done, 1 a bad file or database, 2 bad use."""
+    try:
+        from closingbell.server.store import (  # noqa: PLC0415 (the web extra is optional)
+            Store,
+            UnusableDatabaseError,
+            default_database_path,
+        )
+    except ImportError as exc:
+        print(
+            f"{NAME}: the web extra is missing ({exc.name}); install it with: "
+            f"{install_extra('web')}",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        puzzles = read_puzzles(args.file)
+    except PuzzleFormatError as exc:
+        print(f"{NAME}: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{NAME}: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    database = args.database
+    if database is None:
+        try:
+            _, database = read(os.environ if environ is None else environ, "database", str)
+        except EnvironmentValueError as exc:
+            print(f"{NAME}: {exc}", file=sys.stderr)
+            return 2
+    store = Store(str(database or default_database_path()))
+
+    async def add() -> int:
+        try:
+            await store.open()  # the database's lock and schema, as a server takes them
+            added: int = await store.puzzles.add(puzzles)
+            return added
+        finally:
+            await store.close()
+
+    try:
+        added = asyncio.run(add())
+    except UnusableDatabaseError as exc:
+        print(f"{NAME}: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"{added} puzzles added to {store.where} "
+        f"({len(puzzles) - added} of the file's {len(puzzles)} were there already)"
     )
     return 0

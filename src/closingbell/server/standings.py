@@ -47,6 +47,8 @@ router = APIRouter()
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """Where the pages' files are."""
 
+USER_PREFIX = user_player("")
+"""How an account is named as a rated player: ``user:<id>``."""
 BOT_PREFIX = "bot:"
 """How a bot is named in a profile's address: ``bot:<level>``."""
 
@@ -163,10 +165,17 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
             }
             for r in results.all()
         ]
+    puzzles = None
+    if level is None and player.startswith(USER_PREFIX):
+        found = await hub.store.puzzles.ratings(player.removeprefix(USER_PREFIX))
+        puzzles = {
+            g: {"rating": r.rating, "tried": r.tried, "solved": r.solved} for g, r in found.items()
+        }
     return {
         "username": shown,
         "bot": level,
         "games": games,
+        "puzzles": puzzles,
         "results": finished,
         "total": int(total or 0),
         "limit": limit,

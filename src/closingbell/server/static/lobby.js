@@ -173,6 +173,7 @@ async function main() {
   document.title = _("closingbell: lobby");
   const user = await account();
   document.getElementById("header-right").append(
+    el("a", { href: "/puzzles", class: "header-link", id: "puzzles-link" }, _("Puzzles")),
     el("a", { href: "/leaderboard", class: "header-link", id: "leaderboard-link" }, _("Leaderboard")),
     langPicker(), ...(await accountControls()));
   const main = document.getElementById("main");

@@ -2,7 +2,7 @@
 // each game with a chart of its history, how it compares with the bots, and the finished
 // games with links to their replays. Everything comes from GET /api/players/<username>.
 import {
-  _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, seatLabel, svg,
+  _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, num, seatLabel, svg,
 } from "/static/i18n.js";
 import {
   GAMES, LEVELS, dateText, headerLink, playerName, ratingShown, ratingText, scoreText,
@@ -242,6 +242,21 @@ function gamesPanel(first) {
     el("h2", { id: "games-title" }, _("Finished games")), body);
 }
 
+/** An account's puzzle rating in each game it answered puzzles of, with a link to more. */
+function puzzlesPanel(p) {
+  if (!p.puzzles) return "";
+  const rows = GAMES.filter((g) => p.puzzles[g]).map((g) => {
+    const r = p.puzzles[g];
+    return el("li", { id: `puzzles-${g}` }, el("strong", {}, gameTitle(g)), " ",
+      _("puzzle rating {rating}: {solved} of {tried} solved at the first try",
+        { rating: ratingText(r.rating), solved: num(r.solved), tried: num(r.tried) }));
+  });
+  return el("section", { class: "panel", id: "puzzles", "aria-labelledby": "puzzles-title" },
+    el("h2", { id: "puzzles-title" }, _("Puzzles")),
+    rows.length ? el("ul", { class: "puzzle-ratings" }, rows) : el("p", {}, _("No puzzle answered yet.")),
+    el("p", {}, el("a", { href: "/puzzles" }, _("Solve puzzles"))));
+}
+
 // ------------------------------------------------------------------ the page
 
 async function start() {
@@ -275,6 +290,7 @@ async function start() {
       el("p", { class: "note" }, _("The rating shown is μ − 3σ: it starts at 0 and rises as a player wins and their results become surer.")),
       el("p", { class: "note" }, _("A rating is provisional for about the first five rated games, until the results are sure enough to show it."))),
     games.map(gamePanel),
+    puzzlesPanel(profile),
     gamesPanel(profile)));
 }
 

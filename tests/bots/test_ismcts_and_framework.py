@@ -54,6 +54,15 @@ def test_make_bot_knows_every_kind_and_level() -> None:
     assert make_bot("expert", game, max_playout=30).max_playout == 30
     market = make_bot("expert", closingbell.load_game("card_stock_market", players=2))
     assert isinstance(market, ISMCTSBot) and market.max_playout == STRONG["max_playout"] == 30
+    # From four players the Card Stock Market expert compares eight candidates, not three.
+    six = make_bot("expert", closingbell.load_game("card_stock_market", players=6))
+    assert isinstance(six, ISMCTSBot) and (six.candidates, market.candidates) == (8, 3)
+    assert (
+        make_bot(
+            "expert", closingbell.load_game("card_stock_market", players=6), candidates=4
+        ).candidates
+        == 4
+    )  # type: ignore[attr-defined]
     assert make_bot("easy", game).epsilon > make_bot("medium", game).epsilon > 0  # type: ignore[attr-defined]
     assert make_bot("ismcts", game, seconds=0.1).seconds == 0.1  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown bot 'wizard'"):

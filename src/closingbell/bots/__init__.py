@@ -31,6 +31,14 @@ GAME_LEVELS: dict[tuple[str, str], dict[str, Any]] = {
 Take Stock expert plays its play-outs to the round's end (docs/bots.md, *At one second a
 decision*)."""
 
+TABLE_LEVELS: dict[tuple[str, str, int], dict[str, Any]] = {
+    ("expert", "card_stock_market", players): {"candidates": 8} for players in (4, 5, 6)
+}
+"""Where a level plays one game at one number of players with settings of its own, over
+those of ``LEVELS`` and ``GAME_LEVELS``: the Card Stock Market expert at four players or
+more compares eight of the rule-based bot's choices, not three (docs/bots.md, *Four and six
+players*)."""
+
 KINDS = ("random", "heuristic", "ismcts")
 """The kinds of bot, besides the levels."""
 
@@ -61,7 +69,12 @@ def make_bot(name: str, game: Game, seed: int = 0, **params: Any) -> Bot:
     """A bot of kind or level ``name`` playing ``game``; ``params`` adjust its settings."""
     if name in LEVELS:
         kind, settings = LEVELS[name]
-        params = {**settings, **GAME_LEVELS.get((name, game.info.name), {}), **params}
+        params = {
+            **settings,
+            **GAME_LEVELS.get((name, game.info.name), {}),
+            **TABLE_LEVELS.get((name, game.info.name, game.players), {}),
+            **params,
+        }
     else:
         kind = name
     cls = bot_class(kind, game)

@@ -43,14 +43,21 @@ def test_build_finds_the_puzzle_of_a_record_and_appends_without_repeats(
     assert read_puzzles(out) == [puzzle]
 
 
-def test_build_plays_the_bots_games_on_workers(tmp_path: Path) -> None:
+def test_build_plays_the_bots_games_on_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "p.jsonl"
-    argv = ["puzzles", "build", "--from-selfplay", "2", "--game", "card_stock_market"]
-    argv += ["--players", "2", "--worlds", "4", "--screen", "0", "--workers", "2"]
+    argv = ["puzzles", "build", "--from-selfplay", "2", "--game", "take_stock", "--players", "2"]
+    argv += ["--option", "rounds=1", "--worlds", "4", "--screen", "0", "--workers", "2"]
     assert main([*argv, "--out", str(out), "--quiet"]) == 0
-    for puzzle in read_puzzles(out):
+    summary = capsys.readouterr().out
+    looked = int(summary.split(" decisions looked at")[0].rsplit(" ", 1)[1])
+    assert looked > 10 and summary.rstrip().endswith(" s)") and "in 2 games" in summary
+    found = read_puzzles(out)
+    assert f"{len(found)} puzzles written" in summary
+    for puzzle in found:
         assert puzzle.source.startswith("self-play hard/hard deal ")
-        assert puzzle.options["players"] == 2
+        assert (puzzle.options["players"], puzzle.options["rounds"]) == (2, 1)
 
 
 @pytest.mark.parametrize(

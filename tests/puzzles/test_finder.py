@@ -171,3 +171,18 @@ def test_criteria_refuse_budgets_that_cannot_tell() -> None:
     with pytest.raises(ValueError, match="negative"):
         Criteria(screen=-1)
     assert dataclasses.replace(Criteria(), worlds=2).worlds == 2
+
+
+def test_a_first_analysis_that_does_not_separate_the_best_makes_no_puzzle(market: Game) -> None:
+    state = market.state_from_position(SELL_CLUBS)
+    n = len(state.legal_actions())
+    # The check alone would make a puzzle; the first analysis's last lead holds zero.
+    finder = _finder(market, state, [0.0] + [30.0] * (n - 1), _spread(n, 25.0, 5.0))
+    assert finder.consider(state, "test") is not None
+    legal = list(state.legal_actions())
+    first = (
+        [(legal[0], 0.0, 1.0)] + [(a, 30.0, 1.0) for a in legal[1:-1]] + [(legal[-1], 30.0, 31.0)]
+    )
+    finder._first = _Fixed(_analysis(2, first))  # type: ignore[assignment]
+    assert finder.consider(state, "test") is None
+    assert finder.last is None  # stopped before the check

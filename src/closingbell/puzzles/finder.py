@@ -7,17 +7,19 @@ A decision becomes a puzzle when all of this holds (docs/puzzles.md):
    log. A puzzle shows the position, so the seat must have known nothing more.
 2. **It is a choice.** The seat has at least two legal actions.
 3. **One action is clearly best.** A quick first look over a few worlds
-   (:attr:`Criteria.screen`) leaves out decisions whose best two actions are close. An
-   analysis (:class:`~closingbell.bots.analysis.Analyst`) over :attr:`Criteria.worlds`
-   worlds names the best action; a second analysis over as many fresh worlds must name the
-   same action, put its lead over *every* other action above zero with the whole 95%
-   interval, and put its mean lead over the next best at :attr:`Criteria.lead` or more (5
-   points in Take Stock, $20 in Card Stock Market by default): a difference a player feels.
+   (:attr:`Criteria.screen`) leaves out decisions whose best two actions are close. Then two
+   analyses (:class:`~closingbell.bots.analysis.Analyst`) over :attr:`Criteria.worlds`
+   worlds each, dealt independently, must both name the same best action and each put its
+   lead over *every* other action above zero with the whole 95% interval, and its mean lead
+   over the next best at :attr:`Criteria.lead` or more (5 points in Take Stock, $20 in Card
+   Stock Market by default): a difference a player feels. One analysis alone is not enough:
+   among thousands of decisions whose best actions are about equal, one in a few hundred
+   passes it by chance, and in Take Stock, where clear decisions are rare, such chance
+   passes outnumbered the real puzzles.
 
 Every analysis reads only the seat's view of the position, as the puzzle shows it. The
-worths a puzzle stores are the second analysis's, measured on worlds that did not choose
-the best action. Decisions come from game records (:func:`from_record`) or from games the
-bots play among themselves (:func:`from_selfplay`).
+worths a puzzle stores are the second analysis's. Decisions come from game records
+(:func:`from_record`) or from games the bots play among themselves (:func:`from_selfplay`).
 """
 
 from __future__ import annotations
@@ -100,6 +102,16 @@ def reasons(
     return out
 
 
+def clearly_best(found: DecisionAnalysis, least: float) -> bool:
+    """Whether ``found``'s best action is clearly best, by ``least`` at the least.
+
+    It must lead every other action with the whole 95% interval above zero, and the next
+    best by ``least`` or more on average.
+    """
+    others = found.actions[1:]
+    return all(v.behind.high < 0 for v in others) and -others[0].behind.mean >= least
+
+
 class Finder:
     """Tells which decisions are puzzles, with a fixed budget of worlds and a seed."""
 
@@ -139,15 +151,14 @@ class Finder:
             if -quick.actions[1].behind.mean < least / 2:
                 return None
         first = self._first.analyze(view)
+        if not clearly_best(first, least):
+            return None
         found = self._check.analyze(view)
         self.last = found
         best = first.best
-        if found.best != best:
+        if found.best != best or not clearly_best(found, least):
             return None
-        others = found.actions[1:]
-        if any(v.behind.high >= 0 for v in others) or -others[0].behind.mean < least:
-            return None
-        runner_up = others[0].action
+        runner_up = found.actions[1].action
         return Puzzle(
             game=name,
             version=game.info.version,

@@ -325,3 +325,30 @@ def test_puzzles_imported_into_a_servers_database_are_served(
     with client_for(database_url) as client:
         shown = client.get("/api/puzzles/next", params={"game": "card_stock_market"}).json()
         assert shown["id"] in {p.id for p in puzzles[:2]}
+
+
+def test_an_account_keeps_its_history_and_any_puzzle_can_be_tried_again(
+    site: TestClient, puzzles: list[Puzzle]
+) -> None:
+    refused = site.get("/api/puzzles/history")
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "sign_in_required"
+    sign_up(site, "historian")
+    assert site.get("/api/puzzles/history").json() == {"attempts": []}
+    wrong = puzzles[0].worths[1].action
+    site.post(f"/api/puzzles/{puzzles[0].id}/answer", json={"action": wrong}, headers=ORIGIN)
+    best = puzzles[2].best
+    site.post(f"/api/puzzles/{puzzles[2].id}/answer", json={"action": best}, headers=ORIGIN)
+    attempts = site.get("/api/puzzles/history", params={"limit": 5}).json()["attempts"]
+    assert [(a["id"], a["game"], a["solved"]) for a in attempts] == [
+        (puzzles[2].id, "take_stock", True),
+        (puzzles[0].id, "card_stock_market", False),
+    ]
+    assert attempts[1]["rating_after"] < attempts[1]["rating_before"]
+    assert all(a["at"].endswith("+00:00") for a in attempts)
+    assert set(attempts[0]) == {"id", "game", "solved", "rating_before", "rating_after", "at"}
+    assert site.get("/api/puzzles/history", params={"limit": 0}).status_code == 422
+    # A puzzle by its id, as /next sends one: nothing of the answer.
+    answer = site.get(f"/api/puzzles/{puzzles[0].id}", params={"lang": "zh-Hant"})
+    check_shown(answer.json(), answer.text, puzzles[0], "zh-Hant")
+    assert site.get("/api/puzzles/000000000000").status_code == 404
+    assert site.get("/api/puzzles/" + "a" * 40).status_code == 404

@@ -124,17 +124,26 @@ def test_a_player_solves_a_puzzle_and_the_rating_moves(
         assert page.locator(".choice-list button.lit").count() >= 1
     page.click(f".choice-list button[data-action='{puzzle.best}']")
     page.wait_for_selector("#puzzle-result:not([hidden]) .rating-change")
-    assert page.inner_text(".verdict") == (
-        "答對了：這就是最好的選擇。" if short == "zh" else "Right: that is the best choice."
-    )
+    right = "答對了：這就是最好的選擇。" if short == "zh" else "Right: that is the best choice."
+    assert page.inner_text(".verdict") == right
     assert page.inner_text(".puzzle-result .reason") == puzzle.reason[lang]
-    rating = page.inner_text("#my-puzzle-rating")
-    assert (
-        "1 題中第一次就答對 1 題" if short == "zh" else "1 of 1 solved at the first try"
-    ) in rating
+    solved = "1 題中第一次就答對 1 題" if short == "zh" else "1 of 1 solved at the first try"
+    assert solved in page.inner_text("#my-puzzle-rating")
     assert_accessible(page, f"puzzles answered ({lang}, {size})")
     _no_overflow(page)
     _shot(page, f"puzzles-answer-{short}-{size}")
+    # The answer is kept: the last puzzles list it, and its link shows the puzzle again.
+    page.wait_for_selector("#puzzle-history:not([hidden])")
+    page.click("#puzzle-history summary")
+    assert page.locator("#puzzle-history li").count() == 1
+    page.click("#puzzle-history li a")
+    page.wait_for_url(f"**/puzzles?id={puzzle.id}")
+    page.wait_for_selector(".choice-list button")
+    assert page.locator("#puzzle-result").is_hidden()
+    page.click(f".choice-list button[data-action='{puzzle.worths[1].action}']")
+    page.wait_for_selector("#puzzle-result:not([hidden]) .rating-change")
+    assert page.locator(".choice-list button.wrong").count() == 1
+    assert solved in page.inner_text("#my-puzzle-rating")  # a second answer is not rated
     page.click("#next-puzzle")
     page.wait_for_selector("#puzzle-result[hidden]", state="attached")
     context.close()

@@ -25,7 +25,7 @@ from closingbell.core.registry import available_games
 from closingbell.puzzles.model import Puzzle, shipped_files
 from closingbell.puzzles.themes import THEMES
 from closingbell.server.errors import WebError
-from closingbell.server.players import hub_of, session_user
+from closingbell.server.players import hub_of, session_user, signed_in
 from closingbell.server.protocol import ErrorCode, LegalAction
 from closingbell.server.ratings import displayed
 from closingbell.server.store.puzzles import PuzzleRating, PuzzleRepository, PuzzleRow
@@ -39,6 +39,11 @@ router = APIRouter()
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """Where the pages' files are."""
+
+ID_MAX = 12
+"""The length of a puzzle's id: a longer one names no puzzle."""
+HISTORY_MAX = 100
+"""The most answers one history request gives."""
 
 
 class ThemeInfo(BaseModel):
@@ -293,7 +298,7 @@ async def next_puzzle(
     game: str = "take_stock",
     theme: str | None = None,
     lang: str = "en",
-    skip: str | None = Query(default=None, max_length=12),
+    skip: str | None = Query(default=None, max_length=ID_MAX),
 ) -> PuzzleShown:
     """A puzzle of ``game`` (of ``theme``) for the signed-in account or a guest."""
     lang, game = _lang(lang), _game(game)
@@ -319,6 +324,28 @@ async def daily_puzzle(request: Request, game: str = "take_stock", lang: str = "
     return await asyncio.to_thread(shown, row, lang, daily=True)
 
 
+@router.get("/api/puzzles/history")
+async def puzzle_history(
+    request: Request, limit: int = Query(default=20, ge=1, le=HISTORY_MAX)
+) -> dict[str, Any]:
+    """The signed-in account's answers, newest first (``401 sign_in_required`` for a guest)."""
+    user = await signed_in(request)
+    store = await puzzles_of(request)
+    found = await store.history(user.id, limit)
+    return {"attempts": found}
+
+
+@router.get("/api/puzzles/{puzzle_id}")
+async def one_puzzle(request: Request, puzzle_id: str, lang: str = "en") -> PuzzleShown:
+    """The puzzle ``puzzle_id``, as ``/next`` sends one (to try again, or to share)."""
+    lang = _lang(lang)
+    store = await puzzles_of(request)
+    row = await store.get(puzzle_id) if len(puzzle_id) <= ID_MAX else None
+    if row is None:
+        raise WebError(ErrorCode.NOT_FOUND, f"there is no puzzle {puzzle_id!r}", 404)
+    return await asyncio.to_thread(shown, row, lang)
+
+
 @router.post("/api/puzzles/{puzzle_id}/answer")
 async def answer_puzzle(
     request: Request, puzzle_id: str, body: Answer, lang: str = "en"
@@ -326,7 +353,7 @@ async def answer_puzzle(
     """Answer a puzzle with one of its choices: right or wrong, the best action and why."""
     lang = _lang(lang)
     store = await puzzles_of(request)
-    row = await store.get(puzzle_id) if len(puzzle_id) <= 12 else None
+    row = await store.get(puzzle_id) if len(puzzle_id) <= ID_MAX else None
     if row is None:
         raise WebError(ErrorCode.NOT_FOUND, f"there is no puzzle {puzzle_id!r}", 404)
     puzzle = row.puzzle

@@ -32,6 +32,7 @@ const boardBox = el("div", { class: "puzzle-board table-col", "aria-label": _("T
 const choicesBox = el("section", { class: "panel puzzle-choices", "aria-labelledby": "choices-title" });
 const resultBox = el("section", { class: "panel puzzle-result", id: "puzzle-result", hidden: true, "aria-live": "polite" });
 const status = el("p", { class: "puzzle-status", role: "status" });
+const historyBox = el("details", { class: "panel puzzle-history", id: "puzzle-history", hidden: true });
 
 function unit(value) {
   return game === "card_stock_market" ? money(Math.round(value)) : num(Math.round(value * 10) / 10);
@@ -80,6 +81,25 @@ function drawControls() {
     ratingLine.textContent = _("Your puzzle rating: {rating} ({solved} of {tried} solved at the first try)",
       { rating: ratingText(mine.rating), solved: num(mine.solved), tried: num(mine.tried) });
   }
+}
+
+/** A signed-in player's last answers, each a link to try the puzzle again. */
+async function drawHistory() {
+  if (index.ratings === null) return;
+  let found;
+  try {
+    found = (await fetchJSON("/api/puzzles/history?limit=10")).attempts;
+  } catch {
+    return;
+  }
+  if (!found.length) { historyBox.hidden = true; return; }
+  historyBox.replaceChildren(
+    el("summary", {}, _("Your last puzzles")),
+    el("ul", {}, found.map((a) => el("li", {},
+      el("span", { class: a.solved ? "mark right" : "mark wrong" }, a.solved ? "✓" : "✗"), " ",
+      el("a", { href: `/puzzles?id=${encodeURIComponent(a.id)}` }, gameTitle(a.game)), " ",
+      _("puzzle rating {before} → {after}", { before: ratingText(a.rating_before), after: ratingText(a.rating_after) })))));
+  historyBox.hidden = false;
 }
 
 // ------------------------------------------------------------------ the puzzle
@@ -220,6 +240,7 @@ async function choose(action) {
       index.ratings = index.ratings || {};
       index.ratings[game] = { rating: answer.rating.after, tried: answer.rating.tried, solved: answer.rating.solved };
       drawControls();
+      drawHistory();
     }
     resultBox.querySelector("h2").focus({ preventScroll: false });
     resultBox.scrollIntoView({ block: "nearest" });
@@ -271,9 +292,11 @@ async function start() {
   }
   drawControls();
   main.replaceChildren(el("div", { class: "puzzles" },
-    el("div", { class: "puzzle-head" }, heading, about, controls, ratingLine, status),
+    el("div", { class: "puzzle-head" }, heading, about, controls, ratingLine, historyBox, status),
     el("div", { class: "puzzle-layout" }, boardBox, el("div", { class: "puzzle-side" }, resultBox, choicesBox))));
-  if (params.get("daily")) await load(`/api/puzzles/daily?game=${game}&lang=${lang()}`);
+  drawHistory();
+  if (params.get("id")) await load(`/api/puzzles/${encodeURIComponent(params.get("id"))}?lang=${lang()}`);
+  else if (params.get("daily")) await load(`/api/puzzles/daily?game=${game}&lang=${lang()}`);
   else await nextPuzzle();
 }
 

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from closingbell.puzzles.model import Puzzle, dumps
 from closingbell.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL, displayed
 from closingbell.server.store.database import Database
-from closingbell.server.store.records import utc_now
+from closingbell.server.store.records import aware, utc_now
 from closingbell.server.store.schema import (
     puzzle_attempts_table,
     puzzle_ratings_table,
@@ -109,6 +109,13 @@ def rate(
 def _row(row: Any) -> PuzzleRow:
     data, mu, sigma, tried, solved = row
     return PuzzleRow(Puzzle.from_json(json.loads(data)), mu, sigma, int(tried), int(solved))
+
+
+def _iso(value: dt.datetime) -> str:
+    """A stored time as ISO 8601 text in UTC."""
+    found = aware(value)
+    assert found is not None
+    return found.isoformat()
 
 
 class PuzzleRepository:
@@ -283,6 +290,32 @@ class PuzzleRepository:
         return {
             str(g): PuzzleRating(mu, sigma, tried, solved) for g, mu, sigma, tried, solved in rows
         }
+
+    async def history(self, user_id: str, limit: int) -> list[dict[str, Any]]:
+        """The account's answers, newest first: ``limit`` of them."""
+        a = puzzle_attempts_table.c
+        p = puzzles_table.c
+        async with self.database.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(a.puzzle_id, p.game, a.solved, a.rating_before, a.rating_after, a.at)
+                    .select_from(puzzle_attempts_table.join(puzzles_table, p.id == a.puzzle_id))
+                    .where(a.user_id == user_id)
+                    .order_by(a.at.desc(), a.puzzle_id)
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            {
+                "id": str(r.puzzle_id),
+                "game": str(r.game),
+                "solved": bool(r.solved),
+                "rating_before": float(r.rating_before),
+                "rating_after": float(r.rating_after),
+                "at": _iso(r.at),
+            }
+            for r in rows
+        ]
 
     async def answer(self, user_id: str, row: PuzzleRow, action: int) -> Attempt:
         """Store an account's answer ``action`` to the puzzle of ``row`` and rate it.

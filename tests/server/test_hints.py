@@ -42,6 +42,7 @@ from tests.server.test_accounts import sign_up, stored, use
 from tests.server.test_cluster import servers
 from tests.server.test_positions import migrate, schema
 from tests.server.test_standings import figures, play_out, rated_table, sit
+from tests.server.test_storage_faults import SCHEMA_HEAD
 
 ONE_ROUND = {"rounds": 1}
 FIRST_TO_MOVE = 1
@@ -275,7 +276,7 @@ def test_the_hints_column_is_added_to_stored_tables_and_taken_out_again(
     migrate(database_url, down="0005")
     assert "hints_used" not in schema(database_url)[1]
     with client_for(database_url) as client:
-        assert schema(database_url)[0] == "0007" and "hints_used" in schema(database_url)[1]
+        assert schema(database_url)[0] == SCHEMA_HEAD and "hints_used" in schema(database_url)[1]
         assert info(client, table)["hints_used"] is False  # an older table took no hint
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             ask(ws, hello(ws, token)["version"])

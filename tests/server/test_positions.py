@@ -29,6 +29,7 @@ from closingbell.server.store.schema import tables_table
 from closingbell.server.store.upgrades import alembic_config
 from tests.server.helpers import act, client_for, create, expect, hello, join, run_sql, wait_state
 from tests.server.test_lobby import error_of
+from tests.server.test_storage_faults import SCHEMA_HEAD
 
 GAMES = ["take_stock", "card_stock_market"]
 
@@ -355,7 +356,7 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
     )
     with client_for(database_url) as client:
         assert schema(database_url) == (
-            "0007",
+            SCHEMA_HEAD,
             sorted(
                 [
                     *schema_0001_columns(),
@@ -405,7 +406,7 @@ def test_the_position_column_can_be_taken_out_and_put_back(database_url: str) ->
     migrate(database_url, down="0001")
     assert schema(database_url) == ("0001", sorted(schema_0001_columns()))
     migrate(database_url, up="head")
-    assert schema(database_url)[0] == "0007"
+    assert schema(database_url)[0] == SCHEMA_HEAD
     with client_for(database_url) as client:
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert listed[dealt]["status"] == "finished"

@@ -15,7 +15,7 @@ import closingbell
 from closingbell.server.store import Store, StoreConflictError, TableRow, async_url, hash_token
 from closingbell.server.store.schema import actions_table, seats_table, tables_table
 from tests.server.helpers import act, client_for, create, expect, hello, join, wait_state
-from tests.server.test_storage_faults import SCHEMA_TABLES
+from tests.server.test_storage_faults import SCHEMA_HEAD, SCHEMA_TABLES
 
 
 async def _rows(url: str, query: Any) -> list[Any]:
@@ -62,7 +62,7 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(database_url: str) 
 
     names, head = asyncio.run(run())
     assert names == SCHEMA_TABLES
-    assert head == "0007"
+    assert head == SCHEMA_HEAD
 
 
 def test_a_stale_append_writes_nothing(database_url: str) -> None:

@@ -61,6 +61,9 @@ SCHEMA_TABLES = [
     "alembic_version",
     "chat",
     "leases",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzles",
     "rating_changes",
     "ratings",
     "rematch_votes",
@@ -72,6 +75,8 @@ SCHEMA_TABLES = [
     "users",
 ]
 """The tables of a closingbell database, sorted."""
+SCHEMA_HEAD = "0008"
+"""The newest migration, which a database made or upgraded by a server is at."""
 
 
 def table_names(url: str) -> list[str]:

@@ -24,6 +24,7 @@ from closingbell.server.store import Store
 from closingbell.server.store.upgrades import newest_migration
 from tests.server.helpers import act, client_for, expect, hello, join, wait_state
 from tests.server.test_positions import migrate, schema
+from tests.server.test_storage_faults import SCHEMA_HEAD
 
 OLD = Path(__file__).parent / "data" / "release-0004.db"
 FINISHED, PLAYING, WAITING = "MaEdHjPuQdOR", "vPZYkSpudQUK", "fL4AjXbpgIqw"
@@ -86,7 +87,7 @@ def old_database(database_url: str, tmp_path: Path) -> str:
 def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> None:
     assert schema(old_database)[0] == "0004"
     with client_for(old_database) as client:
-        assert schema(old_database)[0] == "0007"
+        assert schema(old_database)[0] == SCHEMA_HEAD
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert {i: (t["status"], t["version"]) for i, t in listed.items()} == {
             FINISHED: ("finished", 283),

@@ -167,9 +167,10 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
         ]
     puzzles = None
     if level is None and player.startswith(USER_PREFIX):
-        found = await hub.store.puzzles.ratings(player.removeprefix(USER_PREFIX))
+        solving = await hub.store.puzzles.ratings(player.removeprefix(USER_PREFIX))
         puzzles = {
-            g: {"rating": r.rating, "tried": r.tried, "solved": r.solved} for g, r in found.items()
+            g: {"rating": r.rating, "tried": r.tried, "solved": r.solved}
+            for g, r in solving.items()
         }
     return {
         "username": shown,

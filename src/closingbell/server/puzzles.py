@@ -153,9 +153,6 @@ class PuzzleAnswered(BaseModel):
     """The puzzle's rating after the answer."""
 
 
-_loading: dict[int, asyncio.Lock] = {}
-
-
 async def puzzles_of(request: Request) -> PuzzleRepository:
     """The server's puzzles, the shipped ones added first if the database lacks any."""
     hub = hub_of(request)
@@ -163,8 +160,9 @@ async def puzzles_of(request: Request) -> PuzzleRepository:
     state = request.app.state
     if getattr(state, "puzzles_loaded", False):
         return store
-    lock = _loading.setdefault(id(state), asyncio.Lock())
-    async with lock:
+    if getattr(state, "puzzles_loading", None) is None:
+        state.puzzles_loading = asyncio.Lock()  # one app's lock, on its own event loop
+    async with state.puzzles_loading:
         if not getattr(state, "puzzles_loaded", False):
             have = await store.ids()
             lines = await asyncio.to_thread(_shipped_lines)

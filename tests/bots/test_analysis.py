@@ -138,3 +138,47 @@ def test_an_action_taken_is_a_mistake_only_when_fresh_worlds_confirm_it() -> Non
         assert found.is_mistake(action) == (value.behind.high < 0 and lead.high < 0)
     with pytest.raises(ValueError, match="not legal"):
         Analyst(state.game, worlds=4, seed=1).analyze(view, -1)
+
+
+def _last_round(players: int, seed: int) -> closingbell.State:
+    """A Take Stock state in the game's last round with a choice to make."""
+    game = closingbell.load_game("take_stock", players=players)
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    last = game.options.rounds  # type: ignore[attr-defined]
+    while not (state.round == last and len(state.legal_actions()) > 1):  # type: ignore[attr-defined]
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_round_horizon_stops_the_play_outs_at_the_round_s_end() -> None:
+    state = _position("take_stock", 3, seed=5, steps=4)
+    seat = state.current_player
+    assert seat is not None and state.round == 1  # type: ignore[attr-defined]
+    view = state.view(seat)
+    game_end = Analyst(state.game, worlds=24, seed=3).analyze(view)
+    round_end = Analyst(state.game, worlds=24, seed=3, horizon="round").analyze(view)
+    assert (game_end.horizon, round_end.horizon) == ("game", "round")
+    assert sorted(v.action for v in round_end.actions) == sorted(state.legal_actions())
+    # Three rounds fewer to play out: the differences between actions are far surer.
+    spread = [v.behind.half_width for v in round_end.actions[1:]]
+    blur = [v.behind.half_width for v in game_end.actions[1:]]
+    assert sum(spread) < 0.8 * sum(blur)
+    again = Analyst(state.game, worlds=24, seed=3, horizon="round", engine="reference")
+    assert again.analyze(view) == round_end
+    assert Analyst(state.game, worlds=2, horizon="round").describe()["horizon"] == "round"
+    # In the last round the round's end is the game's end: the same figures.
+    last = _last_round(3, seed=6)
+    seat = last.current_player
+    assert seat is not None
+    final = Analyst(last.game, worlds=6, seed=1).analyze(last.view(seat))
+    at_round = Analyst(last.game, worlds=6, seed=1, horizon="round").analyze(last.view(seat))
+    assert at_round.actions == final.actions
+
+
+def test_a_horizon_the_game_has_not_got_is_refused() -> None:
+    market = closingbell.load_game("card_stock_market", players=3)
+    with pytest.raises(ValueError, match="no rounds"):
+        Analyst(market, horizon="round")
+    with pytest.raises(ValueError, match="horizon is one of game, round, not 'turn'"):
+        Analyst(closingbell.load_game("take_stock", players=2), horizon="turn")

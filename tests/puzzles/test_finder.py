@@ -186,3 +186,44 @@ def test_a_first_analysis_that_does_not_separate_the_best_makes_no_puzzle(market
     finder._first = _Fixed(_analysis(2, first))  # type: ignore[assignment]
     assert finder.consider(state, "test") is None
     assert finder.last is None  # stopped before the check
+
+
+# A Take Stock decision from the bots' play: seat 2 drew two events in the first round and
+# lets one take effect. Splitting Movie helps only seat 0's certificate; splitting Oil lifts
+# seat 2's own Oil certificate and two Oil cards in hand (and seat 3's). Judged at the round's
+# end, Oil is clearly better.
+SPLIT_MOVIE = (
+    "seed: 5002; round: 1; dealer: 3; turn: 2; decide: 2 choose_event drew SplitMovie SplitOil; "
+    "corn: 1 2 4; gem: 1; oil: 1; tech: 1; movie: 1; hands: Oil7 Movie2 / Tech7 Movie7 / "
+    "Oil6 Oil12 / Oil3 Tech6; shown: - / - / - / -; aside: - / - / - / -; certs: Tech9 Corn8 "
+    "Movie8 / Tech11 Corn10 Corn12 / Tech12 Oil11 Corn9 / Oil10 Oil9 Gem11; saved: - / - / - / -; "
+    "tokens: 4 / 4 / 4 / 4; supply: 14; draw: Gem12 Tech2 Corn7 Corn11 Gem3 Gem6 Oil2 Gem7 "
+    "Movie5 Gem9 Gem2 Tech10 Gem8 Movie12 Gem10 Movie11 Movie6 Movie10 Oil4 Movie3; discard: "
+    "Tech8 Tech5 Gem4 Corn5 Movie9 Tech4 Oil5 Gem5 Oil8 Tech3 Movie4 Corn3 Corn6; reshuffles: 0; "
+    "events: SplitOil SplitCorn SplitMovie Audit Freeze Freeze MarketCrash CrashOil Downturn "
+    "Audit SplitCorn SplitCorn SplitMovie Upturn InsiderTech SplitTech InsiderGem NoChange "
+    "SplitOil SplitGem SplitGem CrashTech CrashMovie Audit CrashCorn InsiderMovie InsiderOil "
+    "MarketClosed SplitTech NoChange CrashGem OptionLost Freeze SplitTech OptionGained Audit "
+    "InsiderCorn SplitGem; events_discard: -; scores: - / - / - / -; ended: -"
+)
+
+
+def test_take_stock_puzzles_are_judged_at_the_round_s_end() -> None:
+    game = closingbell.load_game("take_stock", players=4)
+    state = game.state_from_position(SPLIT_MOVIE)
+    finder = Finder(game, Criteria(seed=1))
+    assert (finder.horizon, finder.worlds, finder.screen) == ("round", 384, 48)
+    puzzle = finder.consider(state, "test")
+    assert puzzle is not None and puzzle.horizon == "round" and puzzle.worlds == 384
+    assert finder.last is not None and finder.last.horizon == "round"
+    assert puzzle.lead >= 5.0 and puzzle.worths[1].behind[2] < 0
+    assert game.action_to_string(puzzle.best) == "choose Split Oil"
+    assert "standing at the round's end" in puzzle.reason["en"]
+    assert "本回合結束時" in puzzle.reason["zh-Hant"]
+    # Judged at the game's end over as many worlds, the lead is far less sure.
+    at_end = Finder(game, Criteria(seed=1, horizons={}, screen=0))
+    assert at_end.horizon == "game"
+    at_end.consider(state, "test")
+    assert at_end.last is not None and at_end.last.horizon == "game"
+    blur = at_end.last.actions[1].behind.half_width
+    assert blur > 1.5 * finder.last.actions[1].behind.half_width

@@ -112,3 +112,16 @@ def test_a_file_that_is_not_puzzles_is_refused_by_line(tmp_path: Path) -> None:
         path.write_text(text + "\n")
         with pytest.raises(PuzzleFormatError, match=message):
             read_puzzles(path)
+
+
+def test_a_puzzle_s_horizon_reads_back_and_is_checked() -> None:
+    data = _puzzle().to_json()
+    assert "horizon" not in data and Puzzle.from_json(data).horizon == "game"
+    data["horizon"] = "game"
+    assert Puzzle.from_json(data).horizon == "game"
+    data["horizon"] = "round"
+    with pytest.raises(PuzzleFormatError, match="card_stock_market has no horizon 'round'"):
+        Puzzle.from_json(data)
+    data["horizon"] = "turn"
+    with pytest.raises(PuzzleFormatError, match="horizon must be one of game, round"):
+        Puzzle.from_json(data)

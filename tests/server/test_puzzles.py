@@ -35,13 +35,18 @@ PUZZLE_KEYS = {
 """Every field of a puzzle as sent before the choice: nothing about the answer."""
 
 ANSWER_KEYS = {
-    "type", "id", "chosen", "best", "solved", "verdict", "worths", "reason", "first",
+    "type", "id", "chosen", "best", "solved", "verdict", "worths", "reason", "horizon", "first",
     "rating", "puzzle_rating",
 }  # fmt: skip
 
 
 def made(
-    game_name: str, players: int, position: str, themes: tuple[str, ...], best: int = 1
+    game_name: str,
+    players: int,
+    position: str,
+    themes: tuple[str, ...],
+    best: int = 1,
+    horizon: str = "game",
 ) -> Puzzle:
     """A puzzle of ``position`` whose ``best``-th legal action is the answer."""
     game = closingbell.load_game(game_name, players=players)
@@ -71,6 +76,7 @@ def made(
         reason={"en": f"Reason {seat}.", "zh-Hant": f"理由 {seat}。"},
         worlds=48,
         source="test",
+        horizon=horizon,
     )
 
 
@@ -84,7 +90,7 @@ def puzzles() -> list[Puzzle]:
             SELL_CLUBS.replace("cash: 387 / 302 / 182 / 197", "cash: 388 / 302 / 182 / 196"),
             ("bankruptcy", "sell"),
         ),
-        made("take_stock", 3, LIMIT, ("limit", "save")),
+        made("take_stock", 3, LIMIT, ("limit", "save"), horizon="round"),
     ]
 
 
@@ -151,7 +157,13 @@ def test_a_puzzle_is_its_seats_view_and_the_answer_comes_after_the_choice(
     assert (body["first"], body["rating"]) == (None, None)  # a guest: nothing rated
     assert [w["action"] for w in body["worths"]] == [w.action for w in puzzle.worths]
     assert body["worths"][1]["behind"] == list(puzzle.worths[1].behind)
-    assert body["reason"] == puzzle.reason["en"]
+    assert body["reason"] == puzzle.reason["en"] and body["horizon"] == "game"
+    # A Take Stock puzzle judged at its round's end says so.
+    stock = next(p for p in puzzles if p.game == "take_stock")
+    judged = site.post(
+        f"/api/puzzles/{stock.id}/answer", json={"action": stock.best}, headers=ORIGIN
+    ).json()
+    assert judged["solved"] and judged["horizon"] == "round"
     zh = site.post(
         f"/api/puzzles/{puzzle.id}/answer",
         params={"lang": "zh-Hant"},

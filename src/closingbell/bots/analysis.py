@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from closingbell.bots.base import Bot, heuristic_class, legal_of
-from closingbell.bots.ismcts import _Worlds
+from closingbell.bots.ismcts import _horizon_round, _horizon_stop, _take_stock_values, _Worlds
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
 
@@ -85,6 +85,9 @@ class DecisionAnalysis:
     checked: tuple[int, Estimate] | None = None
     """The action taken and its lead over the best action, measured again over fresh worlds,
     when :meth:`Analyst.analyze` was told the action taken and it was not the best."""
+    horizon: str = "game"
+    """Where the play-outs stopped: ``"game"`` (margins and wins are final) or ``"round"``
+    (Take Stock: margins are standings at the round's end, :data:`HORIZONS`)."""
 
     @property
     def best(self) -> int:
@@ -113,6 +116,14 @@ class DecisionAnalysis:
         return True
 
 
+HORIZONS = ("game", "round")
+"""Where an analysis's play-outs may stop: at the game's end, or (Take Stock) at the end of
+the round the decision is in, where each seat's standing is its total plus its
+certificates at that moment's scoring prices and what it keeps for later rounds (the
+expert's own measure, :func:`closingbell.bots.ismcts._take_stock_values`). The round's end
+is far less noisy than the game's: later rounds' cards cannot blur the decision's effect."""
+
+
 def _estimate(values: list[float]) -> Estimate:
     n = len(values)
     mean = sum(values) / n
@@ -131,12 +142,39 @@ def outcome(world: State, seat: int) -> tuple[float, float]:
     return scores[seat] - max(others), win
 
 
-class Analyst:
-    """Analyses decisions of one game with a fixed budget of worlds and a seed."""
+def standing(values: list[float], seat: int) -> tuple[float, float]:
+    """The seat's margin over the best other seat in ``values``, and its share of the lead."""
+    others = [v for q, v in enumerate(values) if q != seat]
+    top = max(values)
+    leaders = sum(1 for v in values if v == top)
+    return values[seat] - max(others), (1.0 / leaders if values[seat] == top else 0.0)
 
-    def __init__(self, game: Game, *, worlds: int = 32, seed: int = 0, engine: str = "auto"):
+
+class Analyst:
+    """Analyses decisions of one game with a fixed budget of worlds and a seed.
+
+    With ``horizon="round"`` (Take Stock only) the play-outs stop at the end of the round
+    and each action's worth is the seat's standing there (:data:`HORIZONS`).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        worlds: int = 32,
+        seed: int = 0,
+        engine: str = "auto",
+        horizon: str = "game",
+    ):
         if worlds < 1:
             raise ValueError(f"an analysis deals at least one world, not {worlds}")
+        if horizon not in HORIZONS:
+            known = ", ".join(HORIZONS)
+            raise ValueError(f"an analysis's horizon is one of {known}, not {horizon!r}")
+        if horizon == "round" and game.info.name != "take_stock":
+            raise ValueError(f"{game.info.name} has no rounds to stop a play-out at")
+        self.horizon = horizon
+        """Where the play-outs stop (:data:`HORIZONS`)."""
         self.game = game
         """The game, with its options."""
         self.worlds = worlds
@@ -151,13 +189,17 @@ class Analyst:
         self._worlds = _Worlds(game, engine, policies)
         self._policies = policies
 
-    def _play_out(self, world: State) -> State:
-        """Play ``world`` to its end with the rule-based bot at every seat."""
+    def _play_out(self, world: State, stop_round: int | None) -> State:
+        """Play ``world`` on with the rule-based bot at every seat.
+
+        It stops at the end of round ``stop_round`` when that is given, else at the game's end.
+        """
         if self._worlds.playout is not None:
-            self._worlds.playout(world, MAX_STEPS, -1)
+            self._worlds.playout(world, MAX_STEPS, -1 if stop_round is None else stop_round)
             return world
+        stop = _horizon_stop(stop_round)
         steps = 0
-        while not world.is_terminal() and steps < MAX_STEPS:
+        while not world.is_terminal() and not stop(world) and steps < MAX_STEPS:
             mover = world.current_player
             assert mover is not None
             world.apply(self._policies[mover].choose(world.view(mover)))
@@ -165,10 +207,18 @@ class Analyst:
         return world
 
     def _after(self, dealt: State, action: int, seat: int) -> tuple[float, float]:
-        """``seat``'s final margin and share of the win after ``action`` in a copy of ``dealt``."""
+        """``seat``'s margin and share of the win (or of the lead, at a round's end).
+
+        The action is played in a copy of ``dealt``, which is not changed.
+        """
         world = dealt.clone()
+        stop_round = _horizon_round(world) if self.horizon == "round" else None
         world.apply(action)
-        return outcome(self._play_out(world), seat)
+        self._play_out(world, stop_round)
+        if stop_round is None or world.is_terminal():
+            return outcome(world, seat)
+        leaf = self._worlds.leaf or _take_stock_values
+        return standing(leaf(world), seat)
 
     def analyze(self, view: View, taken: int | None = None) -> DecisionAnalysis:
         """Every legal action of ``view``'s decision, valued over the same worlds.
@@ -216,9 +266,16 @@ class Analyst:
                 )
             checked = (taken, _estimate(leads))
         return DecisionAnalysis(
-            seat=seat, worlds=self.worlds, actions=tuple(values), checked=checked
+            seat=seat,
+            worlds=self.worlds,
+            actions=tuple(values),
+            checked=checked,
+            horizon=self.horizon,
         )
 
     def describe(self) -> dict[str, Any]:
         """The analysis's settings, for a review's header."""
-        return {"worlds": self.worlds, "seed": self.seed, "playout": "heuristic"}
+        out: dict[str, Any] = {"worlds": self.worlds, "seed": self.seed, "playout": "heuristic"}
+        if self.horizon != "game":
+            out["horizon"] = self.horizon
+        return out

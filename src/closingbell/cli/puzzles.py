@@ -30,6 +30,7 @@ from closingbell.cli.hints import install_extra
 from closingbell.core.errors import ClosingbellError, RecordError
 from closingbell.core.records import GameRecord
 from closingbell.puzzles import Criteria, Finder, Puzzle, from_record, from_selfplay
+from closingbell.puzzles.finder import WORLDS
 from closingbell.puzzles.model import PuzzleFormatError, dumps, iter_puzzles, read_puzzles
 from closingbell.server.environment import EnvironmentValueError, read, variable
 
@@ -78,13 +79,16 @@ def add_parser(sub: Any) -> None:
     )
     build.add_argument("--seed", type=arguments.seed, default=0, help="first self-play deal (0)")
     build.add_argument(
-        "--worlds", type=int, default=48, help="worlds of each analysis (default 48)"
+        "--worlds",
+        type=int,
+        default=None,
+        help=f"worlds of each analysis (default: {_defaults(0)})",
     )
     build.add_argument(
         "--screen",
         type=arguments.non_negative_int,
-        default=12,
-        help="worlds of the quick first look (default 12; 0: none)",
+        default=None,
+        help=f"worlds of the quick first look (default: {_defaults(1)}; 0: none)",
     )
     build.add_argument("--workers", type=arguments.positive_int, default=1, help="processes")
     build.add_argument("--out", required=True, metavar="FILE", help="the JSON Lines file")
@@ -107,6 +111,11 @@ def add_parser(sub: Any) -> None:
     )
     load.set_defaults(run=run_import)
     p.set_defaults(run=lambda args: _usage(p))
+
+
+def _defaults(which: int) -> str:
+    """Each game's default worlds (0: of an analysis, 1: of the first look), for the help."""
+    return ", ".join(f"{game} {worlds[which]}" for game, worlds in WORLDS.items())
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -12,10 +12,11 @@ A decision becomes a puzzle when all of this holds (docs/puzzles.md):
    worlds each, dealt independently, must both name the same best action and each put its
    lead over *every* other action above zero with the whole 95% interval, and its mean lead
    over the next best at :attr:`Criteria.lead` or more (5 points in Take Stock, $20 in Card
-   Stock Market by default): a difference a player feels. One analysis alone is not enough:
-   among thousands of decisions whose best actions are about equal, one in a few hundred
-   passes it by chance, and in Take Stock, where clear decisions are rare, such chance
-   passes outnumbered the real puzzles.
+   Stock Market by default): a difference a player feels. Take Stock's analyses stop at the
+   end of the decision's round and deal more worlds (:data:`HORIZONS`, :data:`WORLDS`).
+   One analysis alone is not enough: among thousands of decisions whose best actions are
+   about equal, one in a few hundred passes it by chance, and in Take Stock, where clear
+   decisions are rare, such chance passes outnumbered the real puzzles.
 
 Every analysis reads only the seat's view of the position, as the puzzle shows it. The
 worths a puzzle stores are the second analysis's. Decisions come from game records
@@ -40,29 +41,54 @@ from closingbell.text.names import seat_name
 LEADS: dict[str, float] = {"take_stock": 5.0, "card_stock_market": 20.0}
 """The least mean lead over the next best action, in each game's unit (points, dollars)."""
 
+HORIZONS: dict[str, str] = {"take_stock": "round"}
+"""Where each game's analyses stop (:data:`closingbell.bots.analysis.HORIZONS`; default the
+game's end). A Take Stock decision's worth at the game's end is blurred by the rounds still
+to be dealt (a paired lead's interval is about +-14 points over 48 worlds), so Take Stock
+puzzles are judged at the end of their round, as the expert judges its moves."""
+
+WORLDS: dict[str, tuple[int, int]] = {"take_stock": (384, 48), "card_stock_market": (48, 12)}
+"""Each game's default worlds of each analysis and of the quick first look. Even at the
+round's end a Take Stock lead over 48 worlds is blurred by about +-8 points, more than the
+lead asked for, so its analyses deal eight times as many."""
+
 
 @dataclass(frozen=True)
 class Criteria:
     """How hard the finder looks, and what counts as clearly best."""
 
-    worlds: int = 48
-    """Worlds of each of the two analyses."""
-    screen: int = 12
-    """Worlds of the quick first look (0: none)."""
+    worlds: int | None = None
+    """Worlds of each of the two analyses (``None``: the game's, :data:`WORLDS`)."""
+    screen: int | None = None
+    """Worlds of the quick first look (0: none; ``None``: the game's, :data:`WORLDS`)."""
     leads: Mapping[str, float] = field(default_factory=lambda: dict(LEADS))
     """The least mean lead over the next best action, by game."""
     seed: int = 0
     """The seed of the analyses' worlds."""
+    horizons: Mapping[str, str] = field(default_factory=lambda: dict(HORIZONS))
+    """Where each game's analyses stop (default the game's end)."""
 
     def __post_init__(self) -> None:
-        if self.worlds < 2:
+        if self.worlds is not None and self.worlds < 2:
             raise ValueError(f"an analysis needs at least 2 worlds, not {self.worlds}")
-        if self.screen < 0:
+        if self.screen is not None and self.screen < 0:
             raise ValueError(f"the first look's worlds cannot be negative, not {self.screen}")
 
     def lead(self, game: str) -> float:
         """The least lead for ``game``."""
         return self.leads.get(game, 0.0)
+
+    def horizon(self, game: str) -> str:
+        """Where ``game``'s analyses stop."""
+        return self.horizons.get(game, "game")
+
+    def worlds_for(self, game: str) -> tuple[int, int]:
+        """The worlds of each analysis and of the first look for ``game``."""
+        worlds, screen = WORLDS.get(game, (48, 12))
+        return (
+            worlds if self.worlds is None else self.worlds,
+            screen if self.screen is None else self.screen,
+        )
 
 
 def memoryless(state: State) -> bool:
@@ -121,9 +147,18 @@ class Finder:
         self.criteria = criteria or Criteria()
         """How hard it looks."""
         c = self.criteria
-        self._screen = Analyst(game, worlds=max(2, c.screen), seed=c.seed * 3 + 1, engine=engine)
-        self._first = Analyst(game, worlds=c.worlds, seed=c.seed * 3 + 2, engine=engine)
-        self._check = Analyst(game, worlds=c.worlds, seed=c.seed * 3 + 3, engine=engine)
+        name = game.info.name
+        self.worlds, self.screen = c.worlds_for(name)
+        """The worlds of each analysis and of the first look."""
+        self.horizon = c.horizon(name)
+        """Where the analyses stop."""
+
+        def analyst(worlds: int, seed: int) -> Analyst:
+            return Analyst(game, worlds=worlds, seed=seed, engine=engine, horizon=self.horizon)
+
+        self._screen = analyst(max(2, self.screen), c.seed * 3 + 1)
+        self._first = analyst(self.worlds, c.seed * 3 + 2)
+        self._check = analyst(self.worlds, c.seed * 3 + 3)
         self.looked = 0
         """Decisions looked at (memoryless choices analysed)."""
         self.last: DecisionAnalysis | None = None
@@ -145,7 +180,7 @@ class Finder:
         shown = game.state_from_position(position)
         view = shown.view(seat)
         least = self.criteria.lead(name)
-        if self.criteria.screen:
+        if self.screen:
             quick = self._screen.analyze(view)
             # Far behind on a few worlds: the best two actions are too close to tell.
             if -quick.actions[1].behind.mean < least / 2:
@@ -169,8 +204,9 @@ class Finder:
             worths=worth_of(found.actions),
             themes=themes_of(name, view, best, runner_up),
             reason=reasons(game, shown, best, runner_up, found),
-            worlds=self.criteria.worlds,
+            worlds=self.worlds,
             source=source,
+            horizon=self.horizon,
         )
 
 

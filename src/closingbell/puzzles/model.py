@@ -95,6 +95,9 @@ class Puzzle:
     """How many worlds each of the analyses dealt."""
     source: str
     """Where the decision comes from (a self-play deal or a record)."""
+    horizon: str = "game"
+    """Where the analyses' play-outs stopped: ``"game"``, so margins and wins are final, or
+    ``"round"`` (Take Stock), so they are standings and the lead at the round's end."""
 
     @property
     def id(self) -> str:
@@ -136,6 +139,7 @@ class Puzzle:
             "reason": dict(self.reason),
             "worlds": self.worlds,
             "source": self.source,
+            **({} if self.horizon == "game" else {"horizon": self.horizon}),
         }
 
     @classmethod
@@ -165,6 +169,12 @@ KEYS = (
     "source",
 )
 """The fields of a puzzle's JSON, all required."""
+
+OPTIONAL_KEYS = ("horizon",)
+"""The fields a puzzle's JSON may leave out: ``horizon`` is ``"game"`` when it is absent."""
+
+PUZZLE_HORIZONS = {"game": None, "round": "take_stock"}
+"""Each horizon a puzzle may give, and the one game it is for (``None``: every game)."""
 
 
 def _int(data: Mapping[str, Any], key: str, line: int | None) -> int:
@@ -203,7 +213,7 @@ def _read(data: object, line: int | None) -> Puzzle:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise PuzzleFormatError(f"missing field {missing[0]!r}", line)
-    unknown = sorted(k for k in data if k not in KEYS)
+    unknown = sorted(k for k in data if k not in KEYS and k not in OPTIONAL_KEYS)
     if unknown:
         raise PuzzleFormatError(f"unknown field {unknown[0]!r}", line)
     if data["format"] != FORMAT:
@@ -222,6 +232,11 @@ def _read(data: object, line: int | None) -> Puzzle:
     if worlds < 2:
         raise PuzzleFormatError("worlds must be at least 2", line)
     source = _str(data, "source", line)
+    horizon = _str(data, "horizon", line) if "horizon" in data else "game"
+    if horizon not in PUZZLE_HORIZONS:
+        raise PuzzleFormatError(f"horizon must be one of {', '.join(PUZZLE_HORIZONS)}", line)
+    if PUZZLE_HORIZONS[horizon] not in (None, name):
+        raise PuzzleFormatError(f"{name} has no horizon {horizon!r}", line)
     themes = data["themes"]
     if not isinstance(themes, list) or not all(isinstance(t, str) for t in themes):
         raise PuzzleFormatError("themes must be a list of names", line)
@@ -257,6 +272,7 @@ def _read(data: object, line: int | None) -> Puzzle:
         reason=reason,
         worlds=worlds,
         source=source,
+        horizon=horizon,
     )
     try:
         game = puzzle.make_game()

@@ -107,9 +107,10 @@ class ActionWorth(BaseModel):
     label: str
     """The action in words."""
     margin: list[float]
-    """The seat's final margin over the best other seat after it."""
+    """The seat's final margin over the best other seat after it (at the round's end for a
+    puzzle whose ``horizon`` is ``"round"``)."""
     win: list[float]
-    """The seat's chance of winning after it."""
+    """The seat's chance of winning after it (of leading at the round's end, likewise)."""
     behind: list[float]
     """How much less final margin than the best action it gives (zeros for the best)."""
 
@@ -145,6 +146,10 @@ class PuzzleAnswered(BaseModel):
     """Every choice, best first."""
     reason: str
     """Why the best action beats the next best."""
+    horizon: Literal["game", "round"]
+    """Where the worths were measured: at the game's end (final margins, chances of winning)
+    or, for Take Stock puzzles, at the end of the puzzle's round (standings, chances of
+    leading then)."""
     first: bool | None
     """For an account, whether this was its first answer (the one rated); ``None`` for a guest."""
     rating: RatingChange | None
@@ -424,6 +429,7 @@ def _answered(
             for w in puzzle.worths
         ],
         reason=puzzle.reason.get(lang) or puzzle.reason.get("en", ""),
+        horizon="round" if puzzle.horizon == "round" else "game",
         first=first,
         rating=change,
         puzzle_rating=rating,

@@ -98,6 +98,9 @@ class Cost:
     """The chance of winning after the action taken."""
     win_preferred: float
     """The chance of winning after the preferred action."""
+    horizon: str = "game"
+    """Where the analysis looked: ``"game"`` (the margin and chances are final) or ``"round"``
+    (Take Stock: the standing and the chance of leading at the round's end)."""
 
 
 def cost_of(analysis: DecisionAnalysis, taken: int, preferred: int) -> Cost:
@@ -123,6 +126,7 @@ def cost_of(analysis: DecisionAnalysis, taken: int, preferred: int) -> Cost:
         high=margin + half,
         win_taken=took.win.mean,
         win_preferred=prefer.win.mean,
+        horizon=analysis.horizon,
     )
 
 

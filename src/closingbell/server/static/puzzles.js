@@ -156,10 +156,12 @@ function focusChoices(uses) {
 
 /** What one choice was worth, in one line under it, once the puzzle is answered. */
 function worthLine(w, best) {
-  const parts = [
-    _("Final margin {value} ({range})", { value: unit(w.margin[0]), range: interval(w.margin) }),
-    _("chance of winning {value}", { value: percent(w.win[0]) }),
-  ];
+  const atRoundEnd = answer.horizon === "round";
+  const margin = { value: unit(w.margin[0]), range: interval(w.margin) };
+  const win = { value: percent(w.win[0]) };
+  const parts = atRoundEnd
+    ? [_("Standing at the round's end {value} ({range})", margin), _("chance of leading then {value}", win)]
+    : [_("Final margin {value} ({range})", margin), _("chance of winning {value}", win)];
   if (!best) parts.push(_("{value} behind the best ({range})", { value: unit(-w.behind[0]), range: interval([0, -w.behind[2], -w.behind[1]]) }));
   return el("span", { class: "worth" }, parts.join(" · "));
 }

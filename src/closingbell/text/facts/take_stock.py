@@ -127,6 +127,19 @@ class TakeStockFacts:
 
     def _cost(self, cost: Cost) -> str:
         _ = self._
+        if cost.horizon == "round":
+            return cost_sentence(
+                cost,
+                lambda margin: f"{margin:.1f}",
+                falls=_(
+                    "The cost: about {margin} points of standing at the round's end ({low} to "
+                    "{high}), and the chance of leading then falls from {before} to {after}."
+                ),
+                stays=_(
+                    "The cost: about {margin} points of standing at the round's end ({low} to "
+                    "{high}); the chance of leading then stays about {after}."
+                ),
+            )
         return cost_sentence(
             cost,
             lambda margin: f"{margin:.1f}",

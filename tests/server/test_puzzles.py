@@ -45,6 +45,7 @@ def made(
     players: int,
     position: str,
     themes: tuple[str, ...],
+    *,
     best: int = 1,
     horizon: str = "game",
 ) -> Puzzle:

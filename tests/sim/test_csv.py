@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -34,6 +35,7 @@ def test_columns_are_wide_per_seat() -> None:
         "rounds",
         "length",
         "duration",
+        "facts",
         "seat0_bot",
         "seat0_score",
         "seat0_win",
@@ -61,6 +63,11 @@ def test_pandas_reads_every_game(run: tuple[Path, list[sim.GameResult]]) -> None
     wins = frame[["seat0_win", "seat1_win", "seat2_win"]].sum(axis=1)
     assert wins.tolist() == pytest.approx([1.0] * 6)
     assert (frame["duration"] > 0).all()
+    # Each game's facts are JSON counts of what its log holds, as the result has them.
+    assert frame["facts"].tolist() == [r.facts for r in results]
+    facts = [json.loads(text) for text in frame["facts"]]
+    assert all(f["round_end"] == 1 and f["game_over"] == 1 for f in facts)
+    assert all(0 <= f["first_seat"] < 3 for f in facts)
 
 
 def test_polars_reads_every_game(run: tuple[Path, list[sim.GameResult]]) -> None:
@@ -93,3 +100,19 @@ def test_read_results_round_trips(run: tuple[Path, list[sim.GameResult]], tmp_pa
     assert [r.duration for r in sim.read_results(copy)] == pytest.approx(
         [r.duration for r in results], abs=1e-6
     )
+
+
+def test_a_file_written_before_facts_is_read_and_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "old.csv"
+    plan = sim.match_plan("take_stock", SEATS, games=6, seed=2, options=QUICK)
+    first = sim.execute(plan, games=3, workers=1)
+    old = [r.__class__(**{**r.__dict__, "facts": ""}) for r in first]
+    with out.open("w", encoding="utf-8") as f:
+        f.write(",".join(sim.columns(3, facts=False)) + "\n")
+        f.writelines(",".join(sim.results.to_row(r, facts=False)) + "\n" for r in old)
+    assert sim.read_results(out) == old
+    resumed = sim.execute(plan, workers=1, out=out)
+    assert resumed[:3] == old and all(r.facts for r in resumed[3:])
+    # The file keeps its shape: later games are written without facts, and read back.
+    assert out.read_text().splitlines()[0] == ",".join(sim.columns(3, facts=False))
+    assert [r.facts for r in sim.read_results(out)] == [""] * 6

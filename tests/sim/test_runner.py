@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -101,9 +103,11 @@ def test_resume_skips_the_games_a_file_holds(tmp_path: Path) -> None:
     # An interrupted run: some games finished (not in order), one more cut off mid-line.
     partial = tmp_path / "partial.csv"
     kept = [rows[4], rows[0], rows[7]]
-    cells = kept[1].split(",")
+    cells = next(csv.reader([kept[1]]))
     cells[columns(2).index("seat0_score")] = "999"  # only a skipped game keeps this mark
-    kept[1] = ",".join(cells)
+    line = io.StringIO()
+    csv.writer(line, lineterminator="").writerow(cells)
+    kept[1] = line.getvalue()
     partial.write_text("\n".join([header, *kept]) + "\n" + rows[1][:15], encoding="utf-8")
 
     resumed = sim.run_match(

@@ -20,6 +20,7 @@ SUBCOMMANDS = (
     "puzzles",
     "bench",
     "simulate",
+    "study",
     "serve",
     "backup",
     "restore",

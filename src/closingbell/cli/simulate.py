@@ -69,23 +69,7 @@ def add_parser(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="a rules option of the game, e.g. rounds=2 (repeatable)",
     )
-    p.add_argument(
-        "--workers",
-        type=arguments.positive_int,
-        metavar="N",
-        help="worker processes, or the local Ray cluster's CPUs (default: every core; "
-        "1 plays in this process)",
-    )
-    p.add_argument(
-        "--backend",
-        choices=sim.BACKENDS,
-        default="processes",
-        help="local processes (default) or Ray tasks",
-    )
-    p.add_argument(
-        "--address",
-        help="the Ray cluster to join (default: start a local one); needs --backend ray",
-    )
+    add_where(p)
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -103,6 +87,39 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plot", metavar="DIR", help="save PNG charts of the results in DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
+
+
+def add_where(p: argparse.ArgumentParser) -> None:
+    """The arguments that say where games are played: --workers, --backend, --address."""
+    p.add_argument(
+        "--workers",
+        type=arguments.positive_int,
+        metavar="N",
+        help="worker processes, or the local Ray cluster's CPUs (default: every core; "
+        "1 plays in this process)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=sim.BACKENDS,
+        default="processes",
+        help="local processes (default) or Ray tasks",
+    )
+    p.add_argument(
+        "--address",
+        help="the Ray cluster to join (default: start a local one); needs --backend ray",
+    )
+
+
+def ray_missing(args: argparse.Namespace) -> str | None:
+    """Why the arguments' backend cannot run (bad --address, no Ray), or ``None``."""
+    if args.address and args.backend != "ray":
+        return "--address needs --backend ray"
+    if args.backend == "ray":
+        try:
+            sim.runner.import_ray()
+        except sim.SimulationError as exc:
+            return f"{exc}; install it with: {install_extra('dist')}"
+    return None
 
 
 def _specs(text: str) -> list[str]:
@@ -182,11 +199,9 @@ def run(args: argparse.Namespace) -> int:
         plan = _plan(args)
     except (ClosingbellError, ValueError) as exc:
         return _error(str(exc))
-    if args.backend == "ray":
-        try:
-            sim.runner.import_ray()
-        except sim.SimulationError as exc:
-            return _error(f"{exc}; install it with: {install_extra('dist')}")
+    problem = ray_missing(args)
+    if problem:
+        return _error(problem)
     try:
         results = sim.execute(
             plan,

@@ -100,6 +100,9 @@ class GameResult:
     """Decisions taken in the game."""
     duration: float = field(default=0.0, compare=False)
     """Wall-clock seconds the game took (never compared: it depends on the machine)."""
+    facts: str = ""
+    """What happened in the game, as compact JSON (:func:`game_facts`); empty when the
+    results file that held the game was written before facts were recorded."""
 
     @property
     def players(self) -> int:
@@ -123,6 +126,39 @@ def win_shares(winners: Sequence[int], players: int) -> tuple[float, ...]:
     return tuple(share if seat in winners else 0.0 for seat in range(players))
 
 
+def game_facts(state: Any, first: int | None) -> dict[str, int]:
+    """What happened in a finished game, counted from its log: plain data for studies.
+
+    Each kind of logged event is counted under its name (``"levy"``, ``"bankrupt"``,
+    ``"round_end"``...). An event with a ``reason`` field is also counted under
+    ``"<kind>:<reason>"`` (``"round_end:market_closed"``). ``"first_seat"`` is the seat that
+    made the game's first decision.
+    """
+    fields: Mapping[str, Sequence[str]] = getattr(state, "EVENT_FIELDS", {})
+    reasons = {
+        kind: names.index("reason") + 1 for kind, names in fields.items() if "reason" in names
+    }
+    counts: dict[str, int] = {}
+    for entry in state.log:
+        event = entry[1]
+        kind = event[0]
+        counts[kind] = counts.get(kind, 0) + 1
+        at = reasons.get(kind)
+        if at is not None:
+            key = f"{kind}:{event[at]}"
+            counts[key] = counts.get(key, 0) + 1
+    counts["first_seat"] = -1 if first is None else first
+    return dict(sorted(counts.items()))
+
+
+def facts_of(result: GameResult) -> dict[str, int]:
+    """A result's :attr:`GameResult.facts` as a dict (empty when it holds none)."""
+    if not result.facts:
+        return {}
+    data: dict[str, int] = json.loads(result.facts)
+    return data
+
+
 def play_game(task: GameTask) -> GameResult:
     """Play ``task`` to the end with fresh bots and return its result."""
     start = time.perf_counter()
@@ -133,6 +169,7 @@ def play_game(task: GameTask) -> GameResult:
         for text, seed in zip(task.bots, task.bot_seeds, strict=True)
     ]
     state = native.new_game(game, task.deal_seed, task.engine)
+    first = state.current_player
     while not state.is_terminal():
         seat = state.current_player
         assert seat is not None
@@ -152,6 +189,7 @@ def play_game(task: GameTask) -> GameResult:
         rounds=len(round_results()) if callable(round_results) else 0,
         length=len(state.history),
         duration=time.perf_counter() - start,
+        facts=json.dumps(game_facts(state, first), separators=(",", ":")),
     )
 
 
@@ -174,6 +212,9 @@ class Plan:
     """The run's seed, from which every deal and bot seed is derived."""
     deals: int
     """How many deals are played at every table."""
+    rotate: bool = True
+    """Whether each deal is played once per rotation of the seat list. A table of one
+    bot at every seat plays each deal once: its rotations would be the same game."""
 
     @property
     def players(self) -> int:
@@ -183,7 +224,7 @@ class Plan:
     @property
     def rotations(self) -> int:
         """Rotations of the seat list played per deal and table."""
-        return self.players
+        return self.players if self.rotate else 1
 
     @property
     def games(self) -> int:
@@ -196,7 +237,8 @@ class Plan:
         deal, rest = divmod(index, len(self.tables) * rotations)
         table, rotation = divmod(rest, rotations)
         seats = self.tables[table]
-        bots = tuple(seats[(seat - rotation) % rotations] for seat in range(rotations))
+        n = len(seats)
+        bots = tuple(seats[(seat - rotation) % n] for seat in range(n))
         return GameTask(
             index=index,
             game=self.game,
@@ -206,5 +248,5 @@ class Plan:
             rotation=rotation,
             deal_seed=deal_seed(self.seed, deal),
             bots=bots,
-            bot_seeds=tuple(bot_seed(self.seed, index, seat) for seat in range(rotations)),
+            bot_seeds=tuple(bot_seed(self.seed, index, seat) for seat in range(n)),
         )

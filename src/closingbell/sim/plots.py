@@ -18,7 +18,8 @@ PLOTS = ("score_distribution.png", "win_rate_by_seat.png", "win_rate_by_bot.png"
 """The files :func:`plot_summary` writes."""
 
 
-def _figure(width: float = 7.0, height: float = 4.0) -> Any:
+def figure_of(width: float = 7.0, height: float = 4.0) -> Any:
+    """A new figure on an Agg canvas, laid out to fit, of ``width`` by ``height`` inches."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415 (sim extra)
     from matplotlib.figure import Figure  # noqa: PLC0415
 
@@ -27,7 +28,8 @@ def _figure(width: float = 7.0, height: float = 4.0) -> Any:
     return figure
 
 
-def _error_bars(rates: list[float], intervals: list[list[float]]) -> list[list[float]]:
+def error_bars(rates: list[float], intervals: list[list[float]]) -> list[list[float]]:
+    """Matplotlib's yerr for ``rates`` with 95% ``intervals`` ([low, high] each)."""
     return [
         [r - ci[0] for r, ci in zip(rates, intervals, strict=True)],
         [ci[1] - r for r, ci in zip(rates, intervals, strict=True)],
@@ -48,7 +50,7 @@ def plot_summary(
     paths = [out / name for name in PLOTS]
     even = summary["even_win_rate"]
 
-    figure = _figure(max(6.0, 1.4 * len(names) + 2), 4.5)
+    figure = figure_of(max(6.0, 1.4 * len(names) + 2), 4.5)
     axes = figure.add_subplot()
     axes.boxplot([scores[n] for n in names], showmeans=True)
     axes.set_xticks(range(1, len(names) + 1), names, rotation=20, ha="right")
@@ -57,13 +59,13 @@ def plot_summary(
     figure.savefig(paths[0])
 
     seats = summary["seats"]
-    figure = _figure()
+    figure = figure_of()
     axes = figure.add_subplot()
     rates = [s["win_rate"] for s in seats]
     axes.bar(
         [f"seat {s['seat']}" for s in seats],
         rates,
-        yerr=_error_bars(rates, [s["ci95"] for s in seats]),
+        yerr=error_bars(rates, [s["ci95"] for s in seats]),
         capsize=4,
         color="tab:orange",
     )
@@ -73,14 +75,14 @@ def plot_summary(
     axes.legend()
     figure.savefig(paths[1])
 
-    figure = _figure(max(6.0, 1.4 * len(names) + 2), 4.5)
+    figure = figure_of(max(6.0, 1.4 * len(names) + 2), 4.5)
     axes = figure.add_subplot()
     bots = summary["bots"]
     rates = [bots[n]["win_rate"] for n in names]
     axes.bar(
         range(len(names)),
         rates,
-        yerr=_error_bars(rates, [bots[n]["ci95"] for n in names]),
+        yerr=error_bars(rates, [bots[n]["ci95"] for n in names]),
         capsize=4,
     )
     axes.set_xticks(range(len(names)), names, rotation=20, ha="right")

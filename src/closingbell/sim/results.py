@@ -31,20 +31,24 @@ GAME_COLUMNS = (
     "rounds",
     "length",
     "duration",
+    "facts",
 )
 """The columns about the whole game, before the per-seat ones."""
+LEGACY_COLUMNS = GAME_COLUMNS[:-1]
+"""The game columns of files written before ``facts`` was recorded: such a file is still
+read and resumed, its new rows written without facts."""
 SEAT_FIELDS = ("bot", "score", "win")
 """Each seat's columns, ``seat{N}_bot``, ``seat{N}_score`` and ``seat{N}_win``."""
 
 
-def columns(players: int) -> list[str]:
-    """The header of a results file for ``players`` seats."""
+def columns(players: int, *, facts: bool = True) -> list[str]:
+    """The header of a results file for ``players`` seats (``facts=False``: an older file's)."""
     seats = [f"seat{s}_{f}" for s in range(players) for f in SEAT_FIELDS]
-    return [*GAME_COLUMNS, *seats]
+    return [*(GAME_COLUMNS if facts else LEGACY_COLUMNS), *seats]
 
 
-def to_row(result: GameResult) -> list[str]:
-    """One game as the cells of a CSV row."""
+def to_row(result: GameResult, *, facts: bool = True) -> list[str]:
+    """One game as the cells of a CSV row (``facts=False``: for an older file)."""
     cells = [
         str(result.index),
         result.game,
@@ -57,6 +61,7 @@ def to_row(result: GameResult) -> list[str]:
         str(result.rounds),
         str(result.length),
         f"{result.duration:.6f}",
+        *([result.facts] if facts else []),
     ]
     for bot, score, win in zip(result.bots, result.scores, result.wins, strict=True):
         cells += [bot, str(score), repr(win)]
@@ -80,6 +85,7 @@ def from_row(row: dict[str, str]) -> GameResult:
         rounds=int(row["rounds"]),
         length=int(row["length"]),
         duration=float(row["duration"]),
+        facts=row.get("facts") or "",
     )
 
 
@@ -132,11 +138,15 @@ class ResultsFile:
         self.finished: dict[int, GameResult] = {}
         """The games the file held when it was opened, by index."""
         header = columns(plan.players)
+        self.facts = True
+        """Whether rows carry the ``facts`` column (not in a file written before it)."""
         text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
         kept = _complete_lines(text)
         if kept:
             found = next(csv.reader(io.StringIO(kept, newline="")), [])
-            if found != header:
+            if found == columns(plan.players, facts=False):
+                self.facts = False
+            elif found != header:
                 raise SimulationError(
                     f"{self.path} is not a results file of this run's shape "
                     f"(its columns are not those of {plan.players} seats); "
@@ -161,7 +171,7 @@ class ResultsFile:
 
     def write(self, result: GameResult) -> None:
         """Append one game and flush it to disk."""
-        self._writer.writerow(to_row(result))
+        self._writer.writerow(to_row(result, facts=self.facts))
         self._file.flush()
 
     def close(self) -> None:

@@ -42,7 +42,8 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def _game(name: str, players: int, options: Mapping[str, Any]) -> Game:
+def checked_game(name: str, players: int, options: Mapping[str, Any]) -> Game:
+    """The game with these options, or a :class:`SimulationError` saying what is wrong."""
     if "players" in options:
         raise SimulationError("give the number of players by the seats, not as an option")
     try:
@@ -93,7 +94,7 @@ def match_plan(
     options = dict(options or {})
     if isinstance(seats, str):
         seats = seats.split(",")
-    loaded = _game(game, len(seats), options)
+    loaded = checked_game(game, len(seats), options)
     _check_counts(games, seed)
     return Plan(
         game=game,
@@ -117,7 +118,7 @@ def tournament_plan(
     options = dict(options or {})
     if isinstance(bots, str):
         bots = bots.split(",")
-    loaded = _game(game, players, options)
+    loaded = checked_game(game, players, options)
     _check_counts(games, seed)
     names = _specs(bots, loaded)
     if len(set(names)) != len(names):
@@ -210,6 +211,7 @@ def execute(
     out: str | os.PathLike[str] | None = None,
     progress: bool = False,
     engine: str = "auto",
+    label: str | None = None,
 ) -> list[GameResult]:
     """Play the first ``games`` games of ``plan`` (default: all) and return them by index.
 
@@ -219,7 +221,7 @@ def execute(
     already holds are not played again. ``progress``: a tqdm bar on stderr. ``engine``:
     where the games and bots run (:data:`closingbell.native.ENGINES`; the results are the
     same on every engine). On Ctrl-C the games finished so far stay in ``out`` and
-    ``KeyboardInterrupt`` is raised.
+    ``KeyboardInterrupt`` is raised. ``label`` names the run on the progress bar.
     """
     if engine not in native.ENGINES:
         raise SimulationError(f"engine must be one of {', '.join(native.ENGINES)}, not {engine!r}")
@@ -246,7 +248,7 @@ def execute(
             stream = _in_process(tasks)
         else:
             stream = _on_processes(tasks, min(count, len(tasks)))
-        bar = _progress_bar(progress, total, len(results), plan)
+        bar = _progress_bar(progress, total, len(results), label or f"{plan.game} x{plan.players}")
         with contextlib.closing(stream), contextlib.closing(bar):
             for result in stream:
                 if sink is not None:
@@ -267,7 +269,7 @@ class _NoBar:
         pass
 
 
-def _progress_bar(enabled: bool, total: int, done: int, plan: Plan) -> Any:
+def _progress_bar(enabled: bool, total: int, done: int, label: str) -> Any:
     if not enabled:
         return _NoBar()
     from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415 (sim extra)
@@ -277,7 +279,7 @@ def _progress_bar(enabled: bool, total: int, done: int, plan: Plan) -> Any:
         initial=done,
         file=sys.stderr,
         unit="game",
-        desc=f"{plan.game} x{plan.players}",
+        desc=label,
         dynamic_ncols=True,
         smoothing=0.05,
     )

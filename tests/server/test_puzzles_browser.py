@@ -40,7 +40,7 @@ def _no_script_errors() -> Iterator[None]:
 def puzzles() -> list[Puzzle]:
     return [
         made("card_stock_market", 4, SELL_CLUBS, ("sell",)),
-        made("take_stock", 3, LIMIT, ("limit", "save")),
+        made("take_stock", 3, LIMIT, ("limit", "save"), horizon="round"),
     ]
 
 
@@ -90,6 +90,7 @@ def test_a_guest_answers_wrong_and_sees_the_best_choice_and_why(
     assert page.locator(f".choice-list button.best[data-action='{puzzle.best}']").count() == 1
     assert page.locator(f".choice-list button.wrong[data-action='{wrong}']").count() == 1
     assert page.locator(".choice-list .worth").count() == len(puzzle.worths)
+    assert "Final margin" in page.inner_text(".choice-list .worth >> nth=0")
     assert page.locator(".choice-list button").first.get_attribute("data-action") == str(
         puzzle.best
     )
@@ -127,6 +128,9 @@ def test_a_player_solves_a_puzzle_and_the_rating_moves(
     right = "答對了：這就是最好的選擇。" if short == "zh" else "Right: that is the best choice."
     assert page.inner_text(".verdict") == right
     assert page.inner_text(".puzzle-result .reason") == puzzle.reason[lang]
+    # A Take Stock puzzle's worths are standings at the round's end, and say so.
+    at_round_end = "本回合結束時的差距" if short == "zh" else "Standing at the round's end"
+    assert at_round_end in page.inner_text(".choice-list .worth >> nth=0")
     solved = "1 題中第一次就答對 1 題" if short == "zh" else "1 of 1 solved at the first try"
     assert solved in page.inner_text("#my-puzzle-rating")
     assert_accessible(page, f"puzzles answered ({lang}, {size})")

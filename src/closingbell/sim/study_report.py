@@ -52,38 +52,42 @@ def _sure(ci: Sequence[float] | None) -> bool:
 
 
 def headlines(doc: dict[str, Any]) -> list[str]:
-    """The study's main findings, one sentence each."""
+    """The study's main findings, one paragraph each."""
     out = []
     fields = doc["field"]
-    first = []
+    shares = []
+    edges = []
     for n, f in fields.items():
         place = f["by_place"][0]
         low, high = place["ci95"]
-        verdict = "more" if low > f["even"] else "less" if high < f["even"] else "about"
-        first.append(
-            f"{n} players: {_pct(place['rate'])} {_ci_pct(place['ci95'])}, "
-            f"{verdict} than the fair {_pct(f['even'])}"
-            if verdict != "about"
-            else f"{n} players: {_pct(place['rate'])} {_ci_pct(place['ci95'])}, "
-            f"no clear difference from the fair {_pct(f['even'])}"
-        )
-    out.append(
-        "**Going first.** The player who makes the first decision wins " + "; ".join(first) + "."
+        shares.append(f"{n} players {_pct(place['rate'])} {_ci_pct(place['ci95'])}")
+        if low > f["even"]:
+            edges.append(f"an edge at {n} players (fair: {_pct(f['even'])})")
+        elif high < f["even"]:
+            edges.append(f"a handicap at {n} players (fair: {_pct(f['even'])})")
+    verdict = (
+        "Going first is " + " and ".join(edges)
+        if edges
+        else "No table size shows a clear edge or handicap for going first"
     )
-    skill = []
-    for n, levels in doc["skill"].items():
-        s = levels[doc["weaker"][-1]]
-        skill.append(f"{n} players: {_pct(s['rate'])} (fair {_pct(s['fair'])})")
-    easy = [f"{n}: {_pct(levels[doc['weaker'][1]]['rate'])}" for n, levels in doc["skill"].items()]
     out.append(
-        f"**Skill against luck.** One `{doc['field_bot']}` bot among `{doc['weaker'][-1]}` bots "
-        f"(a small difference in skill) wins "
-        + "; ".join(skill)
-        + ". Among `"
-        + doc["weaker"][1]
-        + "` bots (a large difference) it wins "
-        + ", ".join(easy)
-        + " (by number of players)."
+        "**Going first.** The first player's share of the wins: "
+        + ", ".join(shares)
+        + f". {verdict}."
+    )
+    strong = doc["field_bot"]
+    parts = []
+    for level in reversed(doc["weaker"]):
+        rates = [f"{_pct(levels[level]['rate'])} at {n}" for n, levels in doc["skill"].items()]
+        parts.append(f"among `{level}` bots {', '.join(rates)}")
+    fair = ", ".join(
+        f"{_pct(levels[doc['weaker'][0]]['fair'])} at {n}" for n, levels in doc["skill"].items()
+    )
+    out.append(
+        f"**Skill against luck.** One `{strong}` bot wins "
+        + "; ".join(parts)
+        + f" players (a fair share: {fair}). The closer the other bots' skill, the more the "
+        "cards decide."
     )
     lengths = [f"{n}: {_num(f['length']['mean'], 0)}" for n, f in fields.items()]
     margins = [f"{n}: {_money(doc, f['winning_margin']['mean'])}" for n, f in fields.items()]

@@ -7,6 +7,7 @@ report can be written again from a saved ``study.json`` without playing a game.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -297,7 +298,9 @@ def plot_study(doc: dict[str, Any], directory: str | os.PathLike[str]) -> list[P
         )
         axes.set_xticks(range(1, len(sizes) + 1), sizes)
         axes.set_xlabel("players")
-        axes.set_title(f"{label} (10/25/50/75/90%)")
+        axes.set_title(f"{label} (10/25/50/75/90%)", fontsize=10)
+    unit = "dollars" if doc["unit"] == "dollars" else "points"
+    figure.suptitle(f"{title}: how long a game lasts, and the winning margin in {unit}")
     paths.append(out / CHARTS[2])
     figure.savefig(paths[-1])
 
@@ -325,26 +328,30 @@ def plot_study(doc: dict[str, Any], directory: str | os.PathLike[str]) -> list[P
     compared = doc["options_compared"]
     if compared:
         metrics = list(compared[0]["metrics"])
-        figure = figure_of(4.0 * len(metrics), 0.45 * len(compared) + 1.8)
-        grid = figure.subplots(1, len(metrics), sharey=True)
+        cols = min(3, len(metrics))
+        rows = math.ceil(len(metrics) / cols)
+        figure = figure_of(4.2 * cols, rows * (0.32 * len(compared) + 1.2) + 0.6)
+        grid = figure.subplots(rows, cols, sharey=True, squeeze=False)
         names = [f"{c['option']}={json.dumps(c['value'])}" for c in compared]
-        for axes, metric in zip(grid, metrics, strict=True):
-            values = [c["metrics"][metric]["difference"] for c in compared]
+        for k, axes in enumerate(grid.flat):
+            if k >= len(metrics):
+                axes.set_visible(False)
+                continue
+            first = compared[0]["metrics"][metrics[k]]
+            scale = 100.0 if first["share"] else 1.0
+            values = [scale * c["metrics"][metrics[k]]["difference"] for c in compared]
             cis = [
-                c["metrics"][metric]["ci95"] or [v, v]
+                [scale * x for x in c["metrics"][metrics[k]]["ci95"] or [v / scale] * 2]
                 for c, v in zip(compared, values, strict=True)
             ]
             axes.errorbar(
-                values,
-                range(len(names)),
-                xerr=error_bars(values, cis),
-                fmt="o",
-                capsize=3,
+                values, range(len(names)), xerr=error_bars(values, cis), fmt="o", capsize=3
             )
             axes.axvline(0, color="grey", linestyle="--")
-            axes.set_title(compared[0]["metrics"][metric]["label"], fontsize=9)
-        grid[0].set_yticks(range(len(names)), names, fontsize=8)
-        grid[0].invert_yaxis()
+            unit = " (percentage points)" if first["share"] else ""
+            axes.set_title(first["label"] + unit, fontsize=9)
+            axes.set_yticks(range(len(names)), names, fontsize=8)
+        grid[0][0].invert_yaxis()
         figure.suptitle(f"{title}: change with each option at {doc['option_players']} players")
         paths.append(out / CHARTS[4])
         figure.savefig(paths[-1])

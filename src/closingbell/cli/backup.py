@@ -8,8 +8,9 @@ it), a PostgreSQL one dumped with ``pg_dump --format=custom`` (docs/deploy.md). 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,21 @@ DATABASE_HELP = (
     "path, sqlite:///PATH, or postgresql://USER:PASSWORD@HOST[:PORT]/DB"
 )
 """The help of a DATABASE argument."""
+
+
+def server_database(given: str | None, environ: Mapping[str, str] | None = None) -> str | None:
+    """The database a command acts on, as ``closingbell serve`` finds its own.
+
+    ``given`` (a ``--database`` option) if there is one, else ``CLOSINGBELL_DATABASE``, else
+    ``None`` (the server's default file). Raises ``EnvironmentValueError`` for a variable
+    that cannot be read.
+    """
+    from closingbell.server.environment import read  # noqa: PLC0415 (the web extra)
+
+    if given is not None:
+        return given
+    database: str | None = read(os.environ if environ is None else environ, "database", str)[1]
+    return database
 
 
 def add_parser(subparsers: Any) -> None:

@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import importlib.util
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -25,14 +24,14 @@ from typing import Any
 
 import closingbell
 from closingbell.cli import arguments
-from closingbell.cli.backup import DATABASE_HELP
+from closingbell.cli.backup import DATABASE_HELP, server_database
 from closingbell.cli.hints import install_extra
 from closingbell.core.errors import ClosingbellError, RecordError
 from closingbell.core.records import GameRecord
 from closingbell.puzzles import Criteria, Finder, Puzzle, from_record, from_selfplay
 from closingbell.puzzles.finder import WORLDS
 from closingbell.puzzles.model import PuzzleFormatError, dumps, iter_puzzles, read_puzzles
-from closingbell.server.environment import EnvironmentValueError, read, variable
+from closingbell.server.environment import EnvironmentValueError, variable
 
 NAME = "closingbell puzzles"
 
@@ -252,13 +251,11 @@ def run_import(args: argparse.Namespace, environ: Mapping[str, str] | None = Non
     except OSError as exc:
         print(f"{NAME}: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    database = args.database
-    if database is None:
-        try:
-            _, database = read(os.environ if environ is None else environ, "database", str)
-        except EnvironmentValueError as exc:
-            print(f"{NAME}: {exc}", file=sys.stderr)
-            return 2
+    try:
+        database = server_database(args.database, environ)
+    except EnvironmentValueError as exc:
+        print(f"{NAME}: {exc}", file=sys.stderr)
+        return 2
     store = Store(str(database or default_database_path()))
 
     async def add() -> int:

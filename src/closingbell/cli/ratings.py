@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from closingbell.cli.arguments import positive_int
-from closingbell.cli.backup import DATABASE_HELP
+from closingbell.cli.backup import DATABASE_HELP, server_database
 from closingbell.cli.hints import install_extra
-from closingbell.server.environment import EnvironmentValueError, read, variable
+from closingbell.server.environment import EnvironmentValueError, variable
 
 SHOWN = 20
 """Places shown per game by default."""
@@ -75,13 +74,11 @@ def run(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> i
             file=sys.stderr,
         )
         return 1
-    database = args.database
-    if database is None:
-        try:
-            _, database = read(os.environ if environ is None else environ, "database", str)
-        except EnvironmentValueError as exc:
-            print(f"closingbell ratings: {exc}", file=sys.stderr)
-            return 2
+    try:
+        database = server_database(args.database, environ)
+    except EnvironmentValueError as exc:
+        print(f"closingbell ratings: {exc}", file=sys.stderr)
+        return 2
     store = Store(str(database or default_database_path()))
     try:
         return asyncio.run(_run(store, standings, args))

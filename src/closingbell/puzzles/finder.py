@@ -101,9 +101,13 @@ def memoryless(state: State) -> bool:
     seat = state.current_player
     if seat is None:
         return False
-    game = state.game
+    return _same_view(state, state.game.state_from_position(state.to_position()), seat)
+
+
+def _same_view(state: State, shown: State, seat: int) -> bool:
+    """Whether ``seat`` sees the same in ``state`` and in ``shown`` but for the log."""
     played = state.view(seat).to_dict()
-    read = game.state_from_position(state.to_position()).view(seat).to_dict()
+    read = shown.view(seat).to_dict()
     played.pop("log", None)
     read.pop("log", None)
     return played == read
@@ -170,14 +174,16 @@ class Finder:
         ``state`` is not changed. ``source`` says where the decision comes from.
         """
         seat = state.current_player
-        if seat is None or len(state.legal_actions()) < 2 or not memoryless(state):
+        if seat is None or len(state.legal_actions()) < 2:
+            return None
+        game = self.game
+        position = state.to_position()
+        shown = game.state_from_position(position)
+        if not _same_view(state, shown, seat):
             return None
         self.looked += 1
         self.last = None
-        game = self.game
         name = game.info.name
-        position = state.to_position()
-        shown = game.state_from_position(position)
         view = shown.view(seat)
         least = self.criteria.lead(name)
         if self.screen:

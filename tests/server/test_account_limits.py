@@ -129,7 +129,7 @@ def test_wrong_current_passwords_are_throttled_like_sign_ins(tmp_path: Path) -> 
         assert refused.status_code == 429
         assert refused.json()["error"]["code"] == "too_many_sign_ins"
         assert int(refused.headers["retry-after"]) > 0
-        assert client.get("/api/account").json()["user"] == {"username": "xena"}
+        assert client.get("/api/account").json()["user"] == {"username": "xena", "bot": False}
 
 
 def test_an_account_keeps_a_bounded_number_of_sessions(database_url: str) -> None:

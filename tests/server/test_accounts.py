@@ -72,15 +72,15 @@ def stored(url: str, query: str) -> list[Any]:
 def test_sign_up_sign_in_and_out(site: TestClient, database_url: str) -> None:
     assert site.get("/api/account").json() == {"user": None}
     cookie = sign_up(site, "Alice")
-    assert site.get("/api/account").json() == {"user": {"username": "Alice"}}
+    assert site.get("/api/account").json() == {"user": {"username": "Alice", "bot": False}}
     assert site.post("/api/account/signout", headers=ORIGIN).json() == {"user": None}
     use(site, cookie)  # the old cookie, kept by an attacker: revoked for good
     assert site.get("/api/account").json() == {"user": None}
     use(site, None)
     signed = site.post("/api/account/signin", json={"username": "alice", "password": PASSWORD})
     assert signed.status_code == 200
-    assert signed.json()["user"] == {"username": "Alice"}
-    assert site.get("/api/account").json() == {"user": {"username": "Alice"}}
+    assert signed.json()["user"] == {"username": "Alice", "bot": False}
+    assert site.get("/api/account").json() == {"user": {"username": "Alice", "bot": False}}
     # The password is kept only as its Argon2id hash, the session only as its SHA-256.
     [(digest,)] = stored(database_url, "SELECT password_hash FROM users")
     assert digest.startswith("$argon2id$") and PASSWORD not in digest
@@ -235,7 +235,10 @@ def test_a_password_change_signs_out_the_other_sessions(site: TestClient) -> Non
         "/api/account/password", json={"old": PASSWORD, "new": "new password 1"}, headers=ORIGIN
     )
     assert changed.status_code == 200
-    assert site.get("/api/account").json()["user"] == {"username": "jack"}  # this one stays
+    assert site.get("/api/account").json()["user"] == {
+        "username": "jack",
+        "bot": False,
+    }  # this one stays
     use(site, first)
     assert site.get("/api/account").json() == {"user": None}
     use(site, None)
@@ -260,7 +263,10 @@ def test_a_cross_site_post_is_refused(site: TestClient, database_url: str) -> No
         assert answer.status_code == 403
         assert answer.json()["error"]["code"] == "bad_origin"
     assert stored(database_url, "SELECT count(*) FROM tables") == [(0,)]
-    assert site.get("/api/account").json()["user"] == {"username": "kim"}  # still signed in
+    assert site.get("/api/account").json()["user"] == {
+        "username": "kim",
+        "bot": False,
+    }  # still signed in
     made = site.post("/api/tables", json=body, headers=ORIGIN)
     assert made.status_code == 201
     referred = site.post("/api/tables", json=body, headers={"referer": "http://testserver/"})

@@ -59,6 +59,7 @@ from tests.server.test_serve import free_port, server
 SCHEMA_TABLES = [
     "actions",
     "alembic_version",
+    "api_tokens",
     "chat",
     "leases",
     "puzzle_attempts",
@@ -75,7 +76,7 @@ SCHEMA_TABLES = [
     "users",
 ]
 """The tables of a closingbell database, sorted."""
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 """The newest migration, which a database made or upgraded by a server is at."""
 
 

@@ -49,7 +49,12 @@ from sqlalchemy.exc import IntegrityError
 
 from closingbell.server.store import Store, hash_token
 from closingbell.server.store.records import aware
-from closingbell.server.store.schema import seats_table, sessions_table, users_table
+from closingbell.server.store.schema import (
+    api_tokens_table,
+    seats_table,
+    sessions_table,
+    users_table,
+)
 
 SESSION_COOKIE = "closingbell_session"
 """The session cookie's name."""
@@ -72,6 +77,15 @@ to tie the server up)."""
 
 SESSIONS_PER_ACCOUNT = 10
 """Sessions one account keeps at once; signing in once more revokes the oldest."""
+
+TOKENS_PER_ACCOUNT = 10
+"""API tokens one bot account may hold at once (revoked ones do not count)."""
+
+TOKEN_NAME_MAX = 64
+"""The longest name of an API token, in characters."""
+
+BAD_API_TOKEN = "the API token is unknown or was revoked"
+"""The one answer to a request with an API token that opens nothing."""
 
 BAD_SIGN_IN = "the account name or the password is wrong"
 """The one answer to a sign-in with an unknown name or a wrong password."""
@@ -112,6 +126,22 @@ class User:
     """The account's id (never shown: pages name accounts by their username)."""
     username: str
     """The account's name as its owner typed it."""
+    bot: bool = False
+    """Whether it is a bot account, played by a program with an API token."""
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    """One API token of a bot account, as its owner sees it listed (never the token)."""
+
+    id: str
+    """The token's id (to revoke it)."""
+    name: str
+    """Its owner's name for it."""
+    created_at: dt.datetime
+    """When it was made."""
+    used_at: dt.datetime | None
+    """When it last opened a connection or made a request (``None``: never)."""
 
 
 def check_username(value: str) -> str:
@@ -401,7 +431,10 @@ class Accounts:
             row = (
                 await conn.execute(
                     sa.select(
-                        users_table.c.id, users_table.c.username, users_table.c.password_hash
+                        users_table.c.id,
+                        users_table.c.username,
+                        users_table.c.password_hash,
+                        users_table.c.bot,
                     ).where(users_table.c.username_key == key)
                 )
             ).first()
@@ -416,7 +449,7 @@ class Accounts:
             self.throttle.failed(key, address)
             raise AccountError("bad_sign_in", BAD_SIGN_IN, 401)
         self.throttle.succeeded(key)
-        user = User(id=row.id, username=row.username)
+        user = User(id=row.id, username=row.username, bot=bool(row.bot))
         return user, await self._new_session(user)
 
     async def _new_session(self, user: User) -> str:
@@ -462,7 +495,12 @@ class Accounts:
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(users_table.c.id, users_table.c.username, sessions_table.c.seen_at)
+                    sa.select(
+                        users_table.c.id,
+                        users_table.c.username,
+                        users_table.c.bot,
+                        sessions_table.c.seen_at,
+                    )
                     .select_from(sessions_table.join(users_table))
                     .where(sessions_table.c.id_hash == digest)
                 )
@@ -482,7 +520,7 @@ class Accounts:
                     .where(sessions_table.c.id_hash == digest)
                     .values(seen_at=now)
                 )
-        return User(id=row.id, username=row.username)
+        return User(id=row.id, username=row.username, bot=bool(row.bot))
 
     async def _revoke(self, digests: Iterable[str]) -> None:
         wanted = list(digests)
@@ -562,9 +600,149 @@ class Accounts:
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(users_table.c.id, users_table.c.username).where(
+                    sa.select(users_table.c.id, users_table.c.username, users_table.c.bot).where(
                         users_table.c.username_key == key
                     )
                 )
             ).first()
-        return None if row is None else User(id=row.id, username=row.username)
+        return None if row is None else User(id=row.id, username=row.username, bot=bool(row.bot))
+
+    async def make_bot(self, user: User) -> User:
+        """Make ``user`` a bot account, for good; :class:`AccountError` when it may not be.
+
+        Only an account that never sat at a table may: its games and ratings are a person's.
+        """
+        if user.bot:
+            raise AccountError("already_bot", "this account is a bot account already", 409)
+        async with self.store.writing("account") as conn:
+            seated = await conn.scalar(
+                sa.select(sa.func.count()).where(seats_table.c.user_id == user.id)
+            )
+            if seated:
+                raise AccountError(
+                    "has_games",
+                    "only an account that never sat at a table can become a bot account",
+                    409,
+                )
+            await conn.execute(
+                users_table.update().where(users_table.c.id == user.id).values(bot=True)
+            )
+        return User(id=user.id, username=user.username, bot=True)
+
+    async def tokens(self, user: User) -> list[ApiToken]:
+        """``user``'s API tokens that are not revoked, oldest first."""
+        async with self.store.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(api_tokens_table)
+                    .where(
+                        api_tokens_table.c.user_id == user.id,
+                        api_tokens_table.c.revoked_at.is_(None),
+                    )
+                    .order_by(api_tokens_table.c.created_at, api_tokens_table.c.id)
+                )
+            ).all()
+        return [
+            ApiToken(
+                id=row.id,
+                name=row.name,
+                created_at=aware(row.created_at) or row.created_at,
+                used_at=aware(row.used_at),
+            )
+            for row in rows
+        ]
+
+    async def new_token(self, user: User, name: str) -> tuple[ApiToken, str]:
+        """Make an API token for bot account ``user``: the token listed, and the token itself.
+
+        The token is shown this once: only its SHA-256 is kept.
+        """
+        if not user.bot:
+            raise AccountError(
+                "not_a_bot", "API tokens are for bot accounts: make this account one first", 403
+            )
+        label = unicodedata.normalize("NFC", name).strip()
+        if not label or len(label) > TOKEN_NAME_MAX or not label.isprintable():
+            raise AccountError(
+                "bad_token_name",
+                f"a token's name is 1 to {TOKEN_NAME_MAX} printable characters",
+                422,
+            )
+        token = secrets.token_urlsafe(32)
+        made = ApiToken(id=secrets.token_hex(8), name=label, created_at=self.clock(), used_at=None)
+        async with self.store.writing("account") as conn:
+            held = await conn.scalar(
+                sa.select(sa.func.count()).where(
+                    api_tokens_table.c.user_id == user.id,
+                    api_tokens_table.c.revoked_at.is_(None),
+                )
+            )
+            if (held or 0) >= TOKENS_PER_ACCOUNT:
+                raise AccountError(
+                    "too_many_tokens",
+                    f"an account holds at most {TOKENS_PER_ACCOUNT} tokens: revoke one first",
+                    409,
+                )
+            await conn.execute(
+                api_tokens_table.insert().values(
+                    id=made.id,
+                    user_id=user.id,
+                    name=label,
+                    token_hash=hash_token(token),
+                    created_at=made.created_at,
+                )
+            )
+        return made, token
+
+    async def revoke_token(self, user: User, token_id: str) -> None:
+        """Revoke ``user``'s token ``token_id``: it opens nothing more, its connections close."""
+        async with self.store.writing("account") as conn:
+            digest = await conn.scalar(
+                sa.select(api_tokens_table.c.token_hash).where(
+                    api_tokens_table.c.id == token_id,
+                    api_tokens_table.c.user_id == user.id,
+                    api_tokens_table.c.revoked_at.is_(None),
+                )
+            )
+            if digest is None:
+                raise AccountError("unknown_token", "this account has no such token", 404)
+            await conn.execute(
+                api_tokens_table.update()
+                .where(api_tokens_table.c.id == token_id)
+                .values(revoked_at=self.clock())
+            )
+        self._revoked([digest])
+
+    async def user_of_token(self, token: str) -> User:
+        """The bot account whose API token ``token`` is; :data:`BAD_API_TOKEN` if none."""
+        if not token or len(token) > 100:
+            raise AccountError("bad_api_token", BAD_API_TOKEN, 401)
+        digest = hash_token(token)
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(
+                        users_table.c.id,
+                        users_table.c.username,
+                        users_table.c.bot,
+                        api_tokens_table.c.used_at,
+                    )
+                    .select_from(api_tokens_table.join(users_table))
+                    .where(
+                        api_tokens_table.c.token_hash == digest,
+                        api_tokens_table.c.revoked_at.is_(None),
+                    )
+                )
+            ).first()
+        if row is None or not row.bot:
+            raise AccountError("bad_api_token", BAD_API_TOKEN, 401)
+        last = self._seen.get(digest)
+        if last is None or time.monotonic() - last >= SEEN_EVERY:
+            self._seen[digest] = time.monotonic()
+            async with self.store.writing("account") as conn:
+                await conn.execute(
+                    api_tokens_table.update()
+                    .where(api_tokens_table.c.token_hash == digest)
+                    .values(used_at=self.clock())
+                )
+        return User(id=row.id, username=row.username, bot=True)

@@ -29,7 +29,7 @@ import closingbell
 from closingbell.bots import searches
 from closingbell.core.jsontext import JSONDepthError, load_json
 from closingbell.core.registry import available_games, game_class
-from closingbell.server.accounts import SESSION_COOKIE, Clock, utc_now
+from closingbell.server.accounts import SESSION_COOKIE, AccountError, Clock, utc_now
 from closingbell.server.client import CLOSE_SIGNED_OUT, Connection
 from closingbell.server.errors import WebError
 from closingbell.server.guided import has_tutorial
@@ -45,7 +45,7 @@ from closingbell.server.logs import RequestIds, bound
 from closingbell.server.metrics import CONTENT_TYPE, Metrics
 from closingbell.server.mygames import router as my_games_router
 from closingbell.server.origins import normalize_origin, origin_allowed
-from closingbell.server.players import client_address, hub_of, session_user
+from closingbell.server.players import bearer_token, client_address, hub_of, session_user
 from closingbell.server.players import router as players_router
 from closingbell.server.protocol import (
     CLIENT_MESSAGE,
@@ -725,8 +725,8 @@ async def _read(
                     continue
                 if parsed.account:
                     found = await _account_seat(websocket, table)
-                    if isinstance(found, str):
-                        _refuse(conn, ErrorCode.NOT_SEATED, found, table)
+                    if isinstance(found[0], ErrorCode):
+                        _refuse(conn, found[0], str(found[1]), table)
                         continue
                     conn.seat, conn.session = found
                 elif parsed.token is not None:
@@ -778,29 +778,42 @@ async def _handle(
         await table.act(conn, message, received)
 
 
-async def _account_seat(websocket: WebSocket, table: LiveTable) -> tuple[int, str] | str:
-    """The seat of the session's account (and the session's SHA-256), or why not.
+async def _account_seat(
+    websocket: WebSocket, table: LiveTable
+) -> tuple[int, str] | tuple[ErrorCode, str]:
+    """The seat of the connection's account (and its session's SHA-256), or why not.
 
-    The session is the WebSocket's session cookie. Only a page of the site's own may
-    use the session (its ``Origin`` is required).
+    The account is a bot account's, by the API token of an ``Authorization: Bearer``
+    header at the handshake, else the session cookie's: only a page of the site's own may
+    use the session (its ``Origin`` is required). A revoked session or token closes the
+    connections it opened.
     """
-    origin = websocket.headers.get("origin")
-    host = websocket.headers.get("host")
-    allowed = table.hub.settings.allowed_origins
-    scheme = websocket.scope.get("scheme", "ws")
-    if origin is None or not origin_allowed(origin, host, allowed, scheme=scheme):
-        return "a session is used only by pages of this site"
-    cookie = websocket.cookies.get(SESSION_COOKIE)
-    user = await table.hub.accounts.user_of(cookie)
-    if user is None or cookie is None:
-        return "not signed in: sign in, or give the seat's token"
+    token = bearer_token(websocket)
+    if token is not None:
+        try:
+            user = await table.hub.accounts.user_of_token(token)
+        except AccountError as exc:
+            return ErrorCode.BAD_API_TOKEN, exc.message
+        secret = token
+    else:
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host")
+        allowed = table.hub.settings.allowed_origins
+        scheme = websocket.scope.get("scheme", "ws")
+        if origin is None or not origin_allowed(origin, host, allowed, scheme=scheme):
+            return ErrorCode.NOT_SEATED, "a session is used only by pages of this site"
+        cookie = websocket.cookies.get(SESSION_COOKIE)
+        found = await table.hub.accounts.user_of(cookie)
+        if found is None or cookie is None:
+            return ErrorCode.NOT_SEATED, "not signed in: sign in, or give the seat's token"
+        user, secret = found, cookie
     seat = table.seating.seat_of_user(user.id)
     if seat is None and table.hub.cluster.shared:
         await table.seating.refresh()  # joined through another server, maybe
         seat = table.seating.seat_of_user(user.id)
     if seat is None:
-        return "your account has no seat at this table"
-    return seat, hash_token(cookie)
+        return ErrorCode.NOT_SEATED, "your account has no seat at this table"
+    return seat, hash_token(secret)
 
 
 async def _write(websocket: WebSocket, conn: Connection, metrics: Metrics) -> None:

@@ -17,7 +17,9 @@ from pydantic import Field
 from closingbell.server.accounts import (
     SESSION_COOKIE,
     SESSION_DAYS,
+    TOKENS_PER_ACCOUNT,
     AccountError,
+    ApiToken,
     User,
 )
 from closingbell.server.errors import WebError
@@ -80,9 +82,29 @@ def client_address(request: Request | WebSocket) -> str:
     return request.client.host if request.client else ""
 
 
+def bearer_token(request: Request | WebSocket) -> str | None:
+    """The API token of an ``Authorization: Bearer TOKEN`` header, or ``None`` without one."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 async def session_user(request: Request) -> User | None:
-    """The account signed in with the request's session cookie, or ``None``."""
-    return await hub_of(request).accounts.user_of(request.cookies.get(SESSION_COOKIE))
+    """The account of the request: a bot account's API token, else the session cookie.
+
+    ``None`` for a guest. A request that gives an ``Authorization`` header with a token that
+    opens nothing is refused (``401 bad_api_token``) rather than taken for a guest's.
+    """
+    accounts = hub_of(request).accounts
+    token = bearer_token(request)
+    if token is not None:
+        try:
+            return await accounts.user_of_token(token)
+        except AccountError as exc:
+            raise _refused(exc) from None
+    return await accounts.user_of(request.cookies.get(SESSION_COOKIE))
 
 
 async def signed_in(request: Request) -> User:
@@ -110,7 +132,72 @@ def _set_cookie(request: Request, response: Response, cookie: str) -> None:
 
 
 def _account(user: User | None) -> dict[str, Any]:
-    return {"user": None if user is None else {"username": user.username}}
+    return {"user": None if user is None else {"username": user.username, "bot": user.bot}}
+
+
+class NewToken(_Strict):
+    """``POST /api/account/tokens``: the new API token's name."""
+
+    name: str
+    """The owner's name for it ("my trained agent"); its length is the accounts' to check
+    (``bad_token_name``), the request body's size bounds what is read."""
+
+
+def _token(token: ApiToken) -> dict[str, Any]:
+    return {
+        "id": token.id,
+        "name": token.name,
+        "created_at": token.created_at.isoformat(),
+        "used_at": None if token.used_at is None else token.used_at.isoformat(),
+    }
+
+
+async def _cookie_user(request: Request) -> User:
+    """The account of the request's session cookie: what only its owner's browser may do."""
+    user = await hub_of(request).accounts.user_of(request.cookies.get(SESSION_COOKIE))
+    if user is None:
+        raise WebError(ErrorCode.SIGN_IN_REQUIRED, "sign in first", 401)
+    return user
+
+
+@router.post("/api/account/bot")
+async def make_bot(request: Request) -> dict[str, Any]:
+    """Make the signed-in account a bot account, for good (only one that never sat at a table)."""
+    try:
+        user = await hub_of(request).accounts.make_bot(await _cookie_user(request))
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return _account(user)
+
+
+@router.get("/api/account/tokens")
+async def list_tokens(request: Request) -> dict[str, Any]:
+    """The bot account's API tokens (names and dates: never a token)."""
+    user = await _cookie_user(request)
+    tokens = await hub_of(request).accounts.tokens(user)
+    return {"tokens": [_token(t) for t in tokens], "most": TOKENS_PER_ACCOUNT}
+
+
+@router.post("/api/account/tokens", status_code=201)
+async def create_token(request: Request, body: NewToken) -> dict[str, Any]:
+    """A new API token for the bot account: the only time the token itself is sent."""
+    user = await _cookie_user(request)
+    try:
+        made, token = await hub_of(request).accounts.new_token(user, body.name)
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return {**_token(made), "token": token}
+
+
+@router.delete("/api/account/tokens/{token_id}")
+async def revoke_token(request: Request, token_id: str) -> dict[str, Any]:
+    """Revoke one of the bot account's API tokens; its open connections are closed."""
+    user = await _cookie_user(request)
+    try:
+        await hub_of(request).accounts.revoke_token(user, token_id[:32])
+    except AccountError as exc:
+        raise _refused(exc) from None
+    return {"revoked": token_id}
 
 
 async def _signed_in_as(
@@ -161,7 +248,7 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
 @router.post("/api/account/password")
 async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
     """Change the password; every other session of the account is signed out."""
-    user = await signed_in(request)
+    user = await _cookie_user(request)
     try:
         await hub_of(request).accounts.change_password(
             user,

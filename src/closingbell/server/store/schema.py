@@ -103,9 +103,25 @@ users_table = sa.Table(
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("password_changed_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("bot", sa.Boolean(), nullable=False, server_default=sa.false()),
 )
 """One row per account: its name as typed, its lower-case form (unique) and the Argon2 hash
-of its password (migration 0005; ``server.accounts``)."""
+of its password (migration 0005; ``server.accounts``), and whether it is a bot account
+(migration 0009)."""
+
+api_tokens_table = sa.Table(
+    "api_tokens",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+)
+"""A bot account's API tokens: the SHA-256 of each (the token is shown once, when made), its
+owner's name for it, and when it was made, last used and revoked (migration 0009)."""
 
 sessions_table = sa.Table(
     "sessions",

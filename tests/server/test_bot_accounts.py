@@ -1,0 +1,178 @@
+"""Bot accounts: made from a new account, played by a program through its API tokens."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from closingbell.server.accounts import TOKENS_PER_ACCOUNT
+from closingbell.server.client import CLOSE_SIGNED_OUT
+from tests.server.helpers import act, client_for, expect, expect_error
+from tests.server.test_accounts import ORIGIN, sign_up, stored, use
+
+
+@pytest.fixture
+def site(database_url: str) -> Iterator[TestClient]:
+    with client_for(database_url) as client:
+        yield client
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _bot_with_token(site: TestClient, name: str) -> tuple[str, str]:
+    """A new bot account's session cookie and one API token of it."""
+    cookie = sign_up(site, name)
+    made = site.post("/api/account/bot", headers=ORIGIN)
+    assert made.status_code == 200, made.text
+    assert made.json() == {"user": {"username": name, "bot": True}}
+    answer = site.post("/api/account/tokens", json={"name": "agent"}, headers=ORIGIN)
+    assert answer.status_code == 201, answer.text
+    return cookie, answer.json()["token"]
+
+
+def test_a_new_account_becomes_a_bot_and_its_tokens_are_shown_once(
+    site: TestClient, database_url: str
+) -> None:
+    cookie, token = _bot_with_token(site, "robo")
+    listed = site.get("/api/account/tokens").json()
+    assert listed["most"] == TOKENS_PER_ACCOUNT
+    [entry] = listed["tokens"]
+    assert entry["name"] == "agent" and entry["used_at"] is None
+    assert token not in json.dumps(listed)  # listed by name and dates, never the token
+    # Only the token's SHA-256 is kept.
+    rows = stored(database_url, "SELECT token_hash FROM api_tokens")
+    assert len(rows) == 1 and token not in str(rows) and len(rows[0][0]) == 64
+    # The token opens the account, without a cookie or an Origin.
+    use(site, None)
+    me = site.get("/api/account", headers=_bearer(token)).json()
+    assert me == {"user": {"username": "robo", "bot": True}}
+    use(site, cookie)
+    assert site.get("/api/account/tokens").json()["tokens"][0]["used_at"] is not None
+
+
+def test_what_a_bot_account_may_not_do_is_refused_and_changes_nothing(
+    site: TestClient, database_url: str
+) -> None:
+    # A person's account has no tokens.
+    sign_up(site, "person")
+    refused = site.post("/api/account/tokens", json={"name": "x"}, headers=ORIGIN)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_a_bot"
+    # An account that sat at a table stays a person's.
+    table = site.post(
+        "/api/tables", json={"game": "take_stock", "seats": ["open", "easy"]}, headers=ORIGIN
+    ).json()["table"]
+    assert site.post(f"/api/tables/{table['id']}/join", json={}, headers=ORIGIN).status_code == 200
+    refused = site.post("/api/account/bot", headers=ORIGIN)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "has_games"
+    assert stored(database_url, "SELECT bot FROM users WHERE username = 'person'")[0][0] in (
+        0,
+        False,
+    )
+    _cookie, token = _bot_with_token(site, "robo")
+    again = site.post("/api/account/bot", headers=ORIGIN)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_bot"
+    for name, code in (
+        ("", "bad_token_name"),
+        ("x" * 65, "bad_token_name"),
+        ("a\nb", "bad_token_name"),
+    ):
+        bad = site.post("/api/account/tokens", json={"name": name}, headers=ORIGIN)
+        assert bad.json()["error"]["code"] == code, (name, bad.text)
+    for i in range(TOKENS_PER_ACCOUNT - 1):
+        assert (
+            site.post("/api/account/tokens", json={"name": f"t{i}"}, headers=ORIGIN).status_code
+            == 201
+        )
+    full = site.post("/api/account/tokens", json={"name": "one more"}, headers=ORIGIN)
+    assert full.status_code == 409 and full.json()["error"]["code"] == "too_many_tokens"
+    assert len(site.get("/api/account/tokens").json()["tokens"]) == TOKENS_PER_ACCOUNT
+    # A token cannot manage tokens or change the password: only the owner's browser can.
+    use(site, None)
+    for method, path, body in (
+        ("GET", "/api/account/tokens", None),
+        ("POST", "/api/account/tokens", {"name": "mine"}),
+        ("POST", "/api/account/password", {"old": "x" * 8, "new": "y" * 8}),
+    ):
+        answer = site.request(method, path, json=body, headers=_bearer(token))
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "sign_in_required"
+    # A wrong token is refused, not taken for a guest's.
+    for header in (_bearer("nope"), _bearer(""), {"Authorization": "Basic abc"}):
+        answer = site.get("/api/account", headers=header)
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "bad_api_token"
+        made = site.post(
+            "/api/tables", json={"game": "take_stock", "seats": ["open", "easy"]}, headers=header
+        )
+        assert made.status_code == 401
+    assert len(stored(database_url, "SELECT id FROM tables")) == 1
+
+
+def test_a_bot_account_plays_a_game_through_its_token_and_a_revoked_token_closes(
+    site: TestClient,
+) -> None:
+    cookie, token = _bot_with_token(site, "robo")
+    use(site, None)
+    made = site.post(
+        "/api/tables",
+        json={"game": "take_stock", "seats": ["open", "random"], "options": {"rounds": 1}},
+        headers=_bearer(token),
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    joined = site.post(f"/api/tables/{table['id']}/join", json={}, headers=_bearer(token))
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["table"]["seats"][0]["name"] == "robo"
+    path = f"/ws/tables/{table['id']}"
+    with site.websocket_connect(path, headers=_bearer(token)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        assert expect(ws, "welcome")["seat"] == 0
+        state = expect(ws, "state")
+        while state["status"] != "finished":
+            if state["legal"]:
+                act(ws, state["version"], state["legal"][0]["id"])
+            state = expect(ws, "state")
+        assert state["result"]["winners"]
+    # A wrong token is refused at the table; another bot account's token has no seat there.
+    with site.websocket_connect(path, headers=_bearer("nope")) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        expect_error(ws, "bad_api_token")
+    _, other = _bot_with_token(site, "other")
+    use(site, None)
+    with site.websocket_connect(path, headers=_bearer(other)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        expect_error(ws, "not_seated")
+    # Revoked by its owner: the token opens nothing more.
+    use(site, cookie)
+    token_id = site.get("/api/account/tokens").json()["tokens"][0]["id"]
+    assert site.delete(f"/api/account/tokens/{token_id}", headers=ORIGIN).status_code == 200
+    gone = site.delete(f"/api/account/tokens/{token_id}", headers=ORIGIN)
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "unknown_token"
+    assert site.get("/api/account/tokens").json()["tokens"] == []
+    use(site, None)
+    assert site.get("/api/account", headers=_bearer(token)).status_code == 401
+    with site.websocket_connect(path, headers=_bearer(token)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        expect_error(ws, "bad_api_token")
+
+
+def test_revoking_a_token_closes_the_connections_it_opened(site: TestClient) -> None:
+    cookie, token = _bot_with_token(site, "robo")
+    use(site, None)
+    table = site.post(
+        "/api/tables",
+        json={"game": "take_stock", "seats": ["open", "easy"]},
+        headers=_bearer(token),
+    ).json()["table"]
+    site.post(f"/api/tables/{table['id']}/join", json={}, headers=_bearer(token))
+    with site.websocket_connect(f"/ws/tables/{table['id']}", headers=_bearer(token)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        expect(ws, "state")
+        use(site, cookie)
+        token_id = site.get("/api/account/tokens").json()["tokens"][0]["id"]
+        site.delete(f"/api/account/tokens/{token_id}", headers=ORIGIN)
+        closed = expect(ws, "closed")
+        assert closed["code"] == CLOSE_SIGNED_OUT, closed

@@ -99,7 +99,9 @@ TABLE_KEYS = frozenset(
         "tutorial",
     }
 )
-SEAT_KEYS = frozenset({"seat", "kind", "name", "connected", "stand_in", "account", "invited"})
+SEAT_KEYS = frozenset(
+    {"seat", "kind", "name", "connected", "stand_in", "account", "invited", "bot_account"}
+)
 CHAT_KEYS = frozenset({"type", "messages", "history"})
 CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "account", "text", "time"})
 REMATCH_KEYS = frozenset({"type", "votes", "table"})
@@ -287,6 +289,8 @@ def check_seats(game: Game, seats: Any, started: bool) -> None:
         account = p in game.accounts and info["kind"] != "open"
         require(info["account"] is account, f"seat {p}: account {info['account']!r}")
         require(info["invited"] is False, f"seat {p}: invited {info['invited']!r}")
+        # ... and no bot account (tests/server/test_bot_accounts.py checks those seats).
+        require(info["bot_account"] is False, f"seat {p}: bot_account {info['bot_account']!r}")
 
 
 def check_table_info(game: Game, table: Any) -> None:

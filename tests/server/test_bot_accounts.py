@@ -176,3 +176,24 @@ def test_revoking_a_token_closes_the_connections_it_opened(site: TestClient) -> 
         site.delete(f"/api/account/tokens/{token_id}", headers=ORIGIN)
         closed = expect(ws, "closed")
         assert closed["code"] == CLOSE_SIGNED_OUT, closed
+
+
+def test_a_bot_accounts_seat_says_so_in_the_lobby_and_at_the_table(site: TestClient) -> None:
+    _, token = _bot_with_token(site, "robo")
+    sign_up(site, "person")
+    table = site.post(
+        "/api/tables", json={"game": "take_stock", "seats": ["open", "open"]}, headers=ORIGIN
+    ).json()["table"]
+    assert site.post(f"/api/tables/{table['id']}/join", json={}, headers=ORIGIN).status_code == 200
+    use(site, None)
+    joined = site.post(f"/api/tables/{table['id']}/join", json={}, headers=_bearer(token)).json()
+    seats = joined["table"]["seats"]
+    assert [(s["name"], s["account"], s["bot_account"]) for s in seats] == [
+        ("person", True, False),
+        ("robo", True, True),
+    ]
+    listed = next(t for t in site.get("/api/tables").json()["tables"] if t["id"] == table["id"])
+    assert [s["bot_account"] for s in listed["seats"]] == [False, True]
+    with site.websocket_connect(f"/ws/tables/{table['id']}", headers=_bearer(token)) as ws:
+        ws.send_text(json.dumps({"type": "hello", "account": True}))
+        assert [s["bot_account"] for s in expect(ws, "welcome")["table"]["seats"]] == [False, True]

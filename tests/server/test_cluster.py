@@ -74,6 +74,10 @@ def play_to_the_end(
     until the game is over; every ``state`` message each seat got, in order."""
     seen: dict[int, list[dict[str, Any]]] = {seat: [first[seat]] for seat in sockets}
     latest = dict(first)
+    for seat, ws in sockets.items():
+        if latest[seat]["status"] == "waiting":  # this server has not yet heard the last join
+            latest[seat] = wait_state(ws, lambda m: m["status"] != "waiting")
+            seen[seat].append(latest[seat])
     while True:
         version = max(m["version"] for m in latest.values())
         current = next(m for m in latest.values() if m["version"] == version)

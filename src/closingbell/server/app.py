@@ -418,7 +418,9 @@ def _add_routes(app: FastAPI) -> None:
         name = body.name if user is None else user.username
         if name is None:
             raise WebError(ErrorCode.BAD_NAME, "name: give your name (or sign in)", 422)
-        seat, token = await table.seating.join(name, body.seat, None if user is None else user.id)
+        seat, token = await table.seating.join(
+            name, body.seat, None if user is None else user.id, bot=user is not None and user.bot
+        )
         return Joined(table=table_info(table), seat=seat, token=token)
 
     @app.get("/api/tables/{table_id}/view")

@@ -409,6 +409,9 @@ class SeatInfo(BaseModel):
     """Whether a signed-in account sits here (``name`` is its username: its profile's name)."""
     invited: bool = False
     """Whether this open seat is kept for an invited account (``name`` is its username)."""
+    bot_account: bool = False
+    """Whether the account sitting here is a bot account, played by a program through the API
+    (docs/protocol.md, "Bots from outside")."""
 
 
 class TableInfo(BaseModel):

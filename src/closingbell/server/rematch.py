@@ -69,6 +69,7 @@ class Rematches:
                 name=s.name,
                 token_hash=s.token_hash,
                 user_id=s.user_id,
+                bot_account=s.bot_account,
             )
             for p, s in enumerate(table.seats)
         ]

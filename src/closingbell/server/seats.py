@@ -42,24 +42,27 @@ class Seating:
         return found
 
     async def join(
-        self, name: str, seat: int | None, user_id: str | None = None
+        self, name: str, seat: int | None, user_id: str | None = None, *, bot: bool = False
     ) -> tuple[int, str]:
         """Give ``name`` an open seat (``seat``, or the first open one); return it and its token.
 
-        ``user_id`` is the signed-in account joining (``None``: a guest). A seat kept for an
+        ``user_id`` is the signed-in account joining (``None``: a guest), ``bot`` whether it is a
+        bot account. A seat kept for an
         account (an invitation) is that account's only; a rated table seats accounts only; a
         guest may not sit under an account's name (``Hub.check_guest_name``).
         """
         with bound(table=self.table.id):
             if user_id is None:
                 await self.table.hub.check_guest_name(name)
-            return await self._join(name, seat, user_id)
+            return await self._join(name, seat, user_id, bot)
 
-    async def _join(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
+    async def _join(
+        self, name: str, seat: int | None, user_id: str | None, bot: bool
+    ) -> tuple[int, str]:
         async with self.table.lock:
             for _ in range(len(self.table.seats)):
                 try:
-                    return await self._join_once(name, seat, user_id)
+                    return await self._join_once(name, seat, user_id, bot)
                 except StoreConflictError:
                     # Another server filled the seat first: see the seats as stored, then
                     # refuse a named seat, or try the next open one.
@@ -75,7 +78,9 @@ class Seating:
         ]
         return sorted(free, key=lambda p: self.table.seats[p].invited is None)
 
-    async def _join_once(self, name: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
+    async def _join_once(
+        self, name: str, seat: int | None, user_id: str | None, bot: bool
+    ) -> tuple[int, str]:
         table = self.table
         if table.status == "abandoned":
             raise WebError(ErrorCode.GAME_OVER, "the table was abandoned: nobody came back", 409)
@@ -128,7 +133,7 @@ class Seating:
             raise WebError(ErrorCode.SERVER_ERROR, f"the join was not stored: {exc}", 500) from None
         target = table.seats[seat]
         target.kind, target.name, target.token_hash = "human", name, digest
-        target.user_id, target.invited = user_id, None
+        target.user_id, target.invited, target.bot_account = user_id, None, bot
         target.away_since = asyncio.get_running_loop().time()
         if full and any(s.kind == "open" for s in table.seats):
             await self.read_stored()  # another server filled the others: start with them
@@ -207,6 +212,7 @@ class Seating:
                 seat.kind, seat.name, seat.token_hash, seat.user_id, seat.invited = stored
                 seat.away_since = now
                 changed = True
+            seat.bot_account = row.bot_account
         if table.status == "waiting" and status != "waiting":
             table.start()
         elif changed:

@@ -95,6 +95,7 @@ def stored_info(row: TableRow) -> TableInfo:
                 stand_in=False,
                 account=s.user_id is not None,
                 invited=s.kind == "open" and s.invited_user_id is not None,
+                bot_account=s.bot_account,
             )
             for s in row.seats
         ],

@@ -54,6 +54,8 @@ class LiveSeat:
     """The signed-in account seated here (``None``: a guest, a bot or an open seat)."""
     invited: str | None = None
     """The account an open seat is kept for (an invitation; ``name`` is its username)."""
+    bot_account: bool = False
+    """Whether the account seated here is a bot account, played by a program."""
 
     @property
     def present(self) -> int:
@@ -139,7 +141,13 @@ class TableBase(ABC):
         """The current state (replaced, never changed in place)."""
         self.seats = [
             LiveSeat(
-                s.kind, s.bot, s.name, s.token_hash, user_id=s.user_id, invited=s.invited_user_id
+                s.kind,
+                s.bot,
+                s.name,
+                s.token_hash,
+                user_id=s.user_id,
+                invited=s.invited_user_id,
+                bot_account=s.bot_account,
             )
             for s in row.seats
         ]

@@ -36,6 +36,7 @@ def seat_infos(table: TableBase) -> list[SeatInfo]:
             stand_in=s.stand_in,
             account=s.user_id is not None,
             invited=s.kind == "open" and s.invited is not None,
+            bot_account=s.bot_account,
         )
         for p, s in enumerate(table.seats)
     ]

@@ -58,6 +58,9 @@ class SeatRow:
     invited_by: str | None = None
     """The account that made the invitation (``None``: none, or one stored before the
     inviter was)."""
+    bot_account: bool = False
+    """Whether the account seated here is a bot account (read from the account, not stored
+    with the seat)."""
 
 
 @dataclass

@@ -10,12 +10,13 @@ import datetime as dt
 import json
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from closingbell.core.jsontext import load_json
 from closingbell.core.registry import game_class
 from closingbell.server.store.records import SeatRow, TableRow, aware, utc_now
-from closingbell.server.store.schema import seats_table, tables_table
+from closingbell.server.store.schema import seats_table, tables_table, users_table
 
 
 async def insert_table(conn: AsyncConnection, row: TableRow, at: dt.datetime | None = None) -> None:
@@ -65,6 +66,13 @@ async def insert_table(conn: AsyncConnection, row: TableRow, at: dt.datetime | N
     )
 
 
+def seats_with_accounts() -> sa.Select[Any]:
+    """Seats as stored, each with whether its account is a bot account (``bot_account``)."""
+    return sa.select(seats_table, users_table.c.bot.label("bot_account")).select_from(
+        seats_table.outerjoin(users_table, seats_table.c.user_id == users_table.c.id)
+    )
+
+
 def read_seat(s: Any) -> SeatRow:
     """A stored seat."""
     return SeatRow(
@@ -76,6 +84,7 @@ def read_seat(s: Any) -> SeatRow:
         user_id=s.user_id,
         invited_user_id=s.invited_user_id,
         invited_by=s.invited_by,
+        bot_account=bool(getattr(s, "bot_account", False)),
     )
 
 

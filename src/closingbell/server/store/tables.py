@@ -28,7 +28,7 @@ from closingbell.server.store.records import (
     utc_now,
 )
 from closingbell.server.store.rematch import read_rematch
-from closingbell.server.store.rows import insert_table, read_seat, read_table
+from closingbell.server.store.rows import insert_table, read_seat, read_table, seats_with_accounts
 from closingbell.server.store.schema import actions_table, seats_table, tables_table
 
 
@@ -207,7 +207,7 @@ class TableRepository:
             if status is None:
                 return None
             result = await conn.execute(
-                sa.select(seats_table)
+                seats_with_accounts()
                 .where(seats_table.c.table_id == table_id)
                 .order_by(seats_table.c.seat)
             )
@@ -378,7 +378,7 @@ class TableRepository:
         rows = {r.id: read_table(r) for r in (await conn.execute(query)).all()}
         if rows:
             seats = await conn.execute(
-                sa.select(seats_table)
+                seats_with_accounts()
                 .where(seats_table.c.table_id.in_(list(rows)))
                 .order_by(seats_table.c.table_id, seats_table.c.seat)
             )

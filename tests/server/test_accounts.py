@@ -451,6 +451,7 @@ def test_invited_seats_are_kept_for_their_accounts(site: TestClient) -> None:
         "stand_in": False,
         "account": False,
         "invited": True,
+        "bot_account": False,
     }
     assert site.post(f"/api/tables/{table['id']}/join", json={}, headers=ORIGIN).json()["seat"] == 0
     use(site, None)

@@ -116,8 +116,9 @@ class DecisionAnalysis:
         return True
 
 
-HORIZONS = ("game", "round")
-"""Where an analysis's play-outs may stop: at the game's end, or (Take Stock) at the end of
+HORIZONS: dict[str, str | None] = {"game": None, "round": "take_stock"}
+"""Where an analysis's play-outs may stop, each with the one game it is for (``None``:
+every game): at the game's end, or (Take Stock) at the end of
 the round the decision is in, where each seat's standing is its total plus its
 certificates at that moment's scoring prices and what it keeps for later rounds (the
 expert's own measure, :func:`closingbell.bots.ismcts._take_stock_values`). The round's end
@@ -171,7 +172,7 @@ class Analyst:
         if horizon not in HORIZONS:
             known = ", ".join(HORIZONS)
             raise ValueError(f"an analysis's horizon is one of {known}, not {horizon!r}")
-        if horizon == "round" and game.info.name != "take_stock":
+        if HORIZONS[horizon] not in (None, game.info.name):
             raise ValueError(f"{game.info.name} has no rounds to stop a play-out at")
         self.horizon = horizon
         """Where the play-outs stop (:data:`HORIZONS`)."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from closingbell.bots.analysis import HORIZONS
 from closingbell.core.errors import ClosingbellError
 from closingbell.core.game import Game, State
 from closingbell.core.registry import available_games, game_class
@@ -173,9 +174,6 @@ KEYS = (
 OPTIONAL_KEYS = ("horizon",)
 """The fields a puzzle's JSON may leave out: ``horizon`` is ``"game"`` when it is absent."""
 
-PUZZLE_HORIZONS = {"game": None, "round": "take_stock"}
-"""Each horizon a puzzle may give, and the one game it is for (``None``: every game)."""
-
 
 def _int(data: Mapping[str, Any], key: str, line: int | None) -> int:
     value = data[key]
@@ -233,9 +231,9 @@ def _read(data: object, line: int | None) -> Puzzle:
         raise PuzzleFormatError("worlds must be at least 2", line)
     source = _str(data, "source", line)
     horizon = _str(data, "horizon", line) if "horizon" in data else "game"
-    if horizon not in PUZZLE_HORIZONS:
-        raise PuzzleFormatError(f"horizon must be one of {', '.join(PUZZLE_HORIZONS)}", line)
-    if PUZZLE_HORIZONS[horizon] not in (None, name):
+    if horizon not in HORIZONS:
+        raise PuzzleFormatError(f"horizon must be one of {', '.join(HORIZONS)}", line)
+    if HORIZONS[horizon] not in (None, name):
         raise PuzzleFormatError(f"{name} has no horizon {horizon!r}", line)
     themes = data["themes"]
     if not isinstance(themes, list) or not all(isinstance(t, str) for t in themes):

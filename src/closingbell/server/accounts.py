@@ -511,16 +511,21 @@ class Accounts:
         if seen is None or now - seen > dt.timedelta(days=SESSION_DAYS):
             await self._revoke([digest])
             return None
+        await self._saw(
+            digest, sessions_table.update().where(sessions_table.c.id_hash == digest), seen_at=now
+        )
+        return User(id=row.id, username=row.username, bot=bool(row.bot))
+
+    async def _saw(self, digest: str, update: Any, **when: dt.datetime) -> None:
+        """Write ``when`` with ``update`` for the session or token ``digest``, now and then.
+
+        At most every :data:`SEEN_EVERY` seconds: each request would otherwise be a write.
+        """
         last = self._seen.get(digest)
         if last is None or time.monotonic() - last >= SEEN_EVERY:
             self._seen[digest] = time.monotonic()
             async with self.store.writing("account") as conn:
-                await conn.execute(
-                    sessions_table.update()
-                    .where(sessions_table.c.id_hash == digest)
-                    .values(seen_at=now)
-                )
-        return User(id=row.id, username=row.username, bot=bool(row.bot))
+                await conn.execute(update.values(**when))
 
     async def _revoke(self, digests: Iterable[str]) -> None:
         wanted = list(digests)
@@ -721,12 +726,7 @@ class Accounts:
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(
-                        users_table.c.id,
-                        users_table.c.username,
-                        users_table.c.bot,
-                        api_tokens_table.c.used_at,
-                    )
+                    sa.select(users_table.c.id, users_table.c.username, users_table.c.bot)
                     .select_from(api_tokens_table.join(users_table))
                     .where(
                         api_tokens_table.c.token_hash == digest,
@@ -736,13 +736,9 @@ class Accounts:
             ).first()
         if row is None or not row.bot:
             raise AccountError("bad_api_token", BAD_API_TOKEN, 401)
-        last = self._seen.get(digest)
-        if last is None or time.monotonic() - last >= SEEN_EVERY:
-            self._seen[digest] = time.monotonic()
-            async with self.store.writing("account") as conn:
-                await conn.execute(
-                    api_tokens_table.update()
-                    .where(api_tokens_table.c.token_hash == digest)
-                    .values(used_at=self.clock())
-                )
+        await self._saw(
+            digest,
+            api_tokens_table.update().where(api_tokens_table.c.token_hash == digest),
+            used_at=self.clock(),
+        )
         return User(id=row.id, username=row.username, bot=True)

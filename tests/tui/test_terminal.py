@@ -180,6 +180,10 @@ def test_ctrl_c_and_end_of_input_keep_the_game(tmp_path: Path) -> None:
     child.expect(CHOICE["en"])
     child.sendline("1")
     child.expect(CHOICE["en"])
+    # Python's input() only looks at a SIGINT once readline waits for a key: one sent
+    # between the prompt and that wait is left until the next key. A person cannot type
+    # that fast; the test waits until readline has turned the terminal's echo off.
+    assert child.waitnoecho(timeout=10)
     child.sendintr()
     child.expect(SAVED["en"])
     assert finish(child) == 130
@@ -189,7 +193,7 @@ def test_ctrl_c_and_end_of_input_keep_the_game(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--resume", str(path))
     child.expect(CHOICE["en"])
     # Ctrl-D typed before readline has taken the terminal over would be lost with the
-    # canonical mode's line: wait until readline has turned the terminal's echo off.
+    # canonical mode's line: wait here too.
     assert child.waitnoecho(timeout=10)
     child.sendeof()
     child.expect(SAVED["en"])

@@ -49,3 +49,47 @@ def test_every_take_stock_view_equals_the_constructors() -> None:
                 **{f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
             )
             assert view == again and view.to_dict() == again.to_dict()
+
+
+@pytest.mark.parametrize(("name", "players"), [("take_stock", 4), ("card_stock_market", 3)])
+def test_a_view_read_back_from_its_json_equals_it(name: str, players: int) -> None:
+    """Every seat's view and a spectator's, at every step of a random game, survive JSON."""
+    import json
+    import random
+
+    import closingbell
+
+    game = closingbell.load_game(name, players=players)
+    rng = random.Random(5)
+    state = game.new_game(11)
+    steps = 0
+    while not state.is_terminal():
+        for seat in (None, *range(players)):
+            view = state.view(seat)
+            data = json.loads(json.dumps(view.to_dict()))
+            assert game.view_from_dict(data) == view
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 50
+
+
+def test_a_view_that_does_not_fit_is_refused_with_where() -> None:
+    import closingbell
+    from closingbell.core.errors import ViewFormatError
+
+    game = closingbell.load_game("take_stock", players=3)
+    data = game.new_game(1).view(0).to_dict()
+    cases = {
+        "hand\\[1\\]: a whole number was expected, not text": {**data, "hand": [1, "x"]},
+        "hand\\[0\\]: a whole number was expected, not true or false": {**data, "hand": [True]},
+        "missing \\['hand'\\]": {k: v for k, v in data.items() if k != "hand"},
+        "unknown \\['extra'\\]": {**data, "extra": 1},
+        "stocks\\[0\\]: fields missing": {**data, "stocks": [{}]},
+        "current_player: text is none of": {**data, "current_player": "a"},
+        "not a view of take_stock": {**data, "game": "card_stock_market"},
+    }
+    for message, bad in cases.items():
+        with pytest.raises(ViewFormatError, match=message):
+            game.view_from_dict(bad)
+    with pytest.raises(ViewFormatError, match="not a view"):
+        game.view_from_dict([])

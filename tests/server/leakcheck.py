@@ -103,7 +103,7 @@ SEAT_KEYS = frozenset(
     {"seat", "kind", "name", "connected", "stand_in", "account", "invited", "bot_account"}
 )
 CHAT_KEYS = frozenset({"type", "messages", "history"})
-CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "account", "text", "time"})
+CHAT_ENTRY_KEYS = frozenset({"id", "seat", "name", "account", "bot_account", "text", "time"})
 REMATCH_KEYS = frozenset({"type", "votes", "table"})
 LEGAL_KEYS = frozenset({"id", "text", "label"})
 REVIEW_ANSWER_KEYS = frozenset(
@@ -531,6 +531,8 @@ def check_chat(game: Game, message: dict[str, Any]) -> None:
         require(entry["name"] == name, f"chat name {entry['name']!r} for seat {seat!r}")
         account = seat is not None and seat in game.accounts
         require(entry["account"] is account, f"chat account {entry['account']!r} for seat {seat!r}")
+        # The leak games seat no bot account (tests/server/test_bot_accounts.py checks them).
+        require(entry["bot_account"] is False, f"chat bot_account {entry['bot_account']!r}")
         typed = [text.strip() for who, text in game.said if who == seat]
         require(entry["text"] in typed, f"chat text {entry['text']!r}: nobody typed it")
         if seat is None:

@@ -118,7 +118,12 @@ def test_a_bot_account_plays_a_game_through_its_token_and_a_revoked_token_closes
     use(site, None)
     made = site.post(
         "/api/tables",
-        json={"game": "take_stock", "seats": ["open", "random"], "options": {"rounds": 1}},
+        json={
+            "game": "take_stock",
+            "seats": ["open", "random"],
+            "options": {"rounds": 1},
+            "rated": True,
+        },
         headers=_bearer(token),
     )
     assert made.status_code == 201, made.text
@@ -131,11 +136,26 @@ def test_a_bot_account_plays_a_game_through_its_token_and_a_revoked_token_closes
         ws.send_text(json.dumps({"type": "hello", "account": True}))
         assert expect(ws, "welcome")["seat"] == 0
         state = expect(ws, "state")
+        ws.send_text(json.dumps({"type": "chat", "text": "good luck"}))
+        [said] = expect(ws, "chat")["messages"]
+        assert (said["name"], said["account"], said["bot_account"]) == ("robo", True, True)
         while state["status"] != "finished":
             if state["legal"]:
                 act(ws, state["version"], state["legal"][0]["id"])
             state = expect(ws, "state")
         assert state["result"]["winners"]
+    # Marked as a bot account in the stored chat, its profile and its leaderboard line.
+    [kept] = site.get(f"/api/tables/{table['id']}/chat").json()["messages"]
+    assert kept["bot_account"] is True
+    profile = site.get("/api/players/robo").json()
+    assert profile["bot_account"] is True and profile["bot"] is None
+    [rated] = [g for g in profile["games"] if g["game"] == "take_stock"]
+    assert rated["rated_games"] == 1
+    lines = site.get("/api/leaderboard/take_stock").json()["players"]
+    assert sorted((p["username"], str(p["bot"]), p["bot_account"]) for p in lines) == [
+        ("bot:random", "random", False),
+        ("robo", "None", True),
+    ]
     # A wrong token is refused at the table; another bot account's token has no seat there.
     with site.websocket_connect(path, headers=_bearer("nope")) as ws:
         ws.send_text(json.dumps({"type": "hello", "account": True}))
@@ -197,3 +217,46 @@ def test_a_bot_accounts_seat_says_so_in_the_lobby_and_at_the_table(site: TestCli
     with site.websocket_connect(f"/ws/tables/{table['id']}", headers=_bearer(token)) as ws:
         ws.send_text(json.dumps({"type": "hello", "account": True}))
         assert [s["bot_account"] for s in expect(ws, "welcome")["table"]["seats"]] == [False, True]
+
+
+def test_a_bot_account_sits_at_a_limited_number_of_tables_at_once(database_url: str) -> None:
+    with client_for(database_url, bot_account_games=2) as site:
+        _, token = _bot_with_token(site, "robo")
+        use(site, None)
+        short = {"game": "take_stock", "seats": ["open", "random"], "options": {"rounds": 1}}
+        tables = [
+            site.post("/api/tables", json=body, headers=_bearer(token)).json()["table"]["id"]
+            for body in (short, {"game": "take_stock", "seats": ["open", "open"]}, short)
+        ]
+        for table_id in tables[:2]:
+            joined = site.post(f"/api/tables/{table_id}/join", json={}, headers=_bearer(token))
+            assert joined.status_code == 200, joined.text
+        refused = site.post(f"/api/tables/{tables[2]}/join", json={}, headers=_bearer(token))
+        assert refused.status_code == 409
+        assert refused.json()["error"]["code"] == "too_many_games"
+        seats = site.get(f"/api/tables/{tables[2]}").json()["table"]["seats"]
+        assert [s["kind"] for s in seats] == ["open", "bot"]
+        # A person is not limited so.
+        sign_up(site, "person")
+        for body in (short, short, short):
+            table_id = site.post("/api/tables", json=body, headers=ORIGIN).json()["table"]["id"]
+            assert (
+                site.post(f"/api/tables/{table_id}/join", json={}, headers=ORIGIN).status_code
+                == 200
+            )
+        # Once one of its games is over, the bot account may sit again.
+        use(site, None)
+        with site.websocket_connect(f"/ws/tables/{tables[0]}", headers=_bearer(token)) as ws:
+            ws.send_text(json.dumps({"type": "hello", "account": True}))
+            state = expect(ws, "state")
+            while state["status"] != "finished":
+                if state["legal"]:
+                    act(ws, state["version"], state["legal"][0]["id"])
+                state = expect(ws, "state")
+        again = site.post(f"/api/tables/{tables[2]}/join", json={}, headers=_bearer(token))
+        assert again.status_code == 200, again.text
+
+
+def test_the_account_page_is_served(site: TestClient) -> None:
+    page = site.get("/account")
+    assert page.status_code == 200 and "/static/account-page.js" in page.text

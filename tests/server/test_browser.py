@@ -395,15 +395,32 @@ def _play(
     return counts
 
 
-def _play_seat(site: str, table: str, token: str, rng: random.Random) -> None:
+def _play_seat(
+    site: str,
+    table: str,
+    token: str,
+    rng: random.Random,
+    *,
+    api_token: str | None = None,
+    say: str | None = None,
+) -> None:
     """Play the seat of ``token`` at ``table`` to the game's end over the WebSocket, as the
     page would: each decision one of its legal actions, chosen by ``rng``.
 
+    With ``api_token``, the seat of that bot account's instead (``token`` unused), as a
+    program outside would play it; ``say`` is written in the chat first.
     For a test whose subject is what the page shows once the game is over, not the playing.
     Run it off Playwright's thread (``_off_loop``).
     """
     address = site.replace("http://", "ws://") + f"/ws/tables/{table}"
-    with connect(address, origin=Origin(site), open_timeout=10) as ws:
+    if api_token is None:
+        opened = connect(address, origin=Origin(site), open_timeout=10)
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+    else:
+        headers = {"Authorization": f"Bearer {api_token}"}
+        opened = connect(address, additional_headers=headers, open_timeout=10)
+        hello = {"type": "hello", "account": True}
+    with opened as ws:
 
         def choose(state: dict[str, Any]) -> None:
             if state["current_player"] == state["seat"] and state["legal"]:
@@ -412,7 +429,9 @@ def _play_seat(site: str, table: str, token: str, rng: random.Random) -> None:
                     json.dumps({"type": "action", "version": state["version"], "action": choice})
                 )
 
-        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send(json.dumps(hello))
+        if say is not None:
+            ws.send(json.dumps({"type": "chat", "text": say}))
         last = None
         while True:
             message = json.loads(ws.recv(timeout=30))
@@ -1032,10 +1051,13 @@ def test_the_chinese_table_page_has_no_english_left(browser: Any, quick: str) ->
         )
         for page in pages:
             assert _english_left(page, allowed) == set()
-        acting = next((p for p in pages if p.locator("#decision:not([hidden])").count()), pages[0])
-        menu = acting.locator("#mine .hand .playable")
-        if menu.count():
-            menu.first.click()
+        # A card's menu, on the page of a player who may play one now (nobody else acts
+        # meanwhile: the page stays as it is). A page with a decision whose cards are all
+        # disabled (a secret choice already sent) has no menu to open.
+        enabled = "#mine .hand .playable:not([disabled])"
+        acting = next((p for p in pages if p.locator(enabled).count()), None)
+        if acting is not None:
+            acting.locator(enabled).first.click()
             assert _english_left(acting, allowed) == set()
         _play(pages, lambda: _status(pages[0]) == "finished", random.Random(9))
         for page in pages:

@@ -548,7 +548,10 @@ def test_the_market_moves_where_it_happens(browser: Any, quick: str) -> None:
             _wait_until(page, YOURS, 30)
             _choose(page, "[data-target='saved:6']", 188)  # play Crash Gem ...
             _choose(page, "#mine .hand .playable")
-            page.wait_for_timeout(300)
+            if how == "on":  # the crash's movement starts once the page has drawn the answer
+                _wait_until(page, "window.__seen.some((s) => s.startsWith('css went-down'))", 5)
+            else:
+                page.wait_for_timeout(300)
             seen = _seen(page)
             if how == "on":
                 assert "css went-up price went-up" in seen

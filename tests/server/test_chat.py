@@ -308,7 +308,10 @@ def test_messages_of_accounts_are_marked(database_url: str) -> None:
             ("Bo", False),
             (None, False),
         ]
-        assert all(set(e) == {"id", "seat", "name", "account", "text", "time"} for e in stored)
+        assert all(
+            set(e) == {"id", "seat", "name", "account", "bot_account", "text", "time"}
+            for e in stored
+        )
 
 
 def test_the_mark_reaches_the_other_servers(postgres_url: str) -> None:

@@ -125,7 +125,7 @@ def keys_of(value: Any) -> set[str]:
 
 PROFILE_KEYS = {
     # the answer
-    "username", "bot", "games", "results", "total", "limit", "offset", "puzzles",
+    "username", "bot", "bot_account", "games", "results", "total", "limit", "offset", "puzzles",
     # a game
     "game", "rating", "rated_games", "history", "bots",
     # a rating (and a point of the history, a bot beside the player)
@@ -136,7 +136,7 @@ PROFILE_KEYS = {
 """Every key a profile may have: no id, hash or session ever."""
 
 LEADERBOARD_KEYS = {"game", "players", "total", "limit", "offset", "place", "username", "bot",
-                    "mu", "sigma", "rating", "provisional", "games"}  # fmt: skip
+                    "bot_account", "mu", "sigma", "rating", "provisional", "games"}  # fmt: skip
 TABLE_RATINGS_KEYS = {"table", "game", "seats", "seat", "before", "after", "change", "rated_games",
                       "mu", "sigma", "rating", "provisional"}  # fmt: skip
 

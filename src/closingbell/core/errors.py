@@ -39,6 +39,10 @@ class PositionError(StateFormatError):
         """What is wrong, without the field's name."""
 
 
+class ViewFormatError(ClosingbellError, ValueError):
+    """Data that is not a view of the game as ``View.to_dict`` writes it; says where."""
+
+
 class RecordError(ClosingbellError, ValueError):
     """A game record that is malformed or holds an action that cannot be replayed."""
 

@@ -21,11 +21,16 @@ from typing import Any, ClassVar, Self
 
 from closingbell.core import engines, jsontext, replay, serial
 from closingbell.core.checks import shown
-from closingbell.core.errors import IllegalActionError, RulesVersionError, StateFormatError
+from closingbell.core.errors import (
+    IllegalActionError,
+    RulesVersionError,
+    StateFormatError,
+    ViewFormatError,
+)
 from closingbell.core.events import Entry, entry_to_dict, visible_entries
 from closingbell.core.info import GameInfo
 from closingbell.core.options import RulesOptions
-from closingbell.core.view import View
+from closingbell.core.view import View, from_jsonable
 
 
 class Game(ABC):
@@ -113,6 +118,19 @@ class Game(ABC):
 
     state_class: type[State]
     """The class of this game's reference states."""
+
+    view_class: type[View]
+    """The class of this game's views."""
+
+    def view_from_dict(self, data: Any) -> View:
+        """A view of this game read back from ``View.to_dict``'s data (a server's ``state``).
+
+        Raises :class:`~closingbell.core.errors.ViewFormatError`, naming the field at fault,
+        for anything else: another game's view, a missing or unknown field, a wrong type.
+        """
+        if not isinstance(data, dict) or data.get("game") != self.info.name:
+            raise ViewFormatError(f"not a view of {self.info.name}")
+        return from_jsonable(self.view_class, data)
 
     def _read_json(self, text: str | bytes) -> State:
         """:meth:`state_from_json` on the Python rules (or the codec registered for them)."""

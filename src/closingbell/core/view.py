@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from typing import Any, TypeVar
+
+from closingbell.core.errors import ViewFormatError
 
 _D = TypeVar("_D")
 
@@ -64,3 +68,85 @@ class View:
         out = to_jsonable(self)
         assert isinstance(out, dict)
         return out
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+"""Each dataclass's resolved field types, looked up once."""
+
+
+def from_jsonable(cls: type[_D], data: Any) -> _D:
+    """Rebuild the frozen dataclass ``cls`` from :func:`to_jsonable`'s data.
+
+    Made for views: fields typed ``int``, ``str``, ``bool``, ``float``, ``None``, unions of
+    them, tuples (``tuple[int, ...]``, ``tuple[int, str]``) and nested dataclasses. Raises
+    :class:`~closingbell.core.errors.ViewFormatError` naming the first field that does not
+    fit (a missing or unknown field, a wrong type), so that a client reading a server's
+    message learns what is wrong.
+    """
+    made: _D = _read(cls, data, cls.__name__)
+    return made
+
+
+def _read(kind: Any, data: Any, where: str) -> Any:
+    """``data`` as a value of the type ``kind`` (see :func:`from_jsonable`)."""
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        if not isinstance(data, dict):
+            raise ViewFormatError(f"{where}: an object was expected, not {_kind_of(data)}")
+        hints = _HINTS.get(kind)
+        if hints is None:
+            hints = typing.get_type_hints(kind)
+            _HINTS[kind] = hints
+        names = [f.name for f in dataclasses.fields(kind)]
+        missing = [n for n in names if n not in data]
+        extra = sorted(set(data) - set(names))
+        if missing or extra:
+            raise ViewFormatError(f"{where}: fields missing {missing}, unknown {extra}")
+        fields = {n: _read(hints[n], data[n], f"{where}.{n}") for n in names}
+        return build(kind, **fields)
+    origin = typing.get_origin(kind)
+    if origin is typing.Union or origin is types.UnionType:
+        for option in typing.get_args(kind):
+            try:
+                return _read(option, data, where)
+            except ViewFormatError:
+                continue
+        raise ViewFormatError(f"{where}: {_kind_of(data)} is none of {kind}")
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise ViewFormatError(f"{where}: a list was expected, not {_kind_of(data)}")
+        args = typing.get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_read(args[0], v, f"{where}[{i}]") for i, v in enumerate(data))
+        if len(args) != len(data):
+            raise ViewFormatError(f"{where}: {len(args)} items were expected, not {len(data)}")
+        return tuple(
+            _read(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True))
+        )
+    if kind is type(None) or kind is None:
+        if data is not None:
+            raise ViewFormatError(f"{where}: null was expected, not {_kind_of(data)}")
+        return None
+    if kind is bool:
+        if type(data) is not bool:
+            raise ViewFormatError(f"{where}: true or false was expected, not {_kind_of(data)}")
+        return data
+    if kind is int:
+        if type(data) is not int:
+            raise ViewFormatError(f"{where}: a whole number was expected, not {_kind_of(data)}")
+        return data
+    if kind is float:
+        if type(data) not in (int, float):
+            raise ViewFormatError(f"{where}: a number was expected, not {_kind_of(data)}")
+        return float(data)
+    if kind is str:
+        if not isinstance(data, str):
+            raise ViewFormatError(f"{where}: text was expected, not {_kind_of(data)}")
+        return data
+    raise TypeError(f"{where}: views hold no field of type {kind!r}")
+
+
+def _kind_of(data: Any) -> str:
+    """What a JSON value is, in words."""
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    names.update({list: "a list", dict: "an object", type(None): "null"})
+    return names.get(type(data), type(data).__name__)

@@ -606,6 +606,7 @@ def finished_game(table: LiveTable) -> FinishedGame:
         seats=tuple(s.name or s.bot or "open" for s in table.seats),
         bots=tuple(s.bot if s.kind == "bot" else None for s in table.seats),
         hinted=table.hints_used,
+        bot_accounts=tuple(s.kind == "human" and s.bot_account for s in table.seats),
     )
 
 

@@ -93,6 +93,7 @@ class TableChat:
                 clean,
                 table.hub.clock(),
                 user_id=None if seat is None else seat.user_id,
+                bot_account=seat is not None and seat.bot_account,
             )
         except SQLAlchemyError as exc:
             log.exception("table %s: chat message not stored", table.id)
@@ -133,6 +134,7 @@ def chat_entry(row: ChatRow) -> ChatEntry:
         seat=row.seat,
         name=row.name,
         account=row.seat is not None and row.user_id is not None,
+        bot_account=row.seat is not None and row.bot_account,
         text=row.text,
         time=row.at.timestamp(),
     )

@@ -9,9 +9,11 @@ SameSite=Lax, and Secure when the page came over HTTPS.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket
+from fastapi.responses import FileResponse
 from pydantic import Field
 
 from closingbell.server.accounts import (
@@ -25,6 +27,9 @@ from closingbell.server.accounts import (
 from closingbell.server.errors import WebError
 from closingbell.server.hub import Hub
 from closingbell.server.protocol import TOKEN_MAX, ErrorCode, _Strict
+
+ACCOUNT_PAGE = Path(__file__).resolve().parent / "static" / "account.html"
+"""The account page's HTML."""
 
 router = APIRouter()
 """The routes of this module, included by the app."""
@@ -168,6 +173,12 @@ async def make_bot(request: Request) -> dict[str, Any]:
     except AccountError as exc:
         raise _refused(exc) from None
     return _account(user)
+
+
+@router.get("/account", include_in_schema=False)
+async def account_page() -> FileResponse:
+    """The account page: the bot-account panel and its API tokens."""
+    return FileResponse(ACCOUNT_PAGE)
 
 
 @router.get("/api/account/tokens")

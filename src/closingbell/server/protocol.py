@@ -215,6 +215,9 @@ class ErrorCode(StrEnum):
     """A join by an account that already has a seat at the table."""
     NOT_INVITED = "not_invited"
     """A decline from an account for which no open seat of the table is kept."""
+    TOO_MANY_GAMES = "too_many_games"
+    """A bot account that sits at as many unfinished tables as the server allows
+    (``Settings.bot_account_games``) tried to take another seat; nothing changed."""
     TOO_MANY_INVITATIONS = "too_many_invitations"
     """A new table whose invitations would give its maker more open invitations than the
     server allows, in all or to one player; nothing was made."""
@@ -708,6 +711,8 @@ class ChatEntry(BaseModel):
     account: bool = False
     """Whether the writer sat as a signed-in account (``name`` is then its username, its
     profile's name); ``False`` for a guest or a spectator."""
+    bot_account: bool = False
+    """Whether that account is a bot account (a program plays for it)."""
     text: str
     """What was written (plain text, never markup)."""
     time: float

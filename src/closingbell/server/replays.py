@@ -52,6 +52,8 @@ class FinishedGame:
     """The position the game started from (its canonical text), or ``None``: the deal."""
     hinted: bool = False
     """Whether its player took a hint (the table's ``hints_used``)."""
+    bot_accounts: tuple[bool, ...] = ()
+    """Whether each seat's account is a bot account (its name is then marked)."""
 
     def start(self, played: Game) -> State:
         """The game's first state under ``played`` (its rules): the deal or the position."""
@@ -60,11 +62,15 @@ class FinishedGame:
         return start_from_position(played, self.position)
 
     def names_in(self, lang: str) -> list[str]:
-        """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
+        """Each seat's name in ``lang``.
+
+        A person's own, a bot's level and seat ("Medium 2"), a bot account's marked ("BOT ana").
+        """
         bots = self.bots or (None,) * len(self.names)
+        marked = self.bot_accounts or (False,) * len(self.names)
         return [
-            seat_name(p, lang, name=name, bot=bot)
-            for p, (name, bot) in enumerate(zip(self.names, bots, strict=True))
+            seat_name(p, lang, name=name, bot=bot, bot_account=mark)
+            for p, (name, bot, mark) in enumerate(zip(self.names, bots, marked, strict=True))
         ]
 
 

@@ -19,7 +19,7 @@ from closingbell.server.errors import WebError
 from closingbell.server.logs import TABLES_LOG, bound
 from closingbell.server.protocol import ErrorCode
 from closingbell.server.ratings import bot_player, user_player
-from closingbell.server.store import StoreConflictError, hash_token
+from closingbell.server.store import StoreConflictError, TooManyGamesError, hash_token
 from closingbell.server.tablebase import LiveSeat, TableBase
 
 log = logging.getLogger(TABLES_LOG)
@@ -118,9 +118,17 @@ class Seating:
         digest = hash_token(token)
         try:
             status = await table.hub.store.tables.join(
-                table.id, seat, name, digest, user_id, at=table.hub.clock()
+                table.id,
+                seat,
+                name,
+                digest,
+                user_id,
+                at=table.hub.clock(),
+                most_games=table.hub.settings.bot_account_games if bot else 0,
             )
             full = status == "playing"
+        except TooManyGamesError as exc:
+            raise WebError(ErrorCode.TOO_MANY_GAMES, f"{exc}: finish a game first", 409) from None
         except StoreConflictError:
             if table.hub.cluster.shared:
                 raise

@@ -142,6 +142,10 @@ class Settings:
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
+    bot_account_games: int = 20
+    """Unfinished tables (waiting or playing) a bot account may sit at at once, counted in
+    the database by every server; a join past it is refused (``too_many_games``; 0: no
+    limit)."""
     invitations_open: int = 10
     """Open invitations (seats kept for other accounts, not yet taken nor declined) one
     account may have made at once, counted in the database by every server; a table that

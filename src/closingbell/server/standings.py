@@ -86,15 +86,19 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-async def _who(hub: Hub, name: str) -> tuple[str, str, str | None] | None:
-    """The player called ``name``: (player key, name as shown, bot level), or ``None``."""
+async def _who(hub: Hub, name: str) -> tuple[str, str, str | None, bool] | None:
+    """The player called ``name``, or ``None``.
+
+    Its player key, its name as shown, its bot level (a built-in bot) and whether it is a
+    bot account.
+    """
     if len(name) > NAME_MAX:
         return None
     if name.startswith(BOT_PREFIX):
         level = name[len(BOT_PREFIX) :]
-        return (bot_player(level), name, level) if level in available_bots() else None
+        return (bot_player(level), name, level, False) if level in available_bots() else None
     user = await hub.accounts.find(name)
-    return None if user is None else (user_player(user.id), user.username, None)
+    return None if user is None else (user_player(user.id), user.username, None, user.bot)
 
 
 async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any] | None:
@@ -107,7 +111,7 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
     who = await _who(hub, name)
     if who is None:
         return None
-    player, shown, level = who
+    player, shown, level, bot_account = who
     bots = [bot_player(b) for b in LEVELS]
     rc = rating_changes_table
     async with hub.store.engine.connect() as conn:
@@ -175,6 +179,7 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
     return {
         "username": shown,
         "bot": level,
+        "bot_account": bot_account,
         "games": games,
         "puzzles": puzzles,
         "results": finished,
@@ -239,6 +244,7 @@ async def leaderboard(store: Store, game: str, limit: int, offset: int) -> dict[
                 ratings_table.c.sigma,
                 ratings_table.c.games,
                 users_table.c.username,
+                users_table.c.bot.label("bot_account"),
             )
             .select_from(named)
             .where(where)
@@ -259,6 +265,7 @@ async def leaderboard(store: Store, game: str, limit: int, offset: int) -> dict[
                 "place": place,
                 "username": r.player if level is not None else r.username,
                 "bot": level,
+                "bot_account": level is None and bool(r.bot_account),
                 **_rating(r.mu, r.sigma),
                 "games": int(r.games),
             }

@@ -123,9 +123,18 @@ def deciding_for(table: TableBase) -> float | None:
 
 
 def names(table: TableBase, lang: str) -> list[str]:
-    """Each seat's name in ``lang``: a person's own, a bot's level and seat ("Medium 2")."""
+    """Each seat's name in ``lang``.
+
+    A person's own, a bot's level and seat ("Medium 2"), a bot account's marked ("BOT ana").
+    """
     return [
-        seat_name(p, lang, name=s.name, bot=s.bot if s.kind == "bot" else None)
+        seat_name(
+            p,
+            lang,
+            name=s.name,
+            bot=s.bot if s.kind == "bot" else None,
+            bot_account=s.kind == "human" and s.bot_account,
+        )
         for p, s in enumerate(table.seats)
     ]
 

@@ -45,14 +45,23 @@ def bot_name(kind: str, seat: int, lang: str) -> str:
     return _("{bot} {n}").format(bot=bot_label(kind, lang), n=seat + 1)
 
 
-def seat_name(seat: int, lang: str, *, name: str | None = None, bot: str | None = None) -> str:
+def seat_name(
+    seat: int,
+    lang: str,
+    *,
+    name: str | None = None,
+    bot: str | None = None,
+    bot_account: bool = False,
+) -> str:
     """What the table calls ``seat`` (from 0).
 
-    A bot by its level and seat number ("Medium 2"), a person by ``name``, and a seat with
-    neither as "Seat 3".
+    A bot by its level and seat number ("Medium 2"), a person by ``name``, a bot account
+    by its name marked ("BOT ana"), and a seat with neither as "Seat 3".
     """
     if bot is not None:
         return bot_name(bot, seat, lang)
+    if name and bot_account:
+        return translations(lang).gettext("BOT {name}").format(name=name)
     if name:
         return name
     return translations(lang).gettext("Seat {n}").format(n=seat + 1)

@@ -68,6 +68,7 @@ class CardStockMarket(CardStockMarketRuleset):
     """Card Stock Market (Sid Sackson) for 2 to 6 players, with validated rules options."""
 
     state_class = CardStockMarketState
+    view_class = CardStockMarketView
 
     def _deal(self, seed: int) -> CardStockMarketState:
         """Set up a new game whose every shuffle follows from ``seed``."""

@@ -80,6 +80,7 @@ class TakeStock(TakeStockRuleset):
     """Take Stock (Simon Hunt, 2006) for 2 to 6 players, with validated rules options."""
 
     state_class = TakeStockState
+    view_class = TakeStockView
 
     def _deal(self, seed: int) -> TakeStockState:
         """Deal a new game whose every shuffle follows from ``seed``."""

@@ -2,7 +2,7 @@
 // an account), and for a signed-in player "My games", their name (a dialog with their profile,
 // a password change and "Sign out"). Signing in hands over the seats this browser took as a
 // guest (their tokens in localStorage), so that a guest who signs up mid-game keeps the seat.
-import { _, el, errorText, failure, fetchJSON, postJSON } from "/static/i18n.js";
+import { _, el, errorText, failure, fetchJSON, nameNode, postJSON } from "/static/i18n.js";
 import { waitingCount } from "/static/waiting.js";
 
 const SEAT_PREFIX = "closingbell.seat.";
@@ -24,9 +24,9 @@ function formProblem(username, password, making) {
   return null;
 }
 
-let current; // undefined until asked; then null (a guest) or { username }
+let current; // undefined until asked; then null (a guest) or { username, bot }
 
-/** The signed-in account ({ username }), or null for a guest. */
+/** The signed-in account ({ username, bot }), or null for a guest. */
 export async function account() {
   if (current === undefined) {
     try {
@@ -164,6 +164,7 @@ function openAccount(user) {
   });
   dialog("account-menu", user.username,
     el("p", {}, el("a", { href: `/players/${encodeURIComponent(user.username)}`, id: "profile-link" }, _("Your profile and ratings"))),
+    el("p", {}, el("a", { href: "/account", id: "account-page-link" }, _("Bot account and API tokens"))),
     change, el("div", { class: "dialog-buttons" }, out));
   old.focus();
 }
@@ -186,7 +187,7 @@ export async function accountControls() {
   }
   drawWaiting();
   setInterval(() => { if (!document.hidden) drawWaiting(); }, 30_000);
-  const who = el("button", { type: "button", class: "toggle", id: "account-button", "aria-haspopup": "dialog" }, user.username);
+  const who = el("button", { type: "button", class: "toggle", id: "account-button", "aria-haspopup": "dialog" }, user.bot ? nameNode(user.username, true) : user.username);
   who.addEventListener("click", () => openAccount(user));
   return [mine, who];
 }

@@ -1,6 +1,6 @@
 // What both games' boards share: the players' areas around the table, small labels, and
 // the order in which the other players sit (the next seat first, as at a real table).
-import { _, el, num, seatNumber } from "/static/i18n.js";
+import { _, el, nameNode, num, seatNumber } from "/static/i18n.js";
 import { tip } from "/static/tips.js";
 
 /** The seats in the order they sit after ``me`` (every seat in order for a spectator). */
@@ -58,7 +58,7 @@ export function seatArea(ctx, seat, { dealer, score, body, dealerWord, dealerTip
   el("header", { class: "seat-head" },
     tip(el("span", { class: "seat-no", role: "img", "aria-label": _("Seat {n}", { n: seatNumber(seat) }) }, String(seatNumber(seat))),
       _("Seat {n}: turns go round the table in seat order.", { n: seatNumber(seat) })),
-    el("span", { class: "pname" }, ctx.names[seat]),
+    el("span", { class: "pname" }, info && info.bot_account ? nameNode(info.name, true) : ctx.names[seat]),
     chips,
     score === undefined ? null : stat(_("Score"), num(score), "score", scoreTip)),
   body);

@@ -4,7 +4,7 @@
 // at every other table (spectators, who have no name, are muted all together). A message
 // written by a signed-in account has its name marked and linked to the player's profile, so
 // that nobody passes for an account (guests may not sit under an account's name either).
-import { _, el, errorText, lang } from "/static/i18n.js";
+import { _, botMark, el, errorText, lang } from "/static/i18n.js";
 
 const MUTE_KEY = "closingbell.muted";
 const MAX = 500;
@@ -94,6 +94,7 @@ export function createChat(send) {
     if (!entry.account) return el("span", { class: "chat-name" }, entry.name);
     const mark = _("Signed-in player");
     return [
+      entry.bot_account ? botMark() : null,
       el("a", { class: "chat-name chat-account", href: `/players/${encodeURIComponent(entry.name)}`, dir: "auto" }, entry.name),
       el("span", { class: "chat-badge", role: "img", "aria-label": mark, title: mark }, "✓"),
     ];

@@ -122,12 +122,31 @@ export function gameTitle(name, serverTitle) {
   return own[name] || serverTitle || name;
 }
 
-/** What the page calls each seat: a person by their name, a bot by its level and seat. */
+/** The mark before a bot account's name: a program plays for that account. */
+export function botMark() {
+  const words = _("Bot account: a program plays for it");
+  return el("abbr", { class: "bot-mark", title: words, "aria-label": words }, _("BOT"));
+}
+
+/** An account's name in running text, "BOT ana" for a bot account. */
+export function accountName(name, botAccount) {
+  return botAccount ? _("BOT {name}", { name }) : name;
+}
+
+/** An account's name on the page: with the bot mark before it for a bot account. */
+export function nameNode(name, botAccount) {
+  return botAccount ? el("span", { class: "marked-name" }, botMark(), " ", el("bdi", {}, name)) : name;
+}
+
+/**
+ * What the page calls each seat: a person by their name ("BOT ana" for a bot account), a
+ * bot by its level and seat.
+ */
 export function seatNames(seats, labels) {
   return seats.map((s) => {
     if (s.kind === "bot") return `${botName(s.name, labels)} ${seatNumber(s.seat)}`;
     if (s.kind === "open") return seatLabel(s.seat);
-    return s.name;
+    return accountName(s.name, s.bot_account);
   });
 }
 
@@ -193,6 +212,14 @@ export function errorText(code, values) {
     chat_rate_limited: _("You are writing too fast: wait a few seconds."),
     chat_not_allowed: _("Spectators only read the chat at this table."),
     not_practice: _("Hints are given only at practice tables: unrated, with a bot in every other seat."),
+    bad_api_token: _("That API token opens no account: it is wrong or was revoked."),
+    already_bot: _("This account is a bot account already."),
+    has_games: _("Only a new account can become a bot account: this one has sat at a table."),
+    not_a_bot: _("Only a bot account has API tokens."),
+    bad_token_name: _("Name the token with 1 to 64 characters, without invisible characters."),
+    too_many_tokens: _("A bot account holds at most 10 tokens: revoke one first."),
+    too_many_games: _("A bot account plays a limited number of games at once: finish one first."),
+    unknown_token: _("That token is not one of this account's, or it was revoked already."),
   };
   const text = words[code];
   if (!text) return _("Something went wrong ({code}).", { code });

@@ -41,7 +41,7 @@ async function start() {
     }
     const rows = answer.players.map((p) => el("tr", { class: p.bot ? "bot-row" : null },
       el("td", { class: "place" }, String(p.place)),
-      el("th", { scope: "row" }, playerLink(p.username, p.bot)),
+      el("th", { scope: "row" }, playerLink(p.username, p.bot, p.bot_account)),
       el("td", { class: "strong" }, ratingShown(p)),
       el("td", {}, String(p.games))));
     const move = (by) => () => { offset = Math.max(0, offset + by); show(); };

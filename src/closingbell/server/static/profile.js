@@ -2,7 +2,7 @@
 // each game with a chart of its history, how it compares with the bots, and the finished
 // games with links to their replays. Everything comes from GET /api/players/<username>.
 import {
-  _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, num, seatLabel, svg,
+  _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, nameNode, num, seatLabel, svg,
 } from "/static/i18n.js";
 import {
   GAMES, LEVELS, dateText, headerLink, playerName, ratingShown, ratingText, scoreText,
@@ -280,13 +280,14 @@ async function start() {
   } catch {
     mine = false;
   }
-  shownName = playerName(profile.username, profile.bot);
+  shownName = playerName(profile.username, profile.bot, profile.bot_account);
   document.title = `${shownName} · closingbell`;
   const order = (g) => (g.rating ? 0 : 1) * 10 + Math.max(0, GAMES.indexOf(g.game));
   const games = [...profile.games].sort((a, b) => order(a) - order(b));
   main.replaceChildren(el("div", { class: "profile" },
     el("div", { class: "profile-head" },
-      el("h1", {}, shownName),
+      el("h1", {}, profile.bot_account ? nameNode(profile.username, true) : shownName),
+      profile.bot_account ? el("p", { class: "note", id: "bot-account-note" }, _("A bot account: a program plays its games, through an API token its owner made. It is rated on its own line, as any player.")) : null,
       el("p", { class: "note" }, _("The rating shown is μ − 3σ: it starts at 0 and rises as a player wins and their results become surer.")),
       el("p", { class: "note" }, _("A rating is provisional for about the first five rated games, until the results are sure enough to show it."))),
     games.map(gamePanel),

@@ -1,6 +1,6 @@
 // What the profile and leaderboard pages share: how a rating, a player and a date are shown.
 // A rating is shown as the server ranks it: mu − 3 sigma (docs/web.md, "Ratings and profiles").
-import { _, botName, el, fetchJSON, lang, money, num } from "/static/i18n.js";
+import { _, accountName, botMark, botName, el, fetchJSON, lang, money, num } from "/static/i18n.js";
 
 /** The bot levels, weakest first, as profiles compare with them. */
 export const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -53,9 +53,12 @@ export async function ratingChangeLine(tableId, seat) {
   return el("p", { class: "rating-change", id: "rating-change" }, text);
 }
 
-/** A player's name for people: a bot by its level ("Bot: Hard"), an account by its name. */
-export function playerName(username, bot) {
-  return bot ? _("Bot: {level}", { level: botName(bot) }) : username;
+/**
+ * A player's name in running text: a bot by its level ("Bot: Hard"), an account by its name
+ * ("BOT ana" for a bot account).
+ */
+export function playerName(username, bot, botAccount) {
+  return bot ? _("Bot: {level}", { level: botName(bot) }) : accountName(username, botAccount);
 }
 
 /** The address of a player's profile page. */
@@ -63,9 +66,10 @@ export function profileHref(username) {
   return `/players/${encodeURIComponent(username)}`;
 }
 
-/** A link to a player's profile. */
-export function playerLink(username, bot) {
-  return el("a", { class: "player", href: profileHref(username) }, playerName(username, bot));
+/** A link to a player's profile (a bot account's with the bot mark before it). */
+export function playerLink(username, bot, botAccount) {
+  const link = el("a", { class: "player", href: profileHref(username) }, playerName(username, bot));
+  return botAccount && !bot ? el("span", { class: "marked-name" }, botMark(), " ", link) : link;
 }
 
 /** A time (ISO 8601) as a date and time in the chosen language. */

@@ -4,7 +4,7 @@
 // results and the replay.
 import {
   _, el, svg, errorText, failure, fetchJSON, gameTitle, lang, langPicker, loadGames, loadMessages,
-  num, money, postJSON, seatLabel, seatNames, seatNumber,
+  nameNode, num, money, postJSON, seatLabel, seatNames, seatNumber,
 } from "/static/i18n.js";
 import * as takeStock from "/static/board-take-stock.js";
 import * as cardStockMarket from "/static/board-card-stock-market.js";
@@ -419,7 +419,7 @@ function drawDecision(view, ctx) {
 function waitingBoard() {
   const list = el("ul", { class: "seat-list", id: "seats" }, seats.map((s) => el("li", { class: `seat-${s.kind}` },
     el("span", { class: "seat-no", "aria-hidden": "true" }, String(seatNumber(s.seat))),
-    el("span", {}, seatLabel(s.seat), _(": "), s.kind === "open" ? el("em", {}, _("open")) : names[s.seat]),
+    el("span", {}, seatLabel(s.seat), _(": "), s.kind === "open" ? el("em", {}, _("open")) : s.bot_account ? nameNode(s.name, true) : names[s.seat]),
     s.seat === me() ? el("span", { class: "chip chip-you" }, _("You")) : null)));
   return el("section", { class: "panel waiting" }, el("h2", {}, _("Seats")), list, shareBox());
 }

@@ -50,6 +50,10 @@ class TooManyInvitationsError(RuntimeError):
         """The invited account whose limit was reached (``None``: the limit in all)."""
 
 
+class TooManyGamesError(RuntimeError):
+    """A seat not taken: the account sits at as many unfinished tables as it may."""
+
+
 def error_text(exc: BaseException) -> str:
     """An error in one line, without SQLAlchemy's statement and background link."""
     if isinstance(exc, DBAPIError) and exc.orig is not None:

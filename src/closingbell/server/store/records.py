@@ -150,19 +150,31 @@ class ChatRow:
     """When."""
     user_id: str | None = None
     """The account seated where it was written (``None``: a guest or a spectator)."""
+    bot_account: bool = False
+    """Whether that account is a bot account."""
 
     def notice(self) -> list[Any]:
         """The message as a notice to the other servers carries it."""
-        return [self.id, self.seat, self.name, self.text, self.at.timestamp(), self.user_id]
+        return [
+            self.id,
+            self.seat,
+            self.name,
+            self.text,
+            self.at.timestamp(),
+            self.user_id,
+            self.bot_account,
+        ]
 
     @classmethod
     def from_notice(cls, note: list[Any]) -> ChatRow:
         """The message a notice carried (see :meth:`notice`).
 
-        A server of the release before accounts were marked sends five fields, no account.
+        A server of the release before accounts were marked sends five fields, no account;
+        one of the release before bot accounts sends six.
         """
         number, seat, name, text, at = note[:5]
         user_id = note[5] if len(note) > 5 else None
+        bot = bool(note[6]) if len(note) > 6 else False
         return cls(
             id=int(number),
             seat=None if seat is None else int(seat),
@@ -170,6 +182,7 @@ class ChatRow:
             text=str(text),
             at=dt.datetime.fromtimestamp(float(at), dt.UTC),
             user_id=None if user_id is None else str(user_id),
+            bot_account=bot and user_id is not None,
         )
 
 

@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from closingbell.server.store.database import Database
-from closingbell.server.store.errors import StoreConflictError
+from closingbell.server.store.errors import StoreConflictError, TooManyGamesError
 from closingbell.server.store.invitations import InvitationRepository
 from closingbell.server.store.records import (
     ENDED,
@@ -29,7 +30,7 @@ from closingbell.server.store.records import (
 )
 from closingbell.server.store.rematch import read_rematch
 from closingbell.server.store.rows import insert_table, read_seat, read_table, seats_with_accounts
-from closingbell.server.store.schema import actions_table, seats_table, tables_table
+from closingbell.server.store.schema import actions_table, seats_table, tables_table, users_table
 
 
 class TableRepository:
@@ -69,6 +70,7 @@ class TableRepository:
         user_id: str | None = None,
         *,
         at: dt.datetime | None = None,
+        most_games: int = 0,
     ) -> str:
         """Fill an open seat and set the table's status, in one transaction; the status.
 
@@ -77,7 +79,10 @@ class TableRepository:
         ``user_id`` is the signed-in account taking the seat (``None``: a guest); ``at``, when
         the game's first turn begins if this join starts it (default: now). Raises
         :class:`StoreConflictError`, writing nothing, if the seat is not open or is kept for
-        another account.
+        another account. With ``most_games`` (above 0) and an account, raises
+        :class:`TooManyGamesError`, writing nothing, if the account already sits at that
+        many unfinished tables (counted under its account row's lock: two servers seating
+        it at once count one after the other).
         """
         async with self.database.writing("join") as conn:
             if self.database.shared:
@@ -86,6 +91,13 @@ class TableRepository:
                     .where(tables_table.c.id == table_id)
                     .with_for_update()
                 )
+            if most_games > 0 and user_id is not None:
+                held = await self._unfinished(conn, user_id)
+                if held >= most_games:
+                    raise TooManyGamesError(
+                        f"an account like this one sits at {most_games} unfinished tables at "
+                        f"most, and this one sits at {held}"
+                    )
             done = await conn.execute(
                 seats_table.update()
                 .where(
@@ -118,6 +130,25 @@ class TableRepository:
             )
             await self.database.notify(conn, {"k": "join", "t": table_id})
         return status
+
+    async def _unfinished(self, conn: AsyncConnection, user_id: str) -> int:
+        """The unfinished tables (waiting or playing) where ``user_id`` has a seat.
+
+        On a shared database the account's row is locked first, until the transaction ends.
+        """
+        if self.database.shared:
+            await conn.execute(
+                sa.select(users_table.c.id).where(users_table.c.id == user_id).with_for_update()
+            )
+        found = await conn.scalar(
+            sa.select(sa.func.count(sa.distinct(seats_table.c.table_id)))
+            .select_from(seats_table.join(tables_table))
+            .where(
+                seats_table.c.user_id == user_id,
+                tables_table.c.status.in_(("waiting", "playing")),
+            )
+        )
+        return int(found or 0)
 
     async def seen(self, table_id: str, at: dt.datetime) -> None:
         """Record that the people of an unfinished table were last there ``at``.

@@ -31,6 +31,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "sim": frozenset({"core", "games", "native", "bots", "envs"}),
     "puzzles": frozenset({"core", "games", "native", "bots", "text"}),
     "tui": frozenset({"core", "games", "bots", "text", "learn"}),
+    "remote": frozenset({"core", "games", "native", "bots"}),
     "server": frozenset({"core", "games", "native", "bots", "text", "learn", "puzzles"}),
     "cli": frozenset(
         {
@@ -44,6 +45,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "sim",
             "puzzles",
             "tui",
+            "remote",
             "server",
         }
     ),

@@ -77,7 +77,7 @@ unset PYTHONDONTWRITEBYTECODE
 # Three workers on two cores: many tests wait on a server, a terminal or a browser for part
 # of their time, and a third worker keeps both cores busy meanwhile (5-8% sooner here).
 tests_status=0
-.venv/bin/python -m pytest -n 3 --dist worksteal -q "$@" || tests_status=$?
+.venv/bin/python -m pytest -n 3 --dist worksteal -q --durations=40 "$@" || tests_status=$?
 echo "== mypy --strict (core, games, bots, and the rest of src/closingbell)"
 typing_status=0
 wait "$typing_pid" || typing_status=$?

@@ -43,11 +43,12 @@ def server(
     *extra: str,
     open_files: tuple[int, int] | None = None,
     environment: Mapping[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``closingbell serve`` (with ``extra`` arguments) on a free port, killed (SIGKILL) when
-    the block ends; ``open_files`` is its open-file limit (soft, hard), ``environment``
-    variables it has besides the test's own."""
-    port = free_port()
+    """``closingbell serve`` (with ``extra`` arguments) on ``port`` (default: a free one),
+    killed (SIGKILL) when the block ends; ``open_files`` is its open-file limit (soft, hard),
+    ``environment`` variables it has besides the test's own."""
+    port = free_port() if port is None else port
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), **(environment or {})}
     command = [sys.executable, "-m", "closingbell.cli.main"]
     if open_files is not None:

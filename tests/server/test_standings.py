@@ -126,6 +126,7 @@ def keys_of(value: Any) -> set[str]:
 PROFILE_KEYS = {
     # the answer
     "username", "bot", "bot_account", "games", "results", "total", "limit", "offset", "puzzles",
+    "tournaments",
     # a game
     "game", "rating", "rated_games", "history", "bots",
     # a rating (and a point of the history, a bot beside the player)

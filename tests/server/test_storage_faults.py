@@ -73,10 +73,13 @@ SCHEMA_TABLES = [
     "servers",
     "sessions",
     "tables",
+    "tournament_entries",
+    "tournament_games",
+    "tournaments",
     "users",
 ]
 """The tables of a closingbell database, sorted."""
-SCHEMA_HEAD = "0009"
+SCHEMA_HEAD = "0010"
 """The newest migration, which a database made or upgraded by a server is at."""
 
 

@@ -84,6 +84,11 @@ def add_parser(sub: Any) -> None:
         help="how often to look for new games (default: 5)",
     )
     p.add_argument("--seed", type=arguments.seed, default=0, help="seeds the bots (default: 0)")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print each connection made, action sent and refusal heard",
+    )
     p.set_defaults(run=run)
 
 
@@ -141,5 +146,6 @@ def run(args: argparse.Namespace) -> int:
         at_once=args.at_once,
         poll=args.poll,
         seed=args.seed,
+        verbose=args.verbose,
     )
     return asyncio.run(Connector(settings, say=lambda line: print(line, flush=True)).run())

@@ -70,6 +70,8 @@ class Settings:
     """Seconds between two looks at the account's tables and the lobby."""
     seed: int = 0
     """Seeds the bots (with each table's id)."""
+    verbose: bool = False
+    """Say every connection made, action sent and refusal heard, not only what matters."""
 
 
 @dataclass
@@ -269,6 +271,8 @@ class Connector:
                     # An action sent on a lost connection may never have been stored: on a
                     # new one, the state's decision is answered again.
                     table.acted = None
+                    if self.settings.verbose:
+                        self.say(f"Table {table.table_id}: connected.")
                     await ws.send(json.dumps({"type": "hello", "account": True}))
                     if await self._serve(ws, table):
                         return
@@ -330,12 +334,17 @@ class Connector:
             raise AgentError(message_text) from None
         action = await asyncio.to_thread(checked, table.choose, view)
         table.acted = message["version"]
+        if self.settings.verbose:
+            text = table.game.action_to_string(action)
+            self.say(f"Table {table.table_id}: at version {message['version']}, {text}.")
         await ws.send(
             json.dumps({"type": "action", "version": message["version"], "action": action})
         )
 
     async def _refusal(self, ws: ClientConnection, table: _Table, message: dict[str, Any]) -> None:
         code = message.get("code")
+        if self.settings.verbose:
+            self.say(f"Table {table.table_id}: refused ({code}): {message.get('message')}")
         if code == "bad_api_token":
             raise Refused("the server refused the token: it is wrong, or it was revoked")
         if code == "not_seated":

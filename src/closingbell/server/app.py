@@ -76,6 +76,7 @@ from closingbell.server.standings import router as standings_router
 from closingbell.server.store import Store, default_database_path, hash_token
 from closingbell.server.tables import LiveTable
 from closingbell.server.tableview import message_for, table_info
+from closingbell.server.tournament_routes import router as tournaments_router
 from closingbell.server.words import bot_words, game_words, lobby_words, web_messages
 from closingbell.text.i18n import LANGS
 
@@ -187,6 +188,7 @@ def create_app(
     app.include_router(standings_router)
     app.include_router(guided_router)
     app.include_router(puzzles_router)
+    app.include_router(tournaments_router)
     app.add_api_websocket_route("/ws/tables/{table_id}", _play)
     return app
 

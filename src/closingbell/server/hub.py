@@ -49,6 +49,7 @@ from closingbell.server.stored import rebuild, stored_info, unavailable_info, wh
 from closingbell.server.sweeps import Sweeps
 from closingbell.server.tables import LiveTable
 from closingbell.server.thinking import BotPool
+from closingbell.server.tournaments import Director
 
 log = logging.getLogger(TABLES_LOG)
 
@@ -131,6 +132,8 @@ class Hub:
         self._loading = asyncio.Lock()
         self.sweeps = Sweeps(store, settings, clock, self.get)
         """The looks for games over days out of time and abandoned tables (``server.sweeps``)."""
+        self.director = Director(store, settings, clock, self.open)
+        """Runs the tournaments whose lease this server holds (``server.tournaments``)."""
 
     async def start(self) -> None:
         """Open the database and take up its tables.
@@ -154,6 +157,7 @@ class Hub:
                     await self.get(table_id)
         self.started = True
         self.sweeps.start()
+        self.director.start()
 
     def sessions_revoked(self, digests: list[str], *, tell: bool = True) -> None:
         """Close the WebSockets opened with the sessions ``digests`` (just revoked).
@@ -174,6 +178,7 @@ class Hub:
         """Hand the tables over to other servers, stop every table and close the database."""
         self.stopping = True
         await self.sweeps.stop()
+        await self.director.stop()
         await self.cluster.hand_over()
         for table in self.tables.values():
             table.close()

@@ -142,6 +142,8 @@ class Settings:
     warm_for_hints: bool = True
     """Whether a player sitting down at a practice table starts a bots' helper process at
     once, if none runs yet, so that their first hint does not wait for one to start."""
+    tournament_tick: float = 1.0
+    """Seconds between two looks at the tournaments to direct (start, score, seat, finish)."""
     bot_account_games: int = 20
     """Unfinished tables (waiting or playing) a bot account may sit at at once, counted in
     the database by every server; a join past it is refused (``too_many_games``; 0: no

@@ -60,6 +60,8 @@ HISTORY_MAX = 500
 """The most points of a rating's history sent (the latest)."""
 NAME_MAX = 64
 """The longest name looked up."""
+TOURNAMENTS_SHOWN = 50
+"""The most finished tournaments a profile lists (the latest)."""
 
 
 def _time(value: dt.datetime | None) -> str | None:
@@ -170,7 +172,24 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
             for r in results.all()
         ]
     puzzles = None
+    tournaments = []
     if level is None and player.startswith(USER_PREFIX):
+        played = await hub.store.tournaments.of_user(
+            player.removeprefix(USER_PREFIX), TOURNAMENTS_SHOWN
+        )
+        tournaments = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "kind": t.kind,
+                "game": t.game,
+                "place": entry.place,
+                "entrants": entrants,
+                "score": entry.score,
+                "finished_at": _time(t.finished_at),
+            }
+            for t, entry, entrants in played
+        ]
         solving = await hub.store.puzzles.ratings(player.removeprefix(USER_PREFIX))
         puzzles = {
             g: {"rating": r.rating, "tried": r.tried, "solved": r.solved}
@@ -182,6 +201,7 @@ async def profile(hub: Hub, name: str, limit: int, offset: int) -> dict[str, Any
         "bot_account": bot_account,
         "games": games,
         "puzzles": puzzles,
+        "tournaments": tournaments,
         "results": finished,
         "total": int(total or 0),
         "limit": limit,

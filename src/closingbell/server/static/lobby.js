@@ -174,6 +174,7 @@ async function main() {
   const user = await account();
   document.getElementById("header-right").append(
     el("a", { href: "/puzzles", class: "header-link", id: "puzzles-link" }, _("Puzzles")),
+    el("a", { href: "/tournaments", class: "header-link", id: "tournaments-link" }, _("Tournaments")),
     el("a", { href: "/leaderboard", class: "header-link", id: "leaderboard-link" }, _("Leaderboard")),
     langPicker(), ...(await accountControls()));
   const main = document.getElementById("main");

@@ -242,6 +242,17 @@ function gamesPanel(first) {
     el("h2", { id: "games-title" }, _("Finished games")), body);
 }
 
+/** An account's finished tournaments: each with its place among how many, newest first. */
+function tournamentsPanel(p) {
+  if (!p.tournaments || !p.tournaments.length) return "";
+  return el("section", { class: "panel", id: "tournaments", "aria-labelledby": "tournaments-title" },
+    el("h2", { id: "tournaments-title" }, _("Tournaments")),
+    el("ul", { class: "tournament-list" }, p.tournaments.map((t) => el("li", {},
+      el("a", { href: `/tournaments/${encodeURIComponent(t.id)}`, dir: "auto" }, t.name), " ",
+      el("span", {}, _("place {place} of {n}", { place: t.place, n: t.entrants })), " ",
+      el("span", { class: "t-facts" }, `${gameTitle(t.game)} · ${dateText(t.finished_at)}`)))));
+}
+
 /** An account's puzzle rating in each game it answered puzzles of, with a link to more. */
 function puzzlesPanel(p) {
   if (!p.puzzles) return "";
@@ -292,6 +303,7 @@ async function start() {
       el("p", { class: "note" }, _("A rating is provisional for about the first five rated games, until the results are sure enough to show it."))),
     games.map(gamePanel),
     puzzlesPanel(profile),
+    tournamentsPanel(profile),
     gamesPanel(profile)));
 }
 

@@ -46,6 +46,7 @@ from closingbell.server.store.records import (
 )
 from closingbell.server.store.rematch import RematchRepository
 from closingbell.server.store.tables import TableRepository
+from closingbell.server.store.tournaments import TournamentRepository
 
 __all__ = [
     "AccountTables",
@@ -93,3 +94,5 @@ class Store(Database):
         """Finished tables' rematch votes and the rematches they open."""
         self.puzzles = PuzzleRepository(self)
         """Puzzles, accounts' answers to them and their puzzle ratings."""
+        self.tournaments = TournamentRepository(self)
+        """The tournaments, their entrants and tables."""

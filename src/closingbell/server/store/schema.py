@@ -239,3 +239,76 @@ puzzle_ratings_table = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 """Each account's puzzle rating in each game (migration 0008)."""
+
+tournaments_table = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text(), nullable=False),
+    sa.Column("table_size", sa.Integer(), nullable=False),
+    sa.Column("rounds", sa.Integer(), nullable=True),
+    sa.Column("minutes", sa.Float(), nullable=True),
+    sa.Column("clock", sa.Float(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("bots", sa.Text(), nullable=False),
+    sa.Column("bot_accounts", sa.Boolean(), nullable=False),
+    sa.Column("created_by", sa.String(32), sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("round_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("server", sa.String(32), nullable=True),
+    sa.Column("lease_at", sa.DateTime(timezone=True), nullable=True),
+)
+"""One row per tournament (migration 0010): Swiss (``rounds``) or arena (``minutes``), its
+game, rules options (JSON) and seats a table, the seconds a turn at its tables, whether
+they are rated, the built-in bots entered (JSON list of levels), whether bot accounts may
+enter; its status (``open``, ``running``, ``finished``, ``cancelled``), the round being
+played and when it began, and the server directing it with when it last said so (its
+lease, as a table's)."""
+
+tournament_entries_table = sa.Table(
+    "tournament_entries",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("entrant", sa.String(48), primary_key=True),
+    sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), nullable=True, index=True),
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("withdrawn", sa.Boolean(), nullable=False),
+    sa.Column("paused", sa.Boolean(), nullable=False),
+    sa.Column("score", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Column("streak", sa.Integer(), nullable=False),
+    sa.Column("byes", sa.Integer(), nullable=False),
+    sa.Column("absences", sa.Integer(), nullable=False),
+    sa.Column("place", sa.Integer(), nullable=True),
+)
+"""Each entrant of a tournament (migration 0010): ``user:<id>`` (an account) or
+``bot:<level>:<n>`` (a built-in bot), its name, whether it withdrew or is paused (counted
+absent: not seated until it comes back), its points, games, wins in a row (arena), byes,
+absences, and its final place."""
+
+tournament_games_table = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column(
+        "tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), nullable=False, index=True
+    ),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("seats", sa.Text(), nullable=False),
+    sa.Column("points", sa.Text(), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Each table of a tournament (migration 0010): its round (an arena counts its tables in
+the order seated), its entrants in seat order (JSON list of keys), and once scored, the
+points each seat got (JSON list; ``NULL``: not scored yet). The table is planned here first
+and made after, so that a server taking the tournament over makes what is missing."""

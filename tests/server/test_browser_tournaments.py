@@ -1,0 +1,107 @@
+"""The tournaments' pages in Debian's Chromium: a player makes a Swiss tournament from the
+lobby's link with bots in it, enters, starts it, is seated by the director, plays the round
+and finds the final standings; the page in Chinese on a phone. Screenshots go where
+tests/server/test_browser.py puts its own (``build/screenshots/`` by default)."""
+
+# ruff: noqa: F811 (the fixtures of test_browser, imported, are the tests' parameters)
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+import pytest
+
+from tests.server.a11y import assert_accessible
+from tests.server.test_browser import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    _context,
+    _no_overflow,
+    _no_script_errors,
+    _play,
+    _shot,
+    _status,
+    _wait_until,
+    browser,
+    quick,
+)
+from tests.server.test_browser_accounts import _sign_up_in_dialog
+
+
+def _make(page: Any, base: str, rounds: int, bots: dict[str, int]) -> None:
+    page.goto(base + "/")
+    page.click("#tournaments-link")
+    page.wait_for_selector("#tournament-form")
+    page.fill("#t-name", "Friday Swiss")
+    page.select_option("#t-game", "card_stock_market")
+    page.select_option("#t-size", "2")
+    page.fill("#t-rounds", str(rounds))
+    for level, n in bots.items():
+        page.fill(f"#bots-{level}", str(n))
+    page.click("#t-create")
+    page.wait_for_url("**/tournaments/*")
+    page.wait_for_selector("#standings")
+
+
+def test_a_swiss_tournament_from_the_lobby_to_its_standings(browser: Any, quick: str) -> None:
+    context = _context(browser, DESKTOP)
+    try:
+        page = context.new_page()
+        name = "t" + secrets.token_hex(4)
+        _sign_up_in_dialog(page, quick, name)
+        _make(page, quick, 1, {"easy": 1})
+        tournament = page.url
+        assert page.locator("#standings tbody tr").count() == 1  # the bot
+        page.click("#t-join")
+        _wait_until(page, "document.querySelectorAll('#standings tbody tr').length === 2")
+        assert "Starts in" in page.inner_text("#t-countdown")
+        _no_overflow(page)
+        assert_accessible(page, "a tournament to come (en, desktop)")
+        _shot(page, "tournament-open-en-desktop")
+        page.click("#t-start")
+        page.wait_for_selector("#your-table", timeout=20_000)
+        page.click("#your-table")
+        page.wait_for_url("**/t/*")
+        _wait_until(page, "['0', '1'].includes(document.body.dataset.seat)")
+        _play([page], lambda: _status(page) == "finished", random.Random(5))
+        page.goto(tournament)
+        finished = "document.getElementById('t-countdown')?.textContent.startsWith('Finished')"
+        _wait_until(page, finished)
+        lines = page.locator("#standings tbody tr")
+        assert lines.count() == 2
+        assert page.locator("#standings tbody tr", has_text=name).count() == 1
+        assert page.locator("#t-rounds .t-tables li").count() == 1
+        _shot(page, "tournament-finished-en-desktop")
+        page.goto(f"{quick}/players/{name}")
+        page.wait_for_selector("#tournaments li")
+        assert "Friday Swiss" in page.inner_text("#tournaments")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh-Hant", PHONE), ("en", PHONE)])
+def test_the_tournaments_page_on_a_phone(
+    browser: Any, quick: str, lang: str, size: dict[str, int]
+) -> None:
+    context = _context(browser, size, lang)
+    tag = f"{'zh' if lang == 'zh-Hant' else 'en'}-phone"
+    try:
+        page = context.new_page()
+        _sign_up_in_dialog(page, quick, "z" + secrets.token_hex(4))
+        page.goto(quick + "/tournaments")
+        page.wait_for_selector("#tournament-form")
+        _no_overflow(page)
+        assert_accessible(page, f"the tournaments' list ({tag})")
+        _shot(page, f"tournaments-{tag}")
+        _make(page, quick, 3, {"medium": 2, "hard": 1})
+        page.click("#t-join")
+        _wait_until(page, "document.querySelectorAll('#standings tbody tr').length === 4")
+        _no_overflow(page)
+        assert_accessible(page, f"a tournament to come ({tag})")
+        _shot(page, f"tournament-open-{tag}")
+        if lang == "zh-Hant":
+            assert page.inner_text("#t-countdown").endswith("後開始")
+            assert page.inner_text("#t-withdraw") == "退出"
+    finally:
+        context.close()

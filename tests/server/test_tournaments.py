@@ -1,0 +1,365 @@
+"""Tournaments: pairing and points, the routes' refusals, and a whole Swiss tournament of
+people, bot accounts and built-in bots played through the API on real server processes
+(SQLite, and PostgreSQL with two servers sharing the database)."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+from closingbell.server.accounts import SESSION_COOKIE
+from closingbell.server.pairing import (
+    Entrant,
+    arena_points,
+    arena_tables,
+    pairs,
+    place_points,
+    swiss_round,
+    table_sizes,
+)
+from tests.server.helpers import client_for, postgres_database
+from tests.server.test_accounts import ORIGIN, sign_up
+from tests.server.test_serve import server
+
+PASSWORD = "a good long password"
+QUICK = {
+    "CLOSINGBELL_RATE": "1000",
+    "CLOSINGBELL_BURST": "1000",
+    "CLOSINGBELL_ADDRESS_RATE": "0",
+    "CLOSINGBELL_ADDRESS_CONNECTIONS": "0",
+    "CLOSINGBELL_SIGN_UPS_PER_ADDRESS": "0",
+    "CLOSINGBELL_TOURNAMENT_TICK": "0.2",
+    "CLOSINGBELL_LEASE_SECONDS": "2",
+}
+"""The servers' settings: players who choose as fast as a program, a quick director."""
+
+# ---------------------------------------------------------------- pairing and points
+
+
+def test_tables_are_as_even_as_the_entrants_allow() -> None:
+    assert table_sizes(8, 2) == [2, 2, 2, 2]
+    assert table_sizes(9, 2) == [2, 2, 2, 2]  # one bye
+    assert table_sizes(10, 4) == [4, 3, 3]
+    assert table_sizes(7, 6) == [4, 3]
+    assert table_sizes(1, 4) == []
+    with pytest.raises(ValueError, match="2 to 6"):
+        table_sizes(8, 7)
+
+
+def test_place_points_share_out_a_table_and_ties_split() -> None:
+    assert place_points([0, 1]) == [1.0, 0.0]
+    assert place_points([0, 0]) == [0.5, 0.5]
+    assert place_points([1, 0, 2, 3]) == [2 / 3, 1.0, 1 / 3, 0.0]
+    assert place_points([0, 1, 1]) == [1.0, 0.25, 0.25]
+    assert arena_points(1.0, True, 0) == (2.0, 1)
+    assert arena_points(1.0, True, 2) == (4.0, 3)  # on a streak: doubled
+    assert arena_points(0.5, False, 3) == (1.0, 0)
+
+
+def test_swiss_rounds_repeat_nobody_when_they_can_and_give_byes_to_the_last() -> None:
+    rng = random.Random(4)
+    for count, size, rounds in ((8, 2, 3), (9, 2, 5), (64, 2, 7), (30, 3, 6)):
+        scores = dict.fromkeys((f"e{i:02}" for i in range(count)), 0.0)
+        met: set[frozenset[str]] = set()
+        byes: set[str] = set()
+        repeats = 0
+        for _ in range(rounds):
+            order = [Entrant(k, s) for k, s in scores.items()]
+            seating = swiss_round(order, size, met, byes)
+            seated = [k for table in seating.tables for k in table]
+            assert sorted(seated + ([seating.bye] if seating.bye else [])) == sorted(scores)
+            if seating.bye is not None:
+                assert seating.bye not in byes
+                byes.add(seating.bye)
+                scores[seating.bye] += 1
+            repeats += len(pairs(seating.tables) & met)
+            assert seating.repeats == len(pairs(seating.tables) & met)
+            for table in seating.tables:
+                places = list(range(len(table)))
+                rng.shuffle(places)
+                for key, got in zip(table, place_points(places), strict=True):
+                    scores[key] += got
+            met |= pairs(seating.tables)
+        if size == 2:
+            assert repeats == 0, (count, rounds)
+        else:
+            assert repeats <= 1, (count, rounds)
+    # The leaders meet: tables are made from the top of the standings.
+    leaders = [Entrant("a", 3), Entrant("b", 3), Entrant("c", 0), Entrant("d", 0)]
+    assert swiss_round(leaders, 2, set(), set()).tables == [["a", "b"], ["c", "d"]]
+    assert swiss_round(leaders, 2, {frozenset("ab")}, set()).tables == [["a", "c"], ["b", "d"]]
+
+
+def test_an_arena_seats_full_tables_and_avoids_the_last_opponents() -> None:
+    waiting = [Entrant("a", 4), Entrant("b", 3), Entrant("c", 2), Entrant("d", 1), Entrant("e")]
+    tables = arena_tables(waiting, 2, {"a": {"b"}, "b": {"a"}})
+    assert tables == [["a", "c"], ["b", "d"]]  # e waits for the next one free
+    assert arena_tables(waiting[:1], 2, {}) == []
+
+
+# ---------------------------------------------------------------- the routes
+
+
+@pytest.fixture
+def site(database_url: str) -> Iterator[TestClient]:
+    with client_for(database_url) as client:
+        yield client
+
+
+SWISS = {"kind": "swiss", "name": "Friday Swiss", "game": "card_stock_market", "table_size": 2}
+
+
+def test_a_tournament_is_refused_with_a_reason_and_nothing_made(site: TestClient) -> None:
+    refused = site.post("/api/tournaments", json={**SWISS, "rounds": 3}, headers=ORIGIN)
+    assert refused.status_code == 401  # signed in first
+    sign_up(site, "maker")
+    for body, code in (
+        ({**SWISS}, "bad_request"),  # no rounds
+        ({**SWISS, "rounds": 3, "minutes": 10}, "bad_request"),
+        ({**SWISS, "kind": "arena", "rounds": 3}, "bad_request"),
+        ({**SWISS, "rounds": 3, "game": "chess"}, "unknown_game"),
+        ({**SWISS, "rounds": 3, "table_size": 7}, "bad_request"),
+        ({**SWISS, "rounds": 3, "bots": ["grandmaster"]}, "unknown_bot"),
+        ({**SWISS, "rounds": 3, "options": {"bank": -5}}, "bad_options"),
+        ({**SWISS, "rounds": 3, "name": "  "}, "bad_request"),
+        ({**SWISS, "rounds": 3, "name": "a\u202eb"}, "bad_request"),
+    ):
+        answer = site.post("/api/tournaments", json=body, headers=ORIGIN)
+        assert answer.json()["error"]["code"] == code, (body, answer.text)
+    assert site.get("/api/tournaments").json()["tournaments"] == []
+    missing = site.get("/api/tournaments/nope")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_tournament"
+
+
+def test_entering_withdrawing_and_who_may(site: TestClient) -> None:
+    sign_up(site, "maker")
+    made = site.post(
+        "/api/tournaments",
+        json={**SWISS, "rounds": 2, "bots": ["easy", "easy"], "bot_accounts": False},
+        headers=ORIGIN,
+    )
+    assert made.status_code == 201, made.text
+    t = made.json()["tournament"]
+    assert (t["status"], t["entrants"], t["rounds"]) == ("open", 2, 2)
+    path = f"/api/tournaments/{t['id']}"
+    assert site.post(f"{path}/join", headers=ORIGIN).json() == {"entered": True, "new": True}
+    shown = site.get(path).json()
+    assert shown["you"] == {
+        "entered": True,
+        "paused": False,
+        "table": None,
+        "may_enter": True,
+        "creator": True,
+    }
+    names = sorted((s["name"], s["bot"], s["bot_account"]) for s in shown["standings"])
+    assert names == [
+        ("bot:easy:1", "easy", False),
+        ("bot:easy:2", "easy", False),
+        ("maker", None, False),
+    ]
+    assert "user:" not in json.dumps(shown)  # no account id in any answer
+    assert site.post(f"{path}/withdraw", headers=ORIGIN).json() == {"withdrawn": True}
+    again = site.post(f"{path}/withdraw", headers=ORIGIN)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "not_entered"
+    assert site.post(f"{path}/join", headers=ORIGIN).json() == {"entered": True, "new": False}
+    # A bot account may not enter where its creator said so.
+    sign_up(site, "robo")
+    assert site.post("/api/account/bot", headers=ORIGIN).status_code == 200
+    refused = site.post(f"{path}/join", headers=ORIGIN)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "bot_accounts_not_allowed"
+    # Only its creator starts it early.
+    early = site.post(f"{path}/start", headers=ORIGIN)
+    assert early.status_code == 403 and early.json()["error"]["code"] == "not_creator"
+
+
+# ---------------------------------------------------------------- a whole Swiss tournament
+
+
+class Player(threading.Thread):
+    """An entrant's program: plays each of its tournament tables with random legal actions."""
+
+    def __init__(self, bases: list[str], tournament: str, auth: dict[str, str], seed: int):
+        super().__init__(daemon=True)
+        self.bases, self.tournament, self.auth = bases, tournament, auth
+        self.rng = random.Random(seed)
+        self.played: list[str] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+
+    def _run(self) -> None:
+        deadline = time.monotonic() + 240
+        turn = 0
+        while time.monotonic() < deadline:
+            base = self.bases[turn % len(self.bases)]
+            turn += 1
+            shown = httpx.get(
+                f"{base}/api/tournaments/{self.tournament}", headers=self.auth, timeout=10
+            ).json()
+            if shown["tournament"]["status"] in ("finished", "cancelled"):
+                return
+            table = (shown["you"] or {}).get("table")
+            if table is None or table in self.played:
+                time.sleep(0.1)
+                continue
+            self._play(base, table)
+            self.played.append(table)
+        raise AssertionError("the tournament did not end in time")
+
+    def _play(self, base: str, table: str) -> None:
+        with connect(
+            base.replace("http://", "ws://") + f"/ws/tables/{table}",
+            origin=Origin(base),
+            additional_headers=self.auth,
+        ) as ws:
+            ws.send(json.dumps({"type": "hello", "account": True}))
+            while True:
+                message = json.loads(ws.recv(timeout=60))
+                if message["type"] == "error":
+                    assert message["code"] in ("stale_version", "not_your_turn"), message
+                if message["type"] != "state":
+                    continue
+                if message["status"] in ("finished", "abandoned"):
+                    return
+                if message["legal"]:
+                    action = self.rng.choice(message["legal"])["id"]
+                    ws.send(
+                        json.dumps(
+                            {"type": "action", "version": message["version"], "action": action}
+                        )
+                    )
+
+
+def _people_and_bot_accounts(base: str) -> dict[str, dict[str, str]]:
+    """Two people (their session cookies) and two bot accounts (API tokens), by name."""
+    auth = {}
+    for name, bot in (("ana", False), ("bruno", False), ("robo1", True), ("robo2", True)):
+        client = httpx.Client(base_url=base, headers={"Origin": base}, timeout=10)
+        assert (
+            client.post(
+                "/api/account/signup", json={"username": name, "password": PASSWORD}
+            ).status_code
+            == 201
+        )
+        if bot:
+            assert client.post("/api/account/bot").status_code == 200
+            token = client.post("/api/account/tokens", json={"name": "t"}).json()["token"]
+            auth[name] = {"Authorization": f"Bearer {token}"}
+        else:
+            auth[name] = {
+                "Cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}",
+            }
+    return auth
+
+
+def _swiss_to_the_end(bases: list[str]) -> dict[str, Any]:
+    """8 entrants over 3 rounds (2 people, 2 bot accounts, 4 built-in bots); its last answer."""
+    auth = _people_and_bot_accounts(bases[0])
+    made = httpx.post(
+        f"{bases[0]}/api/tournaments",
+        json={
+            **SWISS,
+            "rounds": 3,
+            "starts_in": 3600,
+            "clock": 30,
+            "rated": True,
+            "bots": ["random", "random", "easy", "easy"],
+        },
+        headers={**auth["ana"], "Origin": bases[0]},
+        timeout=10,
+    )
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament"]["id"]
+    for i, name in enumerate(auth):
+        base = bases[i % len(bases)]
+        joined = httpx.post(
+            f"{base}/api/tournaments/{tid}/join", headers={**auth[name], "Origin": base}, timeout=10
+        )
+        assert joined.status_code == 200, joined.text
+    players = [Player(bases, tid, auth[name], seed) for seed, name in enumerate(auth)]
+    for p in players:
+        p.start()
+    started = httpx.post(
+        f"{bases[-1]}/api/tournaments/{tid}/start",
+        headers={**auth["ana"], "Origin": bases[-1]},
+        timeout=10,
+    )
+    assert started.status_code == 200, started.text
+    for p in players:
+        p.join(300)
+        assert p.error is None, repr(p.error)
+    shown = httpx.get(f"{bases[0]}/api/tournaments/{tid}", timeout=10).json()
+    for p in players:
+        assert len(p.played) == 3, shown  # every round, every entrant at a table
+    assert shown["tournament"]["status"] == "finished"
+    return shown
+
+
+def _check_swiss(shown: dict[str, Any]) -> None:
+    rounds = shown["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2, 3]
+    met: Counter[frozenset[str]] = Counter()
+    won: Counter[str] = Counter()
+    for r in rounds:
+        assert len(r["tables"]) == 4
+        seated = [s["name"] for table in r["tables"] for s in table["seats"]]
+        assert len(seated) == len(set(seated)) == 8
+        for table in r["tables"]:
+            assert table["status"] == "finished" and table["points"] is not None
+            for a, b in combinations([s["name"] for s in table["seats"]], 2):
+                met[frozenset((a, b))] += 1
+            for seat, got in zip(table["seats"], table["points"], strict=True):
+                assert got in (0.0, 0.5, 1.0)
+                if not seat["bot"]:
+                    won[seat["name"]] += got
+            assert sum(table["points"]) == 1.0
+    # People and bot accounts: each line's points are its games' points.
+    lines = {s["name"]: s for s in shown["standings"] if not s["bot"]}
+    for name, line in lines.items():
+        assert line["score"] == won[name] and line["games"] == 3 and line["byes"] == 0
+    assert lines["robo1"]["bot_account"] and not lines["ana"]["bot_account"]
+    places = [s["place"] for s in shown["standings"]]
+    assert places == list(range(1, 9))
+    scores = [s["score"] for s in shown["standings"]]
+    assert scores == sorted(scores, reverse=True) and sum(scores) == 12.0
+    # No two entrants met twice (8 entrants at tables of 2 over 3 rounds: avoidable).
+    assert set(met.values()) == {1} and len(met) == 12
+
+
+def test_a_swiss_tournament_of_eight_is_played_to_the_end_on_sqlite(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'web.db'}"
+    with server(database, tmp_path, environment=QUICK) as (base, _):
+        shown = _swiss_to_the_end([base])
+        _check_swiss(shown)
+        profile = httpx.get(f"{base}/api/players/ana", timeout=10).json()
+        [entry] = profile["tournaments"]
+        assert entry["name"] == "Friday Swiss" and entry["entrants"] == 8
+        assert entry["place"] in range(1, 9)
+
+
+def test_a_swiss_tournament_goes_on_over_two_servers_on_postgresql(tmp_path: Path) -> None:
+    with (
+        postgres_database() as url,
+        server(url, tmp_path, environment=QUICK) as (one, _),
+        server(url, tmp_path, environment=QUICK) as (two, _),
+    ):
+        shown = _swiss_to_the_end([one, two])
+        _check_swiss(shown)

@@ -31,7 +31,7 @@ from closingbell.server.pairing import (
     table_sizes,
 )
 from tests.server.helpers import client_for, postgres_database
-from tests.server.test_accounts import ORIGIN, sign_up
+from tests.server.test_accounts import ORIGIN, sign_up, stored
 from tests.server.test_serve import server
 
 PASSWORD = "a good long password"
@@ -363,3 +363,44 @@ def test_a_swiss_tournament_goes_on_over_two_servers_on_postgresql(tmp_path: Pat
     ):
         shown = _swiss_to_the_end([one, two])
         _check_swiss(shown)
+
+
+def test_another_server_takes_a_tournament_over_when_its_director_stops(tmp_path: Path) -> None:
+    """Two servers on one database: the director of a tournament of bots stops directing
+    mid-tournament without a word (as a dying server does); within a lease time the other
+    directs it, and it is played to its end, every round whole."""
+    from tests.server.test_cluster import servers
+
+    with (
+        postgres_database() as url,
+        servers(url, 2, tournament_tick=0.1, lease_seconds=1.0, bot_delay=0) as clients,
+    ):
+        one, two = clients
+        sign_up(one, "maker")
+        made = one.post(
+            "/api/tournaments",
+            json={**SWISS, "rounds": 3, "starts_in": 0, "bots": ["random"] * 6},
+            headers=ORIGIN,
+        ).json()["tournament"]
+        path = f"/api/tournaments/{made['id']}"
+        deadline = time.monotonic() + 30
+        while not one.get(path).json()["rounds"]:
+            assert time.monotonic() < deadline, "the first round was not seated"
+            time.sleep(0.05)
+        directors = [c.app.state.hub.director for c in clients]  # type: ignore[attr-defined]
+        held = stored(url, f"SELECT server FROM tournaments WHERE id = '{made['id']}'")[0][0]
+        [first] = [d for d in directors if d.server_id == held]
+        assert first._task is not None
+        first._task.cancel()  # stops directing, hands nothing over
+        deadline = time.monotonic() + 60
+        while (shown := two.get(path).json())["tournament"]["status"] != "finished":
+            assert time.monotonic() < deadline, shown["tournament"]
+            time.sleep(0.1)
+        [other] = [d for d in directors if d is not first]
+        assert stored(url, f"SELECT server FROM tournaments WHERE id = '{made['id']}'")[0][0] in (
+            None,
+            other.server_id,
+        )
+        assert [len(r["tables"]) for r in shown["rounds"]] == [3, 3, 3]
+        assert sum(s["score"] for s in shown["standings"]) == 9.0
+        assert sorted(s["place"] for s in shown["standings"]) == list(range(1, 7))

@@ -403,19 +403,26 @@ def _play_seat(
     *,
     api_token: str | None = None,
     say: str | None = None,
+    cookie: str | None = None,
 ) -> None:
     """Play the seat of ``token`` at ``table`` to the game's end over the WebSocket, as the
     page would: each decision one of its legal actions, chosen by ``rng``.
 
     With ``api_token``, the seat of that bot account's instead (``token`` unused), as a
-    program outside would play it; ``say`` is written in the chat first.
+    program outside would play it; with ``cookie`` (a session's ``Cookie`` header), the
+    seat of that signed-in account's; ``say`` is written in the chat first.
     For a test whose subject is what the page shows once the game is over, not the playing.
     Run it off Playwright's thread (``_off_loop``).
     """
     address = site.replace("http://", "ws://") + f"/ws/tables/{table}"
-    if api_token is None:
+    if cookie is not None:
+        opened = connect(
+            address, origin=Origin(site), additional_headers={"Cookie": cookie}, open_timeout=10
+        )
+        hello: dict[str, Any] = {"type": "hello", "account": True}
+    elif api_token is None:
         opened = connect(address, origin=Origin(site), open_timeout=10)
-        hello: dict[str, Any] = {"type": "hello", "token": token}
+        hello = {"type": "hello", "token": token}
     else:
         headers = {"Authorization": f"Bearer {api_token}"}
         opened = connect(address, additional_headers=headers, open_timeout=10)
@@ -1059,7 +1066,16 @@ def test_the_chinese_table_page_has_no_english_left(browser: Any, quick: str) ->
         if acting is not None:
             acting.locator(enabled).first.click()
             assert _english_left(acting, allowed) == set()
-        _play(pages, lambda: _status(pages[0]) == "finished", random.Random(9))
+            acting.keyboard.press("Escape")
+        # The rest of the game over the WebSocket, for the same seats (whole games through
+        # the page are tested above): the pages show it, and its final screen.
+        with ThreadPoolExecutor(2) as pool:
+            playing = [
+                pool.submit(_play_seat, quick, table["id"], token, random.Random(9 + seat))
+                for seat, token in enumerate(tokens)
+            ]
+            for done in playing:
+                done.result(timeout=120)
         for page in pages:
             page.wait_for_selector("#overlay[open] #final")
             assert _english_left(page, allowed) == set()

@@ -94,6 +94,7 @@ def test_a_bot_account_plays_a_rated_game_against_a_person_on_the_page(
         assert marked.count() == 1 and marked.inner_text().split() == ["BOT", robot]
         page.wait_for_selector(".chat-msg .bot-mark")
         _shot(page, "bot-account-table-en-desktop")
+        # The person plays on the page, by clicking, to the game's end.
         _play([page], lambda: _status(page) == "finished", random.Random(4))
         playing.result(timeout=60)
         page.wait_for_selector("#overlay[open] #final")

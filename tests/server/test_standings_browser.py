@@ -26,12 +26,10 @@ from tests.server.test_browser import (
     _context,
     _no_overflow,
     _off_loop,
-    _play,
     _play_seat,
     _served,
     _Server,
     _shot,
-    _status,
     _wait_until,
 )
 
@@ -104,10 +102,13 @@ def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(
     page.goto(site + "/")
     page.wait_for_selector("#create-table")
     assert page.evaluate(SIGN_UP, ["Maxine", PASSWORD]) == 201
-    table, _ = page.evaluate(RATED_TABLE, 11)
+    table, token = page.evaluate(RATED_TABLE, 11)
     page.goto(f"{site}/t/{table}")
     _wait_until(page, "document.body.dataset.seat === '0'")
-    _play([page], lambda: _status(page) == "finished", random.Random(5))
+    # Played over the WebSocket for the same seat (whole games through the page are tested
+    # in test_browser.py): the page shows it, and its final screen.
+    _off_loop(_play_seat, site, table, token, random.Random(5))
+    _wait_until(page, "document.body.dataset.status === 'finished'")
     # The final screen says what the game did to the player's rating: a first one is
     # provisional, however it went.
     page.wait_for_selector("#overlay[open] #rating-change")

@@ -4,6 +4,7 @@ people, bot accounts and built-in bots played through the API on real server pro
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 import threading
@@ -394,7 +395,10 @@ def test_another_server_takes_a_tournament_over_when_its_director_stops(tmp_path
         first._task.cancel()  # stops directing, hands nothing over
         deadline = time.monotonic() + 60
         while (shown := two.get(path).json())["tournament"]["status"] != "finished":
-            assert time.monotonic() < deadline, shown["tournament"]
+            tables = [
+                (r["round"], t["status"], t["points"]) for r in shown["rounds"] for t in r["tables"]
+            ]
+            assert time.monotonic() < deadline, (shown["tournament"]["status"], tables)
             time.sleep(0.1)
         [other] = [d for d in directors if d is not first]
         assert stored(url, f"SELECT server FROM tournaments WHERE id = '{made['id']}'")[0][0] in (
@@ -404,3 +408,71 @@ def test_another_server_takes_a_tournament_over_when_its_director_stops(tmp_path
         assert [len(r["tables"]) for r in shown["rounds"]] == [3, 3, 3]
         assert sum(s["score"] for s in shown["standings"]) == 9.0
         assert sorted(s["place"] for s in shown["standings"]) == list(range(1, 7))
+
+
+class JumpClock:
+    """The wall clock, moved on when the test says."""
+
+    def __init__(self) -> None:
+        self.offset = dt.timedelta()
+
+    def __call__(self) -> dt.datetime:
+        return dt.datetime.now(dt.UTC) + self.offset
+
+    def later(self, seconds: float) -> None:
+        self.offset += dt.timedelta(seconds=seconds)
+
+
+def test_an_arena_seats_entrants_again_as_games_end_and_stops_at_its_time(
+    database_url: str,
+) -> None:
+    """Five bots in an arena at tables of 2: each is seated again as soon as its game ends
+    (the odd one waits), wins count double after two in a row, no table starts once the
+    time is up, and the arena finishes with its last table."""
+    clock = JumpClock()
+    with client_for(database_url, clock=clock, tournament_tick=0.05) as site:
+        sign_up(site, "maker")
+        made = site.post(
+            "/api/tournaments",
+            json={
+                **SWISS,
+                "kind": "arena",
+                "minutes": 5,
+                "starts_in": 0,
+                "bots": ["random"] * 5,
+            },
+            headers=ORIGIN,
+        ).json()["tournament"]
+        path = f"/api/tournaments/{made['id']}"
+        deadline = time.monotonic() + 60
+        while len((shown := site.get(path).json())["rounds"]) < 6:
+            assert time.monotonic() < deadline, shown["rounds"]
+            time.sleep(0.05)
+        clock.later(6 * 60)  # the time is up: the tables being played are finished
+        deadline = time.monotonic() + 60
+        while (shown := site.get(path).json())["tournament"]["status"] != "finished":
+            assert time.monotonic() < deadline, shown["tournament"]
+            time.sleep(0.05)
+        seatings = shown["rounds"]
+        assert len(seatings) >= 6
+        streak: Counter[str] = Counter()
+        totals: Counter[str] = Counter()
+        for seating in seatings:
+            for table in seating["tables"]:
+                names = [s["name"] for s in table["seats"]]
+                assert len(names) == 2 and table["status"] == "finished"
+                for name, got in zip(names, table["points"], strict=True):
+                    won = got in (2.0, 4.0)
+                    assert got in (0.0, 1.0, 2.0, 4.0)
+                    assert (got == 4.0) == (won and streak[name] >= 2), (name, streak, got)
+                    streak[name] = streak[name] + 1 if won else 0
+                    totals[name] += got
+        lines = {s["name"]: s for s in shown["standings"]}
+        assert len(lines) == 5
+        for name, line in lines.items():
+            assert line["score"] == totals[name] and line["games"] >= 1
+        # Nobody sat at two tables of one seating, and the seatings came one after another.
+        for seating in seatings:
+            seated = [s["name"] for t in seating["tables"] for s in t["seats"]]
+            assert len(seated) == len(set(seated))
+        assert [s["round"] for s in seatings] == list(range(1, len(seatings) + 1))

@@ -132,7 +132,7 @@ class Hub:
         self._loading = asyncio.Lock()
         self.sweeps = Sweeps(store, settings, clock, self.get)
         """The looks for games over days out of time and abandoned tables (``server.sweeps``)."""
-        self.director = Director(store, settings, clock, self.open)
+        self.director = Director(store, settings, clock, self.open, self.get)
         """Runs the tournaments whose lease this server holds (``server.tournaments``)."""
 
     async def start(self) -> None:

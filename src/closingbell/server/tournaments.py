@@ -32,6 +32,7 @@ from typing import Any
 
 from closingbell.core.game import Game
 from closingbell.core.registry import load_game
+from closingbell.server.errors import WebError
 from closingbell.server.pairing import (
     BYE_POINTS,
     Entrant,
@@ -60,6 +61,8 @@ OVER = ("finished", "abandoned")
 
 Open = Callable[[TableRow, Game], Awaitable[object]]
 """Stores a new table and opens it on this server (``Hub.open``)."""
+Load = Callable[[str], Awaitable[object]]
+"""A table by its id, loaded on this server if not in memory (``Hub.get``)."""
 
 
 def player_of(entry: EntryRow) -> str:
@@ -100,11 +103,13 @@ class Director:
         settings: Settings,
         clock: Callable[[], dt.datetime],
         open_table: Open,
+        load_table: Load,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self.open_table = open_table
+        self.load_table = load_table
         self.server_id = secrets.token_hex(8)
         """This server's name in the tournaments' leases."""
         self._task: asyncio.Task[None] | None = None
@@ -152,6 +157,11 @@ class Director:
         for g in games:
             if g.status is None:  # planned by a server that stopped before making it
                 await self._make_table(t, g.table_id, g.seats, await self._entries(t))
+            elif g.status not in OVER:
+                # Made by a server that stopped before it ran it (nobody holds its lease):
+                # loaded here, it is run here; one in memory or run elsewhere is left so.
+                with contextlib.suppress(WebError):
+                    await self.load_table(g.table_id)
         entries = await self._entries(t)
         for g in games:
             if g.points is None and g.status in OVER:

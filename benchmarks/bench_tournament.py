@@ -84,11 +84,11 @@ def one_round(base: str, client: httpx.Client, entrants: int, size: int) -> tupl
     while True:
         shown = client.get(f"/api/tournaments/{tid}").json()
         rounds = shown["rounds"]
-        if rounds and len(rounds[0]["tables"]) == tables:
-            if all(t["status"] != "waiting" for t in rounds[0]["tables"]):
-                seen = dt.datetime.now(dt.UTC)
-                started = dt.datetime.fromisoformat(shown["tournament"]["round_at"])
-                return (seen - started).total_seconds(), (seen - asked).total_seconds()
+        made_all = rounds and len(rounds[0]["tables"]) == tables
+        if made_all and all(t["status"] != "waiting" for t in rounds[0]["tables"]):
+            seen = dt.datetime.now(dt.UTC)
+            started = dt.datetime.fromisoformat(shown["tournament"]["round_at"])
+            return (seen - started).total_seconds(), (seen - asked).total_seconds()
         time.sleep(0.01)
 
 

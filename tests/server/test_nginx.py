@@ -340,7 +340,7 @@ def websocket(
     url = re.sub(r"^http", "ws", base) + f"/ws/tables/{table_id}"
     context = ssl.create_default_context(cafile=str(proxy.cert)) if url[:4] == "wss:" else None
     extra: dict[str, Any] = {} if origin is None else {"origin": origin}
-    with connect(url, ssl=context, open_timeout=10, **extra) as ws:
+    with connect(url, ssl=context, open_timeout=30, **extra) as ws:
         yield ws
 
 
@@ -571,7 +571,7 @@ def test_sessions_work_through_nginx_and_are_secure_over_https(proxy: Proxy, pub
     context = ssl.create_default_context(cafile=str(proxy.cert)) if secure else None
     headers = {"Cookie": f"closingbell_session={session}"}
     with connect(
-        url, ssl=context, open_timeout=10, origin=public, additional_headers=headers
+        url, ssl=context, open_timeout=30, origin=public, additional_headers=headers
     ) as ws:
         ws.send(json.dumps({"type": "hello", "account": True}))
         assert next_state(ws)["seat"] == 0

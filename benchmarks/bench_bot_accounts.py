@@ -22,10 +22,6 @@ import argparse
 import asyncio
 import math
 import os
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,52 +30,21 @@ import httpx
 
 from closingbell.remote.agents import bot_chooser
 from closingbell.remote.client import Connector, Settings
+from closingbell.server.loadtest.processes import process_cpu, server_process, wait_until_healthy
 
 PASSWORD = "a good long password"
 PER_ACCOUNT = 20
 """Games a bot account sits at at once (``Settings.bot_account_games``)."""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of process ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def serve(database: str, folder: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "XDG_DATA_HOME": str(folder),
-        "CLOSINGBELL_SIGN_UPS_PER_ADDRESS": "0",
-        # Every program runs on this machine: no limits per address (each connection keeps
-        # the people's limit of 10 messages a second, which a program meets as they do).
-        "CLOSINGBELL_ADDRESS_RATE": "0",
-        "CLOSINGBELL_ADDRESS_CONNECT_RATE": "0",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "closingbell.cli.main", "serve", "--port", str(port),
-         "--database", database, "--bot-delay", "0", "--connections-per-address", "0",
-         "--tables-per-minute", "0"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return base, process
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
+SETTINGS = {
+    "CLOSINGBELL_SIGN_UPS_PER_ADDRESS": "0",
+    # Every program runs on this machine: no limits per address (each connection keeps
+    # the people's limit of 10 messages a second, which a program meets as they do).
+    "CLOSINGBELL_ADDRESS_RATE": "0",
+    "CLOSINGBELL_ADDRESS_CONNECT_RATE": "0",
+}
+"""The server's settings besides the benchmark servers' own (no limits per address)."""
 
 
 def bot_accounts(base: str, count: int) -> list[str]:
@@ -146,22 +111,21 @@ async def play(base: str, tokens: list[str], games: int) -> float:
 def measure(database: str | None, games: int) -> str:
     with tempfile.TemporaryDirectory() as folder:
         url = database or f"sqlite:///{Path(folder) / 'bench.db'}"
-        base, process = serve(url, Path(folder))
-        try:
+        with server_process(url, environment=SETTINGS) as server:
+            wait_until_healthy(server)
+            base = f"http://{server.base}"
+            pid = server.process.pid
             tokens = bot_accounts(base, max(2, math.ceil(2 * games / PER_ACCOUNT)))
             ids = tables(base, tokens, games)
-            server_cpu = cpu_seconds(process.pid)
+            server_cpu = process_cpu(pid) or 0.0
             own_cpu = time.process_time()
             took = asyncio.run(play(base, tokens, games))
-            server_cpu = cpu_seconds(process.pid) - server_cpu
+            server_cpu = (process_cpu(pid) or 0.0) - server_cpu
             own_cpu = time.process_time() - own_cpu
             decisions = sum(
                 httpx.get(f"{base}/api/tables/{t}", timeout=30).json()["table"]["version"]
                 for t in ids
             )
-        finally:
-            process.send_signal(signal.SIGTERM)
-            process.wait(30)
     rate = decisions / took
     step = took * games / decisions
     return (

@@ -20,51 +20,23 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
+from closingbell.server.loadtest.processes import server_process, wait_until_healthy
+
 PASSWORD = "a good long password"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def serve(database: str, folder: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    """A ``closingbell serve`` process on a free port; its address once it answers."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "XDG_DATA_HOME": str(folder),
-        "CLOSINGBELL_SIGN_UPS_PER_ADDRESS": "0",
-        "CLOSINGBELL_ADDRESS_RATE": "0",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "closingbell.cli.main", "serve", "--port", str(port),
-         "--database", database, "--bot-delay", "0"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return base, process
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
+SETTINGS = {
+    "CLOSINGBELL_SIGN_UPS_PER_ADDRESS": "0",
+    "CLOSINGBELL_ADDRESS_RATE": "0",
+}
+"""The server's settings besides the benchmark servers' own (no limits per address)."""
 
 
 def one_round(base: str, client: httpx.Client, entrants: int, size: int) -> tuple[float, float]:
@@ -102,8 +74,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = args.database or f"sqlite:///{Path(folder) / 'bench.db'}"
-        base, process = serve(database, Path(folder))
-        try:
+        with server_process(database, environment=SETTINGS) as server:
+            wait_until_healthy(server)
+            base = f"http://{server.base}"
             with httpx.Client(base_url=base, headers={"Origin": base}, timeout=30) as client:
                 name = f"bench{os.getpid()}"
                 signed = client.post(
@@ -114,9 +87,6 @@ def main() -> None:
                     one_round(base, client, args.entrants, args.table_size)
                     for _ in range(args.repeats)
                 ]
-        finally:
-            process.send_signal(signal.SIGTERM)
-            process.wait(30)
     seated = [f[0] for f in figures]
     asked = [f[1] for f in figures]
     print(

@@ -24,6 +24,7 @@ from closingbell.server.accounts import User
 from closingbell.server.errors import WebError
 from closingbell.server.players import hub_of, session_user, signed_in
 from closingbell.server.protocol import ErrorCode, _Strict
+from closingbell.server.ratings import user_player
 from closingbell.server.store.tournaments import EntryRow, TournamentRow
 from closingbell.server.tournaments import standings, summary
 
@@ -99,7 +100,7 @@ def _check(body: NewTournament) -> dict[str, Any]:
 
 def _entry_of(user: User, joined: dt.datetime) -> EntryRow:
     return EntryRow(
-        entrant=f"user:{user.id}",
+        entrant=user_player(user.id),
         name=user.username,
         user_id=user.id,
         bot_account=user.bot,
@@ -199,12 +200,12 @@ async def show(request: Request, tournament_id: str) -> dict[str, Any]:
     user = await session_user(request)
     you = None
     if user is not None:
-        mine = names.get(f"user:{user.id}")
+        mine = names.get(user_player(user.id))
         playing = next(
             (
                 g.table_id
                 for g in games
-                if f"user:{user.id}" in g.seats and g.status in ("waiting", "playing")
+                if user_player(user.id) in g.seats and g.status in ("waiting", "playing")
             ),
             None,
         )
@@ -261,7 +262,7 @@ async def withdraw(request: Request, tournament_id: str) -> dict[str, Any]:
     t = await _tournament(request, tournament_id)
     if t.status not in ("open", "running"):
         raise WebError(ErrorCode.TOURNAMENT_OVER, f"the tournament is {t.status}", 409)
-    if not await hub_of(request).store.tournaments.withdraw(t.id, f"user:{user.id}"):
+    if not await hub_of(request).store.tournaments.withdraw(t.id, user_player(user.id)):
         raise WebError(ErrorCode.NOT_ENTERED, "you have not entered this tournament", 409)
     return {"withdrawn": True}
 

@@ -42,6 +42,7 @@ from closingbell.server.pairing import (
     place_points,
     swiss_round,
 )
+from closingbell.server.ratings import bot_player, user_player
 from closingbell.server.settings import Settings
 from closingbell.server.store import Store, hash_token
 from closingbell.server.store.records import SeatRow, TableRow
@@ -67,7 +68,10 @@ Load = Callable[[str], Awaitable[object]]
 
 def player_of(entry: EntryRow) -> str:
     """The ratings' name of an entrant: ``user:<id>`` or ``bot:<level>``."""
-    return f"user:{entry.user_id}" if entry.user_id is not None else f"bot:{entry.bot}"
+    if entry.user_id is not None:
+        return user_player(entry.user_id)
+    assert entry.bot is not None
+    return bot_player(entry.bot)
 
 
 @dataclass(frozen=True)

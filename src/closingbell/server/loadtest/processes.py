@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,11 +44,15 @@ class ServerProcess:
 
 @contextlib.contextmanager
 def server_process(
-    database: str, bot_processes: int | None = None, options: tuple[str, ...] = ()
+    database: str,
+    bot_processes: int | None = None,
+    options: tuple[str, ...] = (),
+    environment: Mapping[str, str] | None = None,
 ) -> Iterator[ServerProcess]:
     """``closingbell serve`` on a free loopback port, stopped when the block ends.
 
-    ``options`` are more arguments of ``closingbell serve``.
+    ``options`` are more arguments of ``closingbell serve``; ``environment``, variables it
+    has besides this process's own (settings such as ``CLOSINGBELL_ADDRESS_RATE``).
     """
     extra = (
         [*options] if bot_processes is None else [*options, "--bot-processes", str(bot_processes)]
@@ -80,6 +84,7 @@ def server_process(
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                env=None if environment is None else {**os.environ, **environment},
             )
         server = ServerProcess(process, port, log)
         try:

@@ -151,6 +151,10 @@ class Leak(AssertionError):
     """A message said something its recipient may not know, or something untrue."""
 
 
+BOT_MARK = {"en": "BOT", "zh-Hant": "機器人"}
+"""The mark before a bot account's name in each language (docs/web.md)."""
+
+
 def require(condition: bool, what: str) -> None:
     """Raise :class:`Leak` saying ``what`` unless ``condition`` holds."""
     if not condition:
@@ -183,6 +187,14 @@ class Game:
     """Whether the table lets spectators write in its chat."""
     accounts: frozenset[int] = frozenset()
     """The seats where signed-in accounts sat (their names are marked in the chat)."""
+    bot_accounts: frozenset[int] = frozenset()
+    """Those of ``accounts`` that are bot accounts (marked as bots wherever named)."""
+    rated: bool = False
+    """Whether the table's game counts for the ratings."""
+    clock: float | None = None
+    """The table's seconds a turn (a tournament's tables have one), or ``None``."""
+    secrets: tuple[str, ...] = ()
+    """Other texts no message may hold: the API tokens and session cookies of its players."""
     votes: list[int] = field(default_factory=list)
     """The seats that voted for a rematch, in order."""
     rematch: str | None = None
@@ -206,11 +218,17 @@ class Game:
         """What the server calls each seat in ``lang``.
 
         A bot is its level in ``lang`` and its seat from 1 (docs/protocol.md: "Medium 2",
-        普通電腦 2), as the page names it too.
+        普通電腦 2), as the page names it too; a bot account is its name after the bot mark
+        ("BOT robo", 機器人 robo).
         """
         labels = bot_labels(lang)
+        mark = BOT_MARK[lang]
         return [
-            f"{labels[name]} {p + 1}" if kind == "bot" and name else (name or f"#{p + 1}")
+            f"{labels[name]} {p + 1}"
+            if kind == "bot" and name
+            else f"{mark} {name}"
+            if p in self.bot_accounts
+            else (name or f"#{p + 1}")
             for p, (kind, name) in enumerate(zip(self.kinds, self.names, strict=True))
         ]
 
@@ -289,8 +307,10 @@ def check_seats(game: Game, seats: Any, started: bool) -> None:
         account = p in game.accounts and info["kind"] != "open"
         require(info["account"] is account, f"seat {p}: account {info['account']!r}")
         require(info["invited"] is False, f"seat {p}: invited {info['invited']!r}")
-        # ... and no bot account (tests/server/test_bot_accounts.py checks those seats).
-        require(info["bot_account"] is False, f"seat {p}: bot_account {info['bot_account']!r}")
+        bot_account = p in game.bot_accounts and info["kind"] != "open"
+        require(
+            info["bot_account"] is bot_account, f"seat {p}: bot_account {info['bot_account']!r}"
+        )
 
 
 def check_table_info(game: Game, table: Any) -> None:
@@ -301,7 +321,7 @@ def check_table_info(game: Game, table: Any) -> None:
     require(table["title"] == game.game.info.title, f"title {table['title']!r}")
     require(table["players"] == game.players, f"players {table['players']!r}")
     require(table["options"] == game.game.options_dict(), f"options {table['options']!r}")
-    require(table["clock"] is None, f"clock {table['clock']!r}")
+    require(table["clock"] == game.clock, f"clock {table['clock']!r}")
     version = table["version"]
     require(type(version) is int and 0 <= version < len(game.states), f"version {version!r}")
     finished = game.states[version].is_terminal()
@@ -312,7 +332,7 @@ def check_table_info(game: Game, table: Any) -> None:
     check_seats(game, table["seats"], table["status"] != "waiting")
     from_position = game.position is not None
     require(table["from_position"] is from_position, f"from_position {table['from_position']!r}")
-    require(table["rated"] is False, f"rated {table['rated']!r}")
+    require(table["rated"] is game.rated, f"rated {table['rated']!r}")
     hints_used = table["hints_used"]
     require(hints_used is False or (hints_used is True and game.hinted), f"hints {hints_used!r}")
     require(
@@ -474,6 +494,8 @@ def check_raw(game: Game, raw: str) -> None:
     if game.position is not None:
         for part in position_parts(game.position):
             require(part not in raw, f"the position's text {part[:40]!r} was sent")
+    for secret in game.secrets:
+        require(secret not in raw, f"a token or cookie {secret[:6]!r}... was sent")
 
 
 def check_message(
@@ -531,8 +553,8 @@ def check_chat(game: Game, message: dict[str, Any]) -> None:
         require(entry["name"] == name, f"chat name {entry['name']!r} for seat {seat!r}")
         account = seat is not None and seat in game.accounts
         require(entry["account"] is account, f"chat account {entry['account']!r} for seat {seat!r}")
-        # The leak games seat no bot account (tests/server/test_bot_accounts.py checks them).
-        require(entry["bot_account"] is False, f"chat bot_account {entry['bot_account']!r}")
+        bot_account = seat is not None and seat in game.bot_accounts
+        require(entry["bot_account"] is bot_account, f"chat bot_account {entry['bot_account']!r}")
         typed = [text.strip() for who, text in game.said if who == seat]
         require(entry["text"] in typed, f"chat text {entry['text']!r}: nobody typed it")
         if seat is None:

@@ -8,8 +8,10 @@ recipient may read and compared (``tests/server/leakcheck.py``). Practice tables
 from a position (which holds every hidden card) are played the same way, their player
 asking for hints, and no message or answer holds the position; each hint is rebuilt from
 the player's view alone. Guided first games are played too: their lessons go to the
-learner alone and hold only what the learner's views and events show. The checker itself
-is tested: a secret planted in any field of any kind of message is caught.
+learner alone and hold only what the learner's views and events show. A tournament's table
+is played by a person and a bot account signed in by its API token, and every answer about
+the tournament is checked too. The checker itself is tested: a secret planted in any field
+of any kind of message is caught.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import copy
 import dataclasses
 import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +31,7 @@ from fastapi.testclient import TestClient
 
 import closingbell
 from closingbell.learn import HUMAN, tutorial
+from closingbell.server.accounts import SESSION_COOKIE
 from tests.server.helpers import act, client_for, create, expect, hello, join, receive, wait_state
 from tests.server.leakcheck import (
     Game,
@@ -60,6 +64,132 @@ REFUSALS_EVERY = 5
 """The routes refused until a game ends (its record, replays, reviews) are called at the
 first decision a person meets and at every fifth after it: their answers differ only in what
 the table is at, and those decisions spread them over every part of the game."""
+
+
+@dataclass
+class Session:
+    """What the connections to one table received while it was played to its end."""
+
+    streams: list[Stream]
+    views: list[dict[str, Any]]
+    infos: list[dict[str, Any]]
+    refusals: list[str]
+    said: list[tuple[int | None, str]]
+    """Every chat message written: the writer's seat (``None``: a spectator), the text."""
+    votes: list[int]
+    rematch: str | None
+    asked: int
+    """How many hints the players asked for."""
+
+
+def play_table(
+    client: TestClient,
+    table_id: str,
+    connections: list[tuple[int | None, dict[str, Any], dict[str, str]]],
+    langs: list[str],
+    rng: random.Random,
+    *,
+    spectator_chat: bool,
+    hints: int = 0,
+    rematch: bool = True,
+    between: Callable[[], None] | None = None,
+) -> Session:
+    """Play a table to its end with ``connections``: for each, its seat (``None``: a
+    spectator), the fields of its ``hello`` and the headers of its handshake; the people
+    choose random legal actions. Keep every message, and the answers of the routes a
+    spectator may call at each decision a person meets.
+
+    Everyone who may write in the chat writes markup in it at the start; with ``hints``, the
+    player asks for a hint at that many decisions before choosing; with ``rematch``, every
+    person votes for a rematch at the end; ``between`` is called at each of those decisions.
+    """
+    who = [seat for seat, _, _ in connections]
+    humans = [seat for seat in who if seat is not None]
+    path = f"/ws/tables/{table_id}"
+    sockets = [client.websocket_connect(path, headers=h).__enter__() for _, _, h in connections]
+    streams = [Stream(seat, langs[i % len(langs)], [], []) for i, seat in enumerate(who)]
+    session = Session(streams, [], [], [], [], [], None, 0)
+
+    def read(i: int) -> dict[str, Any]:
+        message = receive(sockets[i])
+        assert message is not None, f"connection {i}: no message came"
+        assert message["type"] not in ("closed", "error"), message
+        streams[i].raw.append(json.dumps(message))
+        streams[i].messages.append(message)
+        return message
+
+    def settled_after(version: int, message: dict[str, Any]) -> bool:
+        # Bots stop when a person must decide: every connection reaches that state.
+        return (
+            message["type"] == "state"
+            and message["version"] > version
+            and (message["status"] == "finished" or message["current_player"] in humans)
+        )
+
+    try:
+        for i, ws in enumerate(sockets):
+            fields = connections[i][1]
+            ws.send_text(json.dumps({"type": "hello", **fields, "lang": streams[i].lang}))
+        for i, ws in enumerate(sockets):
+            if who[i] is not None or spectator_chat:
+                text = f" <img src=x onerror=alert({i})><b>hi</b> from {i} "
+                session.said.append((who[i], text))
+                ws.send_text(json.dumps({"type": "chat", "text": text}))
+        version = -1
+        while True:
+            reached = []
+            for i in range(len(sockets)):
+                while not settled_after(version, message := read(i)):
+                    pass
+                reached.append(message)
+            assert len({m["version"] for m in reached}) == 1
+            version = reached[0]["version"]
+            session.views.append(client.get(f"/api/tables/{table_id}/view").json())
+            session.infos.append(client.get(f"/api/tables/{table_id}").json()["table"])
+            session.infos += [
+                t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id
+            ]
+            if between is not None:
+                between()
+            if reached[0]["status"] == "finished":
+                break
+            if len(session.views) % REFUSALS_EVERY == 1:
+                for route in ("record", "record.cbrec", "replay", "replay?seat=0", "review?seat=0"):
+                    refused = client.get(f"/api/tables/{table_id}/{route}")
+                    assert refused.status_code == 409
+                    session.refusals.append(refused.text)
+                refused = client.post(f"/api/tables/{table_id}/review?seat=0")
+                assert refused.status_code == 409
+                session.refusals.append(refused.text)
+            mover = reached[0]["current_player"]
+            i = who.index(mover)
+            if session.asked < hints and version % 7 == 0:
+                session.asked += 1
+                sockets[i].send_text(json.dumps({"type": "hint", "version": version}))
+                while read(i)["type"] != "hint":
+                    pass
+            choice = rng.choice(reached[i]["legal"])
+            sockets[i].send_text(
+                json.dumps({"type": "action", "version": version, "action": choice["id"]})
+            )
+        for seat in humans if rematch else []:
+            session.votes.append(seat)
+            sockets[who.index(seat)].send_text(json.dumps({"type": "rematch"}))
+            for i in range(len(sockets)):
+                while not (
+                    (message := read(i))["type"] == "rematch" and message["votes"] == session.votes
+                ):
+                    pass
+            session.rematch = message["table"]
+        if rematch:
+            assert isinstance(session.rematch, str)
+        for stream in streams:
+            chats = [e for m in stream.messages if m["type"] == "chat" for e in m["messages"]]
+            assert len(chats) == len(session.said), (stream.seat, chats)
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
+    return session
 
 
 def play_through(
@@ -117,90 +247,16 @@ def play_through(
         assert answer.status_code == 200, answer.text
         tokens[p] = answer.json()["token"]
         use(client, None)  # the routes are called as a guest's page calls them
-    rng = random.Random(seed)
-    path = f"/ws/tables/{table_id}"
     who: list[int | None] = [None, None, *humans]
-    sockets = [client.websocket_connect(path).__enter__() for _ in who]
-    streams = [Stream(seat, langs[i % len(langs)], [], []) for i, seat in enumerate(who)]
-    views: list[dict[str, Any]] = []
-    infos: list[dict[str, Any]] = []
-    refusals: list[str] = []
-
-    def read(i: int) -> dict[str, Any]:
-        message = receive(sockets[i])
-        assert message is not None, f"connection {i}: no message came"
-        assert message["type"] not in ("closed", "error"), message
-        streams[i].raw.append(json.dumps(message))
-        streams[i].messages.append(message)
-        return message
-
-    def settled_after(version: int, message: dict[str, Any]) -> bool:
-        # Bots stop when a person must decide: every connection reaches that state.
-        return (
-            message["type"] == "state"
-            and message["version"] > version
-            and (message["status"] == "finished" or message["current_player"] in humans)
-        )
-
-    said: list[tuple[int | None, str]] = []
-    votes: list[int] = []
-    asked = 0
-    try:
-        for i, ws in enumerate(sockets):
-            token = tokens.get(who[i]) if who[i] is not None else None  # type: ignore[arg-type]
-            ws.send_text(json.dumps({"type": "hello", "token": token, "lang": streams[i].lang}))
-        for i, ws in enumerate(sockets):
-            if who[i] is not None or spectator_chat:
-                text = f" <img src=x onerror=alert({i})><b>hi</b> from {i} "
-                said.append((who[i], text))
-                ws.send_text(json.dumps({"type": "chat", "text": text}))
-        version = -1
-        while True:
-            reached = []
-            for i in range(len(sockets)):
-                while not settled_after(version, message := read(i)):
-                    pass
-                reached.append(message)
-            assert len({m["version"] for m in reached}) == 1
-            version = reached[0]["version"]
-            views.append(client.get(f"/api/tables/{table_id}/view").json())
-            infos.append(client.get(f"/api/tables/{table_id}").json()["table"])
-            infos += [t for t in client.get("/api/tables").json()["tables"] if t["id"] == table_id]
-            if reached[0]["status"] == "finished":
-                break
-            if len(views) % REFUSALS_EVERY == 1:
-                for route in ("record", "record.cbrec", "replay", "replay?seat=0", "review?seat=0"):
-                    refused = client.get(f"/api/tables/{table_id}/{route}")
-                    assert refused.status_code == 409
-                    refusals.append(refused.text)
-                refused = client.post(f"/api/tables/{table_id}/review?seat=0")
-                assert refused.status_code == 409
-                refusals.append(refused.text)
-            mover = reached[0]["current_player"]
-            i = who.index(mover)
-            if asked < hints and version % 7 == 0:
-                asked += 1
-                sockets[i].send_text(json.dumps({"type": "hint", "version": version}))
-                while read(i)["type"] != "hint":
-                    pass
-            choice = rng.choice(reached[i]["legal"])
-            sockets[i].send_text(
-                json.dumps({"type": "action", "version": version, "action": choice["id"]})
-            )
-        for seat in humans:
-            votes.append(seat)
-            sockets[who.index(seat)].send_text(json.dumps({"type": "rematch"}))
-            for i in range(len(sockets)):
-                while not ((message := read(i))["type"] == "rematch" and message["votes"] == votes):
-                    pass
-        rematch = message["table"]
-        assert isinstance(rematch, str)
-        for stream in streams:
-            chats = [e for m in stream.messages if m["type"] == "chat" for e in m["messages"]]
-            assert len(chats) == len(said), (stream.seat, chats)
-    finally:
-        for ws in sockets:
-            ws.__exit__(None, None, None)
+    session = play_table(
+        client,
+        table_id,
+        [(seat, {"token": tokens.get(seat) if seat is not None else None}, {}) for seat in who],
+        langs,
+        random.Random(seed),
+        spectator_chat=spectator_chat,
+        hints=hints,
+    )
     body = client.get(f"/api/tables/{table_id}/record").json()
     rules = closingbell.load_game(game_name, **body["options"])
     assert body["position"] == position
@@ -225,16 +281,16 @@ def play_through(
         tokens,
         position,
         move_time,
-        said=said,
+        said=session.said,
         spectator_chat=spectator_chat,
         accounts=accounts,
-        votes=votes,
-        rematch=rematch,
-        hinted=asked > 0,
+        votes=session.votes,
+        rematch=session.rematch,
+        hinted=session.asked > 0,
         tutorial=tutorial(game_name) if guided else None,
     )
-    assert asked == hints, f"{asked} hints asked of {hints}"
-    return Played(known, streams, views, infos, refusals)
+    assert session.asked == hints, f"{session.asked} hints asked of {hints}"
+    return Played(known, session.streams, session.views, session.infos, session.refusals)
 
 
 TWO_ROUNDS = {"rounds": 2}
@@ -338,6 +394,205 @@ def test_a_game_over_days_sends_its_deadlines_and_nothing_more(client: TestClien
     playing = [m for s in played.streams for m in s.messages if m.get("status") == "playing"]
     assert playing and all(m["time_left"] > 86000 for m in playing)
     assert {i["move_time"] for i in played.infos} == {86400.0}
+
+
+SUMMARY_KEYS = frozenset(
+    {
+        "id",
+        "kind",
+        "name",
+        "game",
+        "options",
+        "table_size",
+        "rounds",
+        "minutes",
+        "clock",
+        "rated",
+        "bots",
+        "bot_accounts",
+        "status",
+        "round",
+        "starts_at",
+        "round_at",
+        "ends_at",
+        "finished_at",
+        "entrants",
+    }
+)
+STANDING_KEYS = frozenset(
+    {
+        "place",
+        "name",
+        "bot",
+        "bot_account",
+        "score",
+        "tiebreak",
+        "games",
+        "byes",
+        "absences",
+        "withdrawn",
+        "paused",
+    }
+)
+YOU_KEYS = frozenset({"entered", "paused", "table", "may_enter", "creator"})
+ENTRY_KEYS = frozenset({"id", "name", "kind", "game", "place", "entrants", "score", "finished_at"})
+"""The fields of a tournament's answers (docs/protocol.md, "Tournaments")."""
+
+
+def check_tournament(known: Game, body: dict[str, Any], entrants: dict[str, Any]) -> None:
+    """One ``GET /api/tournaments/{id}`` answer: names, points and table ids, nothing more.
+
+    ``entrants`` maps each entrant's name to its ``(bot, bot_account)``. The table of the
+    round is ``known``'s: its points come only once it is over.
+    """
+    assert set(body) == {"tournament", "standings", "rounds", "you", "now"}, sorted(body)
+    assert set(body["tournament"]) == SUMMARY_KEYS, sorted(body["tournament"])
+    for line in body["standings"]:
+        assert set(line) == STANDING_KEYS, sorted(line)
+        assert (line["bot"], line["bot_account"]) == entrants[line["name"]], line
+    for r in body["rounds"]:
+        assert set(r) == {"round", "tables"}
+        for table in r["tables"]:
+            assert set(table) == {"table", "status", "seats", "points"}, sorted(table)
+            assert table["table"] == known.table_id
+            for seat in table["seats"]:
+                assert set(seat) == {"name", "bot", "bot_account"}, seat
+                assert (seat["bot"], seat["bot_account"]) == entrants[seat["name"]], seat
+            over = table["status"] == "finished"
+            assert (table["points"] is not None) <= over, table
+    you = body["you"]
+    assert you is None or set(you) == YOU_KEYS, you
+    assert you is None or you["table"] in (None, known.table_id), you
+
+
+def test_a_tournament_table_and_every_answer_of_its_tournament_keep_its_secrets(
+    tmp_path: Path,
+) -> None:
+    """A person and a bot account (its program signed in by its API token) meet a built-in bot
+    at a rated tournament table. Every message of the table, to each seat and to spectators,
+    is checked field by field, with the bot account marked as a bot; every answer about the
+    tournament, asked by a guest, the person and the bot account before, during and after
+    the game, holds only names, points and table ids: no seed, token, cookie or account id."""
+    with client_for(f"sqlite:///{tmp_path / 'web.db'}", tournament_tick=0.05) as client:
+        maker = sign_up(client, "maker")
+        made = client.post(
+            "/api/tournaments",
+            json={
+                "kind": "swiss",
+                "name": "Leak Cup",
+                "game": "take_stock",
+                "table_size": 3,
+                "rounds": 1,
+                "starts_in": 3600,
+                "clock": 600,
+                "rated": True,
+                "bots": ["medium"],
+                "options": TWO_ROUNDS,
+            },
+            headers=ORIGIN,
+        )
+        assert made.status_code == 201, made.text
+        tid = made.json()["tournament"]["id"]
+        assert client.post(f"/api/tournaments/{tid}/join", headers=ORIGIN).status_code == 200
+        robo_cookie = sign_up(client, "robo")
+        assert client.post("/api/account/bot", headers=ORIGIN).status_code == 200
+        answer = client.post("/api/account/tokens", json={"name": "agent"}, headers=ORIGIN)
+        token = answer.json()["token"]
+        use(client, None)
+        bearer = {"Authorization": f"Bearer {token}"}
+        joined = client.post(f"/api/tournaments/{tid}/join", headers=bearer)
+        assert joined.status_code == 200, joined.text
+        viewers: list[tuple[str | None, dict[str, str]]] = [
+            (None, {}),
+            (maker, {}),
+            (None, bearer),
+        ]
+        answers: list[str] = []
+
+        def look() -> None:
+            for cookie, headers in viewers:
+                use(client, cookie)
+                for path in (f"/api/tournaments/{tid}", "/api/tournaments"):
+                    got = client.get(path, headers=headers)
+                    assert got.status_code == 200, got.text
+                    answers.append(got.text)
+            use(client, None)
+
+        look()
+        use(client, maker)
+        assert client.post(f"/api/tournaments/{tid}/start", headers=ORIGIN).status_code == 200
+        deadline = time.monotonic() + 30
+        while (table_id := client.get(f"/api/tournaments/{tid}").json()["you"]["table"]) is None:
+            assert time.monotonic() < deadline, "the round was not seated"
+            time.sleep(0.05)
+        use(client, None)
+        seats = client.get(f"/api/tables/{table_id}").json()["table"]["seats"]
+        names = [s["name"] for s in seats]
+        at = {name: p for p, name in enumerate(names)}
+        session = play_table(
+            client,
+            table_id,
+            [
+                (None, {}, {}),
+                (None, {}, {}),
+                (at["maker"], {"account": True}, {**ORIGIN, "cookie": f"{SESSION_COOKIE}={maker}"}),
+                (at["robo"], {"account": True}, bearer),
+            ],
+            ["en", "zh-Hant"],
+            random.Random(11),
+            spectator_chat=False,
+            rematch=False,
+            between=look,
+        )
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/tournaments/{tid}").json()["tournament"]["status"] != "finished":
+            assert time.monotonic() < deadline, "the tournament did not finish"
+            time.sleep(0.05)
+        look()
+        profiles = [client.get(f"/api/players/{n}").text for n in ("maker", "robo")]
+        body = client.get(f"/api/tables/{table_id}/record").json()
+    rules = closingbell.load_game("take_stock", **body["options"])
+    state = rules.new_game(body["seed"])
+    states = [state.clone()]
+    for action in body["actions"]:
+        state.apply(action["id"])
+        states.append(state.clone())
+    assert state.is_terminal()
+    known = Game(
+        rules,
+        table_id,
+        states,
+        ["bot" if name == "medium" else "human" for name in names],
+        names,
+        body["seed"],
+        {},
+        said=session.said,
+        accounts=frozenset({at["maker"], at["robo"]}),
+        bot_accounts=frozenset({at["robo"]}),
+        rated=True,
+        clock=600,
+        secrets=(token, maker, robo_cookie, "user:"),
+    )
+    check_played(Played(known, session.streams, session.views, session.infos, session.refusals))
+    entrants = {"maker": (None, False), "robo": (None, True), "bot:medium:1": ("medium", False)}
+    statuses = set()
+    for raw in answers + profiles:
+        check_raw(known, raw)
+        shown = json.loads(raw)
+        if "tournaments" in shown and "now" in shown:  # the list
+            for summary in shown["tournaments"]:
+                assert set(summary) == SUMMARY_KEYS, sorted(summary)
+        elif "standings" in shown:
+            check_tournament(known, shown, entrants)
+            statuses.update(t["status"] for r in shown["rounds"] for t in r["tables"])
+    assert statuses == {"playing", "finished"}
+    for raw in profiles:
+        [entry] = json.loads(raw)["tournaments"]
+        assert set(entry) == ENTRY_KEYS and entry["name"] == "Leak Cup", entry
+    robo_lines = [
+        e for m in session.streams[0].messages if m["type"] == "chat" for e in m["messages"]
+    ]
+    assert any(e["bot_account"] for e in robo_lines)
 
 
 @pytest.mark.parametrize("case", GAMES, ids=[f"{g[0]}-{g[2]}" for g in GAMES])

@@ -474,9 +474,9 @@ async def table_outcome(database: Database, table_id: str) -> tuple[list[int], s
         ).all()
         own = (
             await conn.execute(
-                sa.select(sa.distinct(actions_table.c.seat)).where(
-                    actions_table.c.table_id == table_id, actions_table.c.by == "player"
-                )
+                sa.select(actions_table.c.seat)
+                .where(actions_table.c.table_id == table_id, actions_table.c.by == "player")
+                .distinct()
             )
         ).all()
     return [int(r) for _, r in ranks], {int(s) for (s,) in own}

@@ -47,21 +47,13 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from closingbell.server.loadtest import percentile
-from closingbell.server.loadtest.processes import process_cpu, server_process
+from closingbell.server.loadtest.processes import process_cpu, process_memory, server_process
 from closingbell.server.loadtest.wire import http_request
 
 PASSWORD = "not the password 1"
 """The password every sign-up of the flood gives."""
 TAKEN = "taken-name"
 """The account name the flood asks for, taken before it starts."""
-
-
-def rss_mb(pid: int) -> float:
-    """The resident memory of process ``pid`` in MB, from ``/proc``."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class Victims:
@@ -236,11 +228,11 @@ async def measure(args: argparse.Namespace, port: int, pid: int) -> None:
         mark[:] = [time.perf_counter(), process_cpu(pid) or 0.0]
         victims.phase = name
         load.append(os.getloadavg()[0])
-        most = rss_mb(pid)
+        most = process_memory(pid) or 0.0
         until = time.monotonic() + seconds
         while time.monotonic() < until:
             await asyncio.sleep(0.5)
-            most = max(most, rss_mb(pid))
+            most = max(most, (process_memory(pid) or 0.0))
         now = (time.perf_counter(), process_cpu(pid) or 0.0)
         cpu[name] = (now[1] - mark[1]) / (now[0] - mark[0]) * 100
         rss[name] = most

@@ -154,6 +154,18 @@ def process_cpu(pid: int, stat: str = "stat") -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_memory(pid: int) -> float | None:
+    """The resident memory of process ``pid`` in MB, from ``/proc``; Linux only."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
 def child_processes(pid: int) -> list[int]:
     """The running (not yet exited) children of process ``pid``, from ``/proc``; Linux only."""
     found = []

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from closingbell.bots import LEVELS
-from tests.server.helpers import client_for, database
+from tests.server.helpers import client_for, database, sqlite_database
 
 STORAGE = ["sqlite", "postgresql"]
 """Every database the storage tests run against."""
@@ -18,14 +18,23 @@ STORAGE = ["sqlite", "postgresql"]
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """A server on a fresh SQLite file: bots move at once, seeds may be chosen."""
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as test_client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as test_client:
         yield test_client
 
 
 @pytest.fixture(params=STORAGE)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each kind in turn (PostgreSQL from CLOSINGBELL_TEST_POSTGRES)."""
+    """A fresh database of each kind in turn (PostgreSQL from CLOSINGBELL_TEST_POSTGRES),
+    at the newest migration."""
     with database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(params=STORAGE)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each kind in turn with no table at all: a new SQLite file's
+    path, an empty PostgreSQL database."""
+    with database(request.param, tmp_path, empty=True) as url:
         yield url
 
 

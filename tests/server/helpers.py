@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import json
 import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -22,8 +27,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 from starlette.testclient import WebSocketTestSession
 
+import closingbell.server.migrations
 from closingbell.cli.serve import WS_MAX_SIZE
 from closingbell.server.app import create_app
+from closingbell.server.store import Store
 from closingbell.server.wsprotocol import WebSocketProtocol
 
 HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0))
@@ -58,10 +65,79 @@ def postgres_admin_url() -> str:
     return url
 
 
+def _schema_digest() -> str:
+    """A digest of the migrations' sources: a template made from others is not used."""
+    digest = hashlib.sha256()
+    folder = Path(closingbell.server.migrations.__file__).parent / "versions"
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+async def _set_up(url: str) -> None:
+    """Open a server's store on ``url`` once (an empty database is migrated), and close it."""
+    store = Store(url)
+    try:
+        await store.open()
+    finally:
+        await store.close()
+
+
+@functools.cache
+def sqlite_template() -> Path:
+    """An SQLite file at the newest migration, made once by each test process, to copy.
+
+    A server set up on a new file migrates it in about a tenth of a second; a copy of this
+    file is ready in a hundredth.
+    """
+    path = Path(tempfile.mkdtemp(prefix="closingbell-template-")) / "template.db"
+    asyncio.run(_set_up(f"sqlite:///{path}"))
+    return path
+
+
+def sqlite_database(path: Path) -> str:
+    """A new SQLite database at ``path``, at the newest migration; its URL."""
+    shutil.copyfile(sqlite_template(), path)
+    return f"sqlite:///{path}"
+
+
+@functools.cache
+def postgres_template() -> str:
+    """The name of a PostgreSQL database at the newest migration, to copy (``TEMPLATE``).
+
+    Made once on the test server for each set of migrations, by whichever test process
+    comes first (the others wait on an advisory lock), under a temporary name renamed when
+    it is whole, and closed to connections so that it can always be copied.
+    """
+    import asyncpg
+
+    admin = postgres_admin_url()
+    name = f"closingbell_template_{_schema_digest()}"
+
+    async def make() -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute("SELECT pg_advisory_lock(hashtext($1))", name)
+            found = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+            if not found:
+                building = f"{name}_new"
+                await conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+                await conn.execute(f'CREATE DATABASE "{building}"')
+                url = make_url(admin).set(database=building)
+                await _set_up(url.render_as_string(hide_password=False))
+                await conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+                await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+        finally:
+            await conn.close()  # (ends the advisory lock too)
+
+    asyncio.run(make())
+    return name
+
+
 @contextmanager
-def postgres_database() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards; its commits do
-    not wait for the disk."""
+def postgres_database(*, empty: bool = False) -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, at the newest migration (``empty``: with
+    no table at all), dropped afterwards; its commits do not wait for the disk."""
     import asyncpg
 
     admin = postgres_admin_url()
@@ -74,7 +150,10 @@ def postgres_database() -> Iterator[str]:
         finally:
             await conn.close()
 
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    if empty:
+        asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    else:
+        asyncio.run(run(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template()}"'))
     # A commit returns before its record reaches the disk: what the servers write is still
     # seen at once by every connection, and only a crash of PostgreSQL itself, which no test
     # causes, could lose it. Without this each of the thousands of commits of a test run
@@ -97,12 +176,14 @@ def postgres_database() -> Iterator[str]:
 
 
 @contextmanager
-def database(kind: str, tmp_path: Any) -> Iterator[str]:
-    """A fresh database URL of ``kind`` (``sqlite`` or ``postgresql``)."""
+def database(kind: str, tmp_path: Any, *, empty: bool = False) -> Iterator[str]:
+    """A fresh database URL of ``kind`` (``sqlite`` or ``postgresql``), at the newest
+    migration (``empty``: a new file, or a database with no table)."""
     if kind == "sqlite":
-        yield f"sqlite:///{tmp_path / f'{uuid.uuid4().hex}.db'}"
+        path = tmp_path / f"{uuid.uuid4().hex}.db"
+        yield f"sqlite:///{path}" if empty else sqlite_database(path)
     else:
-        with postgres_database() as url:
+        with postgres_database(empty=empty) as url:
             yield url
 
 

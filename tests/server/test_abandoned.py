@@ -15,7 +15,16 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from closingbell.server.settings import Settings
-from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join
+from tests.server.helpers import (
+    act,
+    client_for,
+    create,
+    expect,
+    expect_error,
+    hello,
+    join,
+    sqlite_database,
+)
 from tests.server.test_cluster import LEASE, postgres_url, servers  # noqa: F401 (a fixture)
 from tests.server.test_days import DAY, HOUR, Clock, seen, two_guests
 from tests.server.test_memory import hub_of
@@ -113,7 +122,7 @@ def test_games_over_days_bots_alone_and_finished_games_are_left_alone(database_u
 
 def test_abandonment_can_be_turned_off(tmp_path: Any) -> None:
     clock = Clock()
-    with client_for(f"sqlite:///{tmp_path / 'off.db'}", clock=clock, abandon_after=0) as client:
+    with client_for(sqlite_database(tmp_path / "off.db"), clock=clock, abandon_after=0) as client:
         table_id, _ = two_guests(client, None)
         clock.later(300 * DAY)
         assert check(client) == []

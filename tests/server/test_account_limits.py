@@ -17,13 +17,20 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from closingbell.server.accounts import SESSION_COOKIE, SESSIONS_PER_ACCOUNT, AccountError, Hashing
-from tests.server.helpers import act, client_for, expect, postgres_database, receive
+from tests.server.helpers import (
+    act,
+    client_for,
+    expect,
+    postgres_database,
+    receive,
+    sqlite_database,
+)
 from tests.server.test_accounts import ORIGIN, PASSWORD, sign_up, stored, use
 from tests.server.test_cluster import servers
 
 
 def test_sign_ups_are_counted_per_address_failed_ones_too(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", sign_ups_per_address=3) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), sign_ups_per_address=3) as client:
         sign_up(client, "uma")
         use(client, None)
         # A malformed request costs no hash and is not counted.

@@ -21,7 +21,15 @@ from websockets.typing import Origin
 from closingbell.server.accounts import PASSWORD_MAX, SESSION_COOKIE, SignInThrottle
 from closingbell.server.settings import Settings
 from closingbell.server.store import Store
-from tests.server.helpers import client_for, expect, expect_error, hello, join, wait_state
+from tests.server.helpers import (
+    client_for,
+    expect,
+    expect_error,
+    hello,
+    join,
+    sqlite_database,
+    wait_state,
+)
 from tests.server.test_http_limits import served
 
 ORIGIN = {"origin": "http://testserver"}
@@ -89,11 +97,11 @@ def test_sign_up_sign_in_and_out(site: TestClient, database_url: str) -> None:
 
 
 def test_the_session_cookie_is_http_only_and_same_site(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'a.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "a.db")) as client:
         answer = client.post("/api/account/signup", json={"username": "bob", "password": PASSWORD})
         header = answer.headers["set-cookie"].lower()
         assert "httponly" in header and "samesite=lax" in header and "secure" not in header
-    with client_for(f"sqlite:///{tmp_path / 'b.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "b.db")) as client:
         client.base_url = client.base_url.copy_with(scheme="https")  # type: ignore[misc]
         answer = client.post(
             "https://testserver/api/account/signup", json={"username": "bob", "password": PASSWORD}

@@ -39,8 +39,8 @@ def kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def two(kind: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """Two fresh databases of ``kind``: the one backed up and the one restored into."""
-    with database(kind, tmp_path) as first, database(kind, tmp_path) as second:
+    """Two fresh databases of ``kind``: the one backed up and the one restored into (empty)."""
+    with database(kind, tmp_path) as first, database(kind, tmp_path, empty=True) as second:
         yield first, second
 
 

@@ -14,7 +14,7 @@ from closingbell.bots import make_bot
 from closingbell.cli.main import main
 from closingbell.server.hub import Hub
 from closingbell.server.thinking import BotPool
-from tests.server.helpers import client_for, create
+from tests.server.helpers import client_for, create, sqlite_database
 
 
 def wait_for_version(client: TestClient, table_id: str, version: int) -> None:
@@ -36,7 +36,7 @@ def hub_of(client: TestClient) -> Hub:
 def test_an_expert_thinks_in_a_helper_process_unless_told_not_to(
     tmp_path: Path, processes: int
 ) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=processes) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), bot_processes=processes) as client:
         hub = hub_of(client)
         table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
         wait_for_version(client, table_id, 12)
@@ -72,7 +72,7 @@ def test_a_negative_number_of_bot_processes_is_refused(
 def test_a_table_goes_on_when_a_helper_process_dies(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=1) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), bot_processes=1) as client:
         hub = hub_of(client)
         table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
         wait_for_version(client, table_id, 4)
@@ -97,7 +97,7 @@ def test_bots_think_in_threads_where_no_helper_process_may_start(
         raise PermissionError(13, "Permission denied: '/dev/shm/sem.mp-x'")
 
     monkeypatch.setattr("closingbell.server.thinking.ProcessPoolExecutor", refused)
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=2) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), bot_processes=2) as client:
         hub = hub_of(client)
         table_id = create(client, "take_stock", ["expert", "random"], seed=3)["id"]
         wait_for_version(client, table_id, 12)

@@ -11,7 +11,16 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from closingbell.server.protocol import CHAT_MAX
-from tests.server.helpers import client_for, create, expect, expect_error, hello, join, receive
+from tests.server.helpers import (
+    client_for,
+    create,
+    expect,
+    expect_error,
+    hello,
+    join,
+    receive,
+    sqlite_database,
+)
 from tests.server.test_accounts import ORIGIN, sign_up, use
 from tests.server.test_cluster import postgres_url, servers
 
@@ -127,7 +136,7 @@ def test_bad_messages_are_refused_and_nothing_is_stored(database_url: str) -> No
 
 
 def test_a_connection_writing_too_fast_is_refused_for_a_while(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=3, chat_window=0.5) as client:
+    with client_for(sqlite_database(tmp_path / "chat.db"), chat_burst=3, chat_window=0.5) as client:
         table = create(client, "take_stock", ["open", "easy"])
         token = join(client, table["id"], "Ana")["token"]
         with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
@@ -212,7 +221,7 @@ def test_a_message_written_on_one_server_reaches_the_others(postgres_url: str) -
 
 
 def test_a_seat_writing_from_many_connections_is_limited_as_one(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=5) as client:
+    with client_for(sqlite_database(tmp_path / "chat.db"), chat_burst=5) as client:
         table = create(client, "take_stock", ["open", "easy"])
         token = join(client, table["id"], "Ana")["token"]
         path = f"/ws/tables/{table['id']}"
@@ -233,7 +242,7 @@ def test_a_seat_writing_from_many_connections_is_limited_as_one(tmp_path: Any) -
 
 
 def test_an_account_writing_at_several_tables_is_limited_as_one(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=3) as client:
+    with client_for(sqlite_database(tmp_path / "chat.db"), chat_burst=3) as client:
         sign_up(client, "ana")
         tables = [account_table(client, ["open", "open"]) for _ in range(2)]
         tokens = [account_join(client, t)["token"] for t in tables]
@@ -260,7 +269,7 @@ def test_an_account_writing_at_several_tables_is_limited_as_one(tmp_path: Any) -
 
 
 def test_spectators_are_limited_per_connection(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'chat.db'}", chat_burst=2) as client:
+    with client_for(sqlite_database(tmp_path / "chat.db"), chat_burst=2) as client:
         table = create(client, "take_stock", ["open", "easy"], spectator_chat=True)
         path = f"/ws/tables/{table['id']}"
         with client.websocket_connect(path) as one, client.websocket_connect(path) as two:

@@ -35,6 +35,7 @@ from tests.server.helpers import (
     hello,
     join,
     postgres_database,
+    sqlite_database,
     wait_state,
 )
 from tests.server.leakcheck import expected_hint
@@ -117,7 +118,7 @@ def test_a_hint_is_the_analysis_of_the_players_view_and_marks_the_table(
 
 
 def test_a_hint_is_refused_where_none_is_given(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=60) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), bot_delay=60) as client:
         # Two people at one table: no hint, even on one's own turn.
         two = create(client, "take_stock", ["open", "open"], seed=FIRST_TO_MOVE)["id"]
         tokens = [join(client, two, name)["token"] for name in ("Ana", "Bo")]

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from closingbell.server.app import STATIC_DIR, create_app
 from closingbell.server.limits import CONTENT_SECURITY_POLICY, AddressBuckets
-from tests.server.helpers import client_for, create
+from tests.server.helpers import client_for, create, sqlite_database
 from tests.server.test_lobby import error_of
 from tests.server.test_serve import free_port
 
@@ -109,7 +109,7 @@ def test_a_body_that_does_not_arrive_in_time_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_body_under_the_limit_still_works(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", max_body=200) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), max_body=200) as client:
         create(client, "take_stock", ["open", "open"])
         body = {"game": "take_stock", "seats": ["open", "open"], "options": {"x": "y" * 200}}
         error_of(client.post("/api/tables", json=body), 413, "too_large")

@@ -32,7 +32,17 @@ from fastapi.testclient import TestClient
 import closingbell
 from closingbell.learn import HUMAN, tutorial
 from closingbell.server.accounts import SESSION_COOKIE
-from tests.server.helpers import act, client_for, create, expect, hello, join, receive, wait_state
+from tests.server.helpers import (
+    act,
+    client_for,
+    create,
+    expect,
+    hello,
+    join,
+    receive,
+    sqlite_database,
+    wait_state,
+)
 from tests.server.leakcheck import (
     Game,
     Leak,
@@ -473,7 +483,7 @@ def test_a_tournament_table_and_every_answer_of_its_tournament_keep_its_secrets(
     is checked field by field, with the bot account marked as a bot; every answer about the
     tournament, asked by a guest, the person and the bot account before, during and after
     the game, holds only names, points and table ids: no seed, token, cookie or account id."""
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", tournament_tick=0.05) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), tournament_tick=0.05) as client:
         maker = sign_up(client, "maker")
         made = client.post(
             "/api/tournaments",
@@ -627,7 +637,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     ``GAMES``, played once for the check of every field and for the planted leaks."""
     path = Path(tmp_path_factory.mktemp("leaks")) / "web.db"
     game, seats, seed, langs, _ = GAMES[0]
-    with client_for(f"sqlite:///{path}") as client:
+    with client_for(sqlite_database(path)) as client:
         yield play_through(client, game, seats, seed, langs)
 
 
@@ -974,7 +984,7 @@ def test_a_spectators_message_where_spectators_only_read_is_caught(played: Playe
 def hinted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """A whole Take Stock game at a practice table, its player asking for three hints."""
     path = Path(tmp_path_factory.mktemp("hints")) / "web.db"
-    with client_for(f"sqlite:///{path}") as client:
+    with client_for(sqlite_database(path)) as client:
         yield play_through(
             client, "take_stock", ["random", "open", "easy"], 4_407_113_902, ["zh-Hant"], hints=3
         )
@@ -1075,7 +1085,7 @@ def guided(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """One guided first game of Take Stock, its learner choosing at random."""
     path = Path(tmp_path_factory.mktemp("guided")) / "web.db"
     t = tutorial("take_stock")
-    with client_for(f"sqlite:///{path}") as client:
+    with client_for(sqlite_database(path)) as client:
         yield play_through(
             client, "take_stock", guided_seats("take_stock"), t.seed, ["en"], guided=True
         )

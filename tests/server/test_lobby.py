@@ -12,7 +12,7 @@ from closingbell.bots import make_bot
 from closingbell.core.records import GameRecord, replay
 from closingbell.core.registry import load_game
 from closingbell.server.botdriver import bot_seed
-from tests.server.helpers import client_for, create, join
+from tests.server.helpers import client_for, create, join, sqlite_database
 
 
 def error_of(response: Any, status: int, code: str) -> str:
@@ -88,7 +88,7 @@ def test_create_refuses_malformed_json(client: TestClient) -> None:
 
 
 def test_a_chosen_seed_is_refused_unless_the_server_allows_it(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", allow_seed=False) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), allow_seed=False) as client:
         body = {"game": "take_stock", "seats": ["open", "open"], "seed": 3}
         error_of(client.post("/api/tables", json=body), 422, "seed_not_allowed")
 
@@ -280,7 +280,7 @@ def test_an_expert_bot_plays_its_seat(client: TestClient) -> None:
 
 
 def test_players_online_counts_the_pages_that_said_they_are_open(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'online.db'}", online_window=0.5) as client:
+    with client_for(sqlite_database(tmp_path / "online.db"), online_window=0.5) as client:
 
         def online(visitor: str | None = None) -> int:
             params = {} if visitor is None else {"visitor": visitor}

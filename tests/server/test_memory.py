@@ -21,6 +21,7 @@ from tests.server.helpers import (
     hello,
     join,
     receive,
+    sqlite_database,
     wait_state,
     without_clock,
 )
@@ -37,7 +38,7 @@ QUICK = {
 
 @pytest.fixture
 def quick(tmp_path: Path) -> Iterator[TestClient]:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", **QUICK) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), **QUICK) as client:
         yield client
 
 
@@ -119,7 +120,7 @@ def test_a_stood_in_seat_comes_back_as_it_was(quick: TestClient) -> None:
 
 def test_busy_tables_stay_in_memory(tmp_path: Path) -> None:
     settings = {**QUICK, "bot_delay": 30.0}
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), **settings) as client:
         hub = hub_of(client)
         idle = create(client, "take_stock", ["open", "open"])
         watched = create(client, "take_stock", ["open", "open"])
@@ -143,7 +144,7 @@ def test_busy_tables_stay_in_memory(tmp_path: Path) -> None:
 
 def test_tables_held_stay_bounded_however_many_are_created(tmp_path: Path) -> None:
     settings = {**QUICK, "table_idle": 3600.0, "tables_in_memory": 5}
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), **settings) as client:
         hub = hub_of(client)
         made = [create(client, "take_stock", ["open", "open"])["id"] for _ in range(40)]
         wait_for(lambda: len(hub.tables) <= 5)
@@ -160,7 +161,7 @@ def test_a_websocket_that_fetched_a_table_now_gone_is_told_to_connect_again(
     tmp_path: Path,
 ) -> None:
     settings = {**QUICK, "hello_timeout": 4.0}  # tables leave 2 s (GRACE) after their last use
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), **settings) as client:
         table = create(client, "take_stock", ["open", "open"])
         hub = hub_of(client)
         with client.websocket_connect(f"/ws/tables/{table['id']}") as slow:

@@ -26,7 +26,17 @@ from closingbell.server.logs import (
     table_context,
 )
 from closingbell.server.protocol import ErrorCode
-from tests.server.helpers import act, client_for, create, expect, expect_error, hello, join, run_sql
+from tests.server.helpers import (
+    act,
+    client_for,
+    create,
+    expect,
+    expect_error,
+    hello,
+    join,
+    run_sql,
+    sqlite_database,
+)
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -83,7 +93,7 @@ def test_healthz_answers_and_readyz_refuses_before_start_up(tmp_path: Path) -> N
 
 
 def test_readyz_answers_once_started_and_refuses_after_stopping(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         ready = client.get("/readyz")
         assert (ready.status_code, ready.json()) == (200, {"ok": True})
         assert client.get("/healthz").status_code == 200
@@ -94,7 +104,7 @@ def test_readyz_answers_once_started_and_refuses_after_stopping(tmp_path: Path) 
 
 
 def test_readyz_refuses_while_stopping(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         hub = hub_of(client)
         hub.stopping = True  # what the lifespan sets first when the server stops
         try:
@@ -108,7 +118,7 @@ def test_readyz_refuses_while_stopping(tmp_path: Path) -> None:
 def test_readyz_refuses_when_the_database_does_not_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         store = hub_of(client).store
 
         async def down() -> None:
@@ -150,7 +160,7 @@ def test_the_hub_is_not_ready_before_start_nor_once_stopping(tmp_path: Path) -> 
 
 
 def test_a_game_played_over_websockets_is_counted_and_timed(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         start = scrape(client)
         assert value(start, "closingbell_websocket_connections") == 0
         assert value(start, "closingbell_actions_total", game="take_stock", by="player") == 0
@@ -183,7 +193,7 @@ def test_a_game_played_over_websockets_is_counted_and_timed(tmp_path: Path) -> N
 
 
 def test_a_game_of_bots_is_counted_with_its_thinking(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         table = create(client, "take_stock", ["random", "heuristic"], seed=2)
 
         def finished() -> bool:
@@ -206,7 +216,7 @@ def test_a_game_of_bots_is_counted_with_its_thinking(tmp_path: Path) -> None:
 
 
 def test_errors_sent_are_counted_by_code(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", max_body=1000) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), max_body=1000) as client:
         before = scrape(client)
 
         def more(code: ErrorCode) -> float:
@@ -236,7 +246,7 @@ def test_errors_sent_are_counted_by_code(tmp_path: Path) -> None:
 
 
 def test_metrics_carry_no_ids_tokens_or_names(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
         table_id, tokens = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             state = hello(ws, tokens[0])
@@ -257,8 +267,8 @@ def test_metrics_carry_no_ids_tokens_or_names(tmp_path: Path) -> None:
 
 def test_each_app_counts_in_a_registry_of_its_own(tmp_path: Path) -> None:
     with (
-        client_for(f"sqlite:///{tmp_path / 'a.db'}") as one,
-        client_for(f"sqlite:///{tmp_path / 'b.db'}") as other,
+        client_for(sqlite_database(tmp_path / "a.db")) as one,
+        client_for(sqlite_database(tmp_path / "b.db")) as other,
     ):
         assert one.get("/api/tables/nosuchtable").status_code == 404
         assert value(scrape(one), "closingbell_errors_total", code="unknown_table") == 1
@@ -289,7 +299,7 @@ def test_an_unsafe_or_missing_request_id_is_replaced(
 
 
 def test_refusals_and_websockets_carry_the_request_id(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", max_body=100) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), max_body=100) as client:
         refused = client.post("/api/tables", content=b"x" * 200, headers={"X-Request-ID": "r-1"})
         assert refused.status_code == 413
         assert refused.headers["x-request-id"] == "r-1"
@@ -411,7 +421,7 @@ def test_a_failed_join_is_logged_with_its_request_and_table(tmp_path: Path) -> N
 def test_a_bots_log_line_carries_its_table_and_not_the_request_that_woke_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "web.db")) as client:
 
         async def broken(*_: Any) -> Any:
             raise RuntimeError("the bot broke")

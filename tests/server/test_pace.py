@@ -10,7 +10,7 @@ import pytest
 
 from closingbell.server.botdriver import bot_pause
 from closingbell.server.settings import Settings
-from tests.server.helpers import client_for, create, hello, wait_state
+from tests.server.helpers import client_for, create, hello, sqlite_database, wait_state
 from tests.server.test_memory import hub_of
 
 
@@ -50,7 +50,7 @@ def test_the_following_decisions_of_a_turn_wait_less_than_its_first() -> None:
 
 def test_a_bot_waits_once_a_turn_and_briefly_between_its_decisions(tmp_path: Any) -> None:
     pace = {"bot_delay": 0.04, "bot_step_delay": 0.01, "bot_turn": 0.2}
-    with client_for(f"sqlite:///{tmp_path / 'pace.db'}", **pace) as client:
+    with client_for(sqlite_database(tmp_path / "pace.db"), **pace) as client:
         hub = hub_of(client)
         waited: list[tuple[bool, float]] = []
         real_sleep = hub.sleep
@@ -76,7 +76,7 @@ def test_a_bot_waits_once_a_turn_and_briefly_between_its_decisions(tmp_path: Any
 
 
 def test_the_state_says_how_long_the_seat_to_move_has_been_deciding(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'deciding.db'}", bot_delay=60) as client:
+    with client_for(sqlite_database(tmp_path / "deciding.db"), bot_delay=60) as client:
         table = create(client, "take_stock", ["open", "medium"], seed=3)
         assert client.get(f"/api/tables/{table['id']}/view").json()["deciding_for"] is None
         client.post(f"/api/tables/{table['id']}/join", json={"name": "Ana", "seat": 0})

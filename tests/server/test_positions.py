@@ -323,10 +323,12 @@ def schema(url: str) -> tuple[str, list[str]]:
     return asyncio.run(run())
 
 
-def test_a_database_from_before_the_position_column_upgrades_intact(database_url: str) -> None:
+def test_a_database_from_before_the_position_column_upgrades_intact(
+    empty_database_url: str,
+) -> None:
     # A database made by the previous schema (0001), with a game being played in it.
-    migrate(database_url, up="0001")
-    assert "position" not in schema(database_url)[1]
+    migrate(empty_database_url, up="0001")
+    assert "position" not in schema(empty_database_url)[1]
     rules = closingbell.load_game("take_stock", players=2)
     state = rules.new_game(77)
     for _ in range(3):
@@ -349,13 +351,13 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
             f"('old', {number}, {seats[-1]}, {action}, 'a', CURRENT_TIMESTAMP)"
         )
     run_sql(
-        database_url,
+        empty_database_url,
         *statements,
         options=json.dumps(rules.options_dict()),
         hash=hash_token(token),
     )
-    with client_for(database_url) as client:
-        assert schema(database_url) == (
+    with client_for(empty_database_url) as client:
+        assert schema(empty_database_url) == (
             SCHEMA_HEAD,
             sorted(
                 [
@@ -377,7 +379,7 @@ def test_a_database_from_before_the_position_column_upgrades_intact(database_url
             if shown["current_player"] == 0:
                 act(ws, 3, shown["legal"][0]["id"])
                 assert expect(ws, "state")["version"] == 4
-    assert stored_row(database_url, "old").position is None
+    assert stored_row(empty_database_url, "old").position is None
 
 
 PLAYERS_COLUMNS = ["rated", "move_time", "turn_at", "spectator_chat", "rematch_of", "rematch"]

@@ -13,7 +13,7 @@ import pytest
 
 from closingbell.server import replays
 from closingbell.server.replays import FinishedGame, ReplayCache
-from tests.server.helpers import client_for, create
+from tests.server.helpers import client_for, create, sqlite_database
 from tests.server.test_lobby import wait_finished
 
 
@@ -32,7 +32,7 @@ def test_replays_and_records_are_worked_out_off_the_event_loop_once(
 
         return run
 
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", bot_processes=processes) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), bot_processes=processes) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         run = hub.bots.run
 

@@ -20,7 +20,7 @@ from closingbell.server import reviews
 from closingbell.server.replays import FinishedGame
 from closingbell.server.reviews import ReviewCache, TooManyReviews
 from closingbell.text.review import review
-from tests.server.helpers import client_for, create
+from tests.server.helpers import client_for, create, sqlite_database
 from tests.server.leakcheck import Leak, check_review, check_seat_replay
 from tests.server.test_leaks import TWO_ROUNDS, play_through
 from tests.server.test_lobby import wait_finished
@@ -188,7 +188,7 @@ def test_too_many_reviews_at_once_are_refused_until_one_is_done(tmp_path: Path) 
 def test_a_review_and_a_seats_replay_hold_what_the_record_gives_and_no_more(
     tmp_path: Path, game: str, seats: list[str], seed: int, options: dict[str, Any] | None
 ) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", review_budget=BUDGET) as client:
+    with client_for(sqlite_database(tmp_path / "web.db"), review_budget=BUDGET) as client:
         played = play_through(client, game, seats, seed, ["en"], options=options)
         table_id = played.game.table_id
         for seat in range(len(seats)):

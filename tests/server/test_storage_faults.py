@@ -221,7 +221,7 @@ def test_another_applications_sqlite_database_is_refused_untouched(
 
 
 def test_a_postgresql_database_with_other_tables_is_refused_untouched(tmp_path: Path) -> None:
-    with postgres_database() as url:
+    with postgres_database(empty=True) as url:
         run_sql(url, "CREATE TABLE invoices (id serial PRIMARY KEY, total numeric)")
         with pytest.raises(ForeignDatabaseError, match="invoices"):
             start(url)
@@ -234,7 +234,7 @@ def test_a_postgresql_database_with_other_tables_is_refused_untouched(tmp_path: 
 
 
 def test_an_empty_postgresql_database_is_set_up() -> None:
-    with postgres_database() as url:
+    with postgres_database(empty=True) as url:
         start(url)
         assert table_names(url) == SCHEMA_TABLES
 

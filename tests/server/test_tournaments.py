@@ -31,7 +31,7 @@ from closingbell.server.pairing import (
     swiss_round,
     table_sizes,
 )
-from tests.server.helpers import client_for, postgres_database
+from tests.server.helpers import client_for, postgres_database, sqlite_database
 from tests.server.test_accounts import ORIGIN, sign_up, stored
 from tests.server.test_serve import server
 
@@ -476,3 +476,62 @@ def test_an_arena_seats_entrants_again_as_games_end_and_stops_at_its_time(
             seated = [s["name"] for t in seating["tables"] for s in t["seats"]]
             assert len(seated) == len(set(seated))
         assert [s["round"] for s in seatings] == list(range(1, len(seatings) + 1))
+
+
+def test_a_player_away_for_a_round_is_counted_absent_and_can_come_back(tmp_path: Path) -> None:
+    """A person who enters a Swiss tournament and never comes to the table: the turn clock
+    lets a bot play every turn of the seat, so the game counts as an absence and the entrant
+    is paused; the next round seats the others only and counts one more absence; entering
+    again unpauses, and the round after seats the person again."""
+    with client_for(
+        sqlite_database(tmp_path / "web.db"), tournament_tick=0.05, bot_delay=0.01
+    ) as site:
+        sign_up(site, "away")
+        made = site.post(
+            "/api/tournaments",
+            json={**SWISS, "rounds": 3, "starts_in": 3600, "clock": 5, "bots": ["random"] * 3},
+            headers=ORIGIN,
+        ).json()["tournament"]
+        path = f"/api/tournaments/{made['id']}"
+        assert site.post(f"{path}/join", headers=ORIGIN).json() == {"entered": True, "new": True}
+        assert site.post(f"{path}/start", headers=ORIGIN).status_code == 200
+
+        def wait_for(what: str, done: Any) -> dict[str, Any]:
+            deadline = time.monotonic() + 60
+            while not done(shown := site.get(path).json()):
+                assert time.monotonic() < deadline, (what, shown)
+                time.sleep(0.05)
+            return shown  # type: ignore[no-any-return]
+
+        def line(shown: dict[str, Any]) -> dict[str, Any]:
+            return next(s for s in shown["standings"] if s["name"] == "away")  # type: ignore[no-any-return]
+
+        def seated(shown: dict[str, Any], number: int) -> list[str]:
+            return [
+                s["name"]
+                for r in shown["rounds"]
+                if r["round"] == number
+                for t in r["tables"]
+                for s in t["seats"]
+            ]
+
+        shown = wait_for("round 1", lambda s: s["rounds"])
+        assert "away" in seated(shown, 1) and shown["you"]["table"] is not None
+        # Nobody comes: the clock's bot plays the seat's every turn.
+        shown = wait_for("round 2", lambda s: len(s["rounds"]) == 2)
+        assert "away" not in seated(shown, 2) and len(seated(shown, 2)) == 2
+        assert (line(shown)["absences"], line(shown)["paused"], line(shown)["games"]) == (
+            2,
+            True,
+            1,
+        )
+        assert shown["you"] == {**shown["you"], "entered": True, "paused": True, "table": None}
+        # Back before the next round: seated in it.
+        back = site.post(f"{path}/join", headers=ORIGIN)
+        assert back.json() == {"entered": True, "new": False}
+        shown = site.get(path).json()
+        assert shown["you"]["paused"] is False and line(shown)["paused"] is False
+        assert len(shown["rounds"]) == 2, "the test came back too late: round 3 was seated"
+        shown = wait_for("round 3", lambda s: len(s["rounds"]) == 3)
+        assert "away" in seated(shown, 3) and shown["you"]["table"] is not None
+        assert line(shown)["absences"] == 2

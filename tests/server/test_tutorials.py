@@ -24,7 +24,7 @@ from closingbell.server.tutorials import tutorial_of, tutorial_row
 from closingbell.text.games import narrator_for
 from closingbell.text.lessons import lesson_words
 from closingbell.text.names import seat_name
-from tests.server.helpers import act, client_for, create, expect, receive
+from tests.server.helpers import act, client_for, create, expect, receive, sqlite_database
 
 GAMES = ["take_stock", "card_stock_market"]
 
@@ -310,7 +310,7 @@ def test_a_table_is_a_tutorials_when_it_deals_it_and_only_then() -> None:
 
 
 def test_guided_games_count_with_new_tables_against_an_address(tmp_path: Any) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'web.db'}", tables_per_minute=1, tables_burst=2) as c:
+    with client_for(sqlite_database(tmp_path / "web.db"), tables_per_minute=1, tables_burst=2) as c:
         assert c.post("/api/tables", json={"game": "take_stock", "seats": ["open"] * 2}).is_success
         learn(c, "take_stock")
         refused = c.post("/api/learn", json={"game": "take_stock", "name": "Ana"})

@@ -73,15 +73,15 @@ def _typed(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def old_database(database_url: str, tmp_path: Path) -> str:
+def old_database(empty_database_url: str, tmp_path: Path) -> str:
     """The old release's database on each kind of database, not yet upgraded."""
-    if database_url.startswith("sqlite"):
+    if empty_database_url.startswith("sqlite"):
         copy = tmp_path / "old.db"
         shutil.copy(OLD, copy)
         return f"sqlite:///{copy}"
-    migrate(database_url, up="0004")
-    copy_rows(f"sqlite:///{OLD}", database_url)
-    return database_url
+    migrate(empty_database_url, up="0004")
+    copy_rows(f"sqlite:///{OLD}", empty_database_url)
+    return empty_database_url
 
 
 def test_an_old_database_upgrades_with_its_games_intact(old_database: str) -> None:

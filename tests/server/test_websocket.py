@@ -20,6 +20,7 @@ from tests.server.helpers import (
     hello,
     join,
     receive,
+    sqlite_database,
     wait_state,
 )
 
@@ -191,7 +192,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
 
 def test_a_number_of_too_many_digits_is_bad_json(tmp_path: Path) -> None:
     # Frames are at most 4096 bytes by default: too short for 4,301 digits.
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", max_message=8192) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), max_message=8192) as client:
         table_id, tokens = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, tokens[0])
@@ -258,7 +259,7 @@ def test_an_unknown_table_is_refused_and_closed(client: TestClient) -> None:
 
 
 def test_hello_must_come_in_time(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", hello_timeout=0.2) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), hello_timeout=0.2) as client:
         table_id, _ = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             expect_error(ws, "not_authenticated")
@@ -345,7 +346,7 @@ def test_reconnecting_with_the_token_goes_on(client: TestClient) -> None:
 
 def test_the_turn_clock_lets_a_bot_stand_in_until_the_player_returns(tmp_path: Path) -> None:
     # Stand-ins pause a little, so the game is far from over when seat 0 comes back.
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", bot_delay=0.03) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), bot_delay=0.03) as client:
         table = create(client, "take_stock", ["open", "open"], seed=5, clock=0.15)
         tokens = [join(client, table["id"], n)["token"] for n in ("Ana", "Bob")]
         with client.websocket_connect(f"/ws/tables/{table['id']}") as watcher:

@@ -36,6 +36,7 @@ from tests.server.helpers import (
     hello,
     live_server,
     receive,
+    sqlite_database,
 )
 from tests.server.test_websocket import two_players
 
@@ -51,7 +52,7 @@ def version(client: TestClient, table_id: str) -> int:
 
 def test_messages_over_the_rate_are_answered_once_a_window(tmp_path: Path) -> None:
     settings = {"rate": 0.5, "burst": 5, "refusal_window": 0.5, "flood_limit": 1000}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, tokens = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             mover = hello(ws, tokens[0])  # the hello spent one token
@@ -74,7 +75,7 @@ def test_messages_over_the_rate_are_answered_once_a_window(tmp_path: Path) -> No
 
 def test_a_connection_that_keeps_flooding_is_closed(tmp_path: Path) -> None:
     settings = {"rate": 1.0, "burst": 2, "flood_limit": 10}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, tokens = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws)
@@ -94,7 +95,7 @@ def test_a_connection_that_keeps_flooding_is_closed(tmp_path: Path) -> None:
 
 def test_an_address_holds_a_limited_number_of_connections(tmp_path: Path) -> None:
     settings = {"address_connections": 2, "address_connect_rate": 1000.0}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, tokens = two_players(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws0:
             hello(ws0, tokens[0])
@@ -118,7 +119,7 @@ def test_an_address_holds_a_limited_number_of_connections(tmp_path: Path) -> Non
 
 def test_an_address_opens_connections_at_a_limited_rate(tmp_path: Path) -> None:
     settings = {"address_connections": 3, "address_connect_rate": 0.01}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, _tokens = two_players(client)
         for _ in range(3):  # one at a time: never more than one open
             with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -134,7 +135,7 @@ def test_an_address_opens_connections_at_a_limited_rate(tmp_path: Path) -> None:
 
 def test_an_address_shares_one_message_rate(tmp_path: Path) -> None:
     settings = {"address_rate": 0.5, "address_burst": 4}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, _tokens = two_players(client)
         with (
             client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
@@ -155,7 +156,7 @@ def test_an_address_shares_one_message_rate(tmp_path: Path) -> None:
 
 def test_limits_per_address_can_be_lifted(tmp_path: Path) -> None:
     settings = {"address_connections": 0, "address_rate": 0, "address_connect_rate": 0.01}
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", **settings) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), **settings) as client:
         table_id, _tokens = two_players(client)
         for _ in range(5):
             with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -216,7 +217,7 @@ def test_deep_json_is_refused_and_the_connection_goes_on(client: TestClient, dep
 
 
 def test_pages_of_other_sites_are_refused(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "x.db")) as client:
         table_id, _tokens = two_players(client)
         path = f"/ws/tables/{table_id}"
         for origin in ("http://evil.example", "http://testserver.evil.example", "null"):
@@ -237,7 +238,7 @@ def test_pages_of_other_sites_are_refused(tmp_path: Path) -> None:
 
 def test_allowed_origins_are_accepted_besides_the_own(tmp_path: Path) -> None:
     allowed = ("https://play.example.com/",)
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}", allowed_origins=allowed) as client:
+    with client_for(sqlite_database(tmp_path / "x.db"), allowed_origins=allowed) as client:
         table_id, _tokens = two_players(client)
         path = f"/ws/tables/{table_id}"
         for origin in (
@@ -296,7 +297,7 @@ def test_the_origins_scheme_must_be_the_one_the_request_came_over() -> None:
 
 
 def test_a_websocket_from_a_page_of_another_scheme_is_refused(tmp_path: Path) -> None:
-    with client_for(f"sqlite:///{tmp_path / 'x.db'}") as client:
+    with client_for(sqlite_database(tmp_path / "x.db")) as client:
         table_id, _tokens = two_players(client)
         path = f"/ws/tables/{table_id}"
         for url, origin in (

@@ -29,7 +29,6 @@ import math
 import os
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +106,7 @@ def tables(base: str, tokens: list[str], games: int) -> list[str]:
 
 
 def thinking(think: float) -> MakeChooser:
-    """Random choosers that first pause ``think`` seconds (in the client's thread pool)."""
+    """Random choosers that first pause ``think`` seconds (in the client's threads)."""
     random_bot = bot_chooser("random")
 
     def make(game: Game, seed: int) -> Choose:
@@ -127,8 +126,6 @@ async def play(
 ) -> tuple[float, float]:
     """Run one client per account until ``games`` games are over; the seconds it took and
     the server's largest resident memory meanwhile (MB)."""
-    # Every game's pause may run at once: the clients choose in the loop's thread pool.
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(2 * games + 8))
     clients = [
         Connector(
             # Looking for new games as often as ``closingbell connect`` does by default.

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import closingbell
-from closingbell.remote.agents import AgentError, bot_chooser, checked, load_agent
+from closingbell.remote.agents import AgentError, Choose, bot_chooser, checked, load_agent
+from closingbell.remote.client import Connector, Settings, _Table
 
 
 def _view() -> closingbell.View:
@@ -54,3 +59,49 @@ def test_an_agent_is_loaded_from_a_module_or_a_file(tmp_path: Path) -> None:
             load_agent(spec)
     with pytest.raises(AgentError, match="no bot is called 'wizard'"):
         bot_chooser("wizard")
+
+
+def test_every_table_played_at_once_may_have_its_decision_pending() -> None:
+    """Eight tables' choosers each wait until all eight are choosing (as agents that wait
+    on a model served elsewhere): the program runs them side by side, more of them than a
+    default thread pool holds on this machine (six)."""
+    at_once = 8
+    meeting = threading.Barrier(at_once, timeout=20)
+    game = closingbell.load_game("card_stock_market", players=2)
+
+    def make(game: closingbell.Game, seed: int) -> Choose:
+        inner = bot_chooser("random")(game, seed)
+
+        def choose(view: closingbell.View) -> int:
+            meeting.wait()
+            return inner(view)
+
+        return choose
+
+    connector = Connector(
+        Settings(server="http://127.0.0.1:9", token="t", make=make, at_once=at_once),
+        say=lambda line: None,
+    )
+    sent: list[dict[str, Any]] = []
+
+    class Socket:
+        async def send(self, text: str) -> None:
+            sent.append(json.loads(text))
+
+    async def play() -> None:
+        turns = []
+        for i in range(at_once):
+            state = game.new_game(i)
+            seat = state.current_player
+            assert seat is not None
+            table = _Table(f"t{i}", game=game, choose=make(game, i), seat=seat)
+            message = {
+                "legal": [{"id": a} for a in state.legal_actions()],
+                "version": 0,
+                "view": state.view(seat).to_dict(),
+            }
+            turns.append(connector._act(Socket(), table, message))  # type: ignore[arg-type]
+        await asyncio.gather(*turns)
+
+    asyncio.run(play())
+    assert len(sent) == at_once and {m["type"] for m in sent} == {"action"}

@@ -16,6 +16,7 @@ import contextlib
 import json
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,13 @@ class Connector:
     """Games played to their end so far."""
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     done: set[str] = field(default_factory=set)
+    _choosers: ThreadPoolExecutor = field(init=False)
+    """The threads the choosers run in: one per table played at once, so that every
+    table's decision may be pending at once (a chooser that waits on something else, such
+    as a model served elsewhere, holds back no other table). Ended by :meth:`run`."""
+
+    def __post_init__(self) -> None:
+        self._choosers = ThreadPoolExecutor(self.settings.at_once, thread_name_prefix="choose")
 
     @property
     def _auth(self) -> dict[str, str]:
@@ -134,6 +142,7 @@ class Connector:
             for task in list(self.tasks.values()):
                 with contextlib.suppress(BaseException):
                     await task
+            self._choosers.shutdown(wait=False, cancel_futures=True)
 
     async def _sign_in(self, http: httpx.AsyncClient) -> None:
         pause = RETRY_FIRST
@@ -332,7 +341,8 @@ class Connector:
         except ClosingbellError as exc:
             message_text = f"table {table.table_id}: the server's view does not read: {exc}"
             raise AgentError(message_text) from None
-        action = await asyncio.to_thread(checked, table.choose, view)
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self._choosers, checked, table.choose, view)
         table.acted = message["version"]
         if self.settings.verbose:
             text = table.game.action_to_string(action)

@@ -51,11 +51,11 @@ def test_a_swiss_tournament_from_the_lobby_to_its_standings(browser: Any, quick:
         page = context.new_page()
         name = "t" + secrets.token_hex(4)
         _sign_up_in_dialog(page, quick, name)
-        _make(page, quick, 1, {"easy": 1})
+        _make(page, quick, 1, {"easy": 3})
         tournament = page.url
-        assert page.locator("#standings tbody tr").count() == 1  # the bot
+        assert page.locator("#standings tbody tr").count() == 3  # the bots
         page.click("#t-join")
-        _wait_until(page, "document.querySelectorAll('#standings tbody tr').length === 2")
+        _wait_until(page, "document.querySelectorAll('#standings tbody tr').length === 4")
         assert "Starts in" in page.inner_text("#t-countdown")
         _no_overflow(page)
         assert_accessible(page, "a tournament to come (en, desktop)")
@@ -75,10 +75,43 @@ def test_a_swiss_tournament_from_the_lobby_to_its_standings(browser: Any, quick:
         finished = "document.getElementById('t-countdown')?.textContent.startsWith('Finished')"
         _wait_until(page, finished)
         lines = page.locator("#standings tbody tr")
-        assert lines.count() == 2
+        assert lines.count() == 4
         assert page.locator("#standings tbody tr", has_text=name).count() == 1
+        _wait_until(page, "document.querySelectorAll('#t-rounds .t-tables li').length === 2")
+        # The player's count of games shows its games alone; "Show every table" all again.
+        mine = page.locator(f'.t-games[data-name="{name}"]')
+        assert mine.inner_text() == "1"
+        assert mine.get_attribute("aria-label") == f"Show the games of {name}"
+        mine.click()
+        _wait_until(page, "document.querySelectorAll('#t-rounds .t-tables li').length === 1")
+        assert name in page.inner_text("#t-rounds .t-tables li")
+        assert page.inner_text("#t-only").startswith(f"Games of {name}")
+        assert page.locator(f'.t-games[data-name="{name}"]').get_attribute("aria-pressed") == "true"
+        page.wait_for_timeout(3500)  # a redraw of the page keeps the choice and the focus
         assert page.locator("#t-rounds .t-tables li").count() == 1
+        assert page.evaluate("document.activeElement.dataset.name") == name
+        assert_accessible(page, "a tournament's games of one player (en, desktop)")
         _shot(page, "tournament-finished-en-desktop")
+        page.click("#t-show-all")
+        _wait_until(page, "document.querySelectorAll('#t-rounds .t-tables li').length === 2")
+        assert page.locator("#t-only").count() == 0
+        assert page.evaluate("document.activeElement.dataset.name") == name
+        # A guest on a phone in Chinese looks at a bot's games.
+        phone = _context(browser, PHONE, "zh-Hant")
+        try:
+            guest = phone.new_page()
+            guest.goto(tournament)
+            guest.wait_for_selector(".t-games")
+            bot = guest.locator(f'.t-games:not([data-name="{name}"])').first
+            bot.click()
+            _wait_until(guest, "document.querySelectorAll('#t-rounds .t-tables li').length === 1")
+            assert "的牌局" in guest.inner_text("#t-only")
+            assert guest.inner_text("#t-show-all") == "顯示所有牌桌"
+            _no_overflow(guest)
+            assert_accessible(guest, "a tournament's games of one player (zh, phone)")
+            _shot(guest, "tournament-finished-zh-phone")
+        finally:
+            phone.close()
         page.goto(f"{quick}/players/{name}")
         page.wait_for_selector("#tournaments li")
         assert "Friday Swiss" in page.inner_text("#tournaments")

@@ -1,7 +1,8 @@
 // The tournaments: /tournaments lists them (to come, running, over) with the form that makes
 // one; /tournaments/<id> shows one: its countdown, the viewer's buttons (enter, withdraw,
-// come back, start now), the live standings and every round's tables. Everything comes
-// from /api/tournaments (docs/protocol.md, "Tournaments"), read again every few seconds.
+// come back, start now), the live standings and every round's tables, or one entrant's
+// games (its count of games in the standings shows them). Everything comes from
+// /api/tournaments (docs/protocol.md, "Tournaments"), read again every few seconds.
 import { _, botName, el, failure, fetchJSON, gameTitle, langPicker, loadMessages, nameNode, num, postJSON } from "/static/i18n.js";
 import { GAMES, LEVELS, dateText, headerLink, profileHref } from "/static/ratings.js";
 import { account, accountControls } from "/static/account.js";
@@ -32,12 +33,14 @@ function statusText(t) {
   return { open: _("to come"), running: _("being played"), finished: _("finished"), cancelled: _("cancelled") }[t.status] || t.status;
 }
 
+/** What the page calls an entrant in words (a bot by its level and number). */
+function entrantText(s) {
+  return s.bot ? _("{bot} {n}", { bot: botName(s.bot), n: s.name.split(":")[2] }) : s.name;
+}
+
 /** An entrant's name: an account's links to its profile (a bot account marked), a bot by its level. */
 function entrantName(s) {
-  if (s.bot) {
-    const n = s.name.split(":")[2];
-    return el("span", { class: "t-bot" }, _("{bot} {n}", { bot: botName(s.bot), n }));
-  }
+  if (s.bot) return el("span", { class: "t-bot" }, entrantText(s));
   return el("a", { href: profileHref(s.name), dir: "auto" }, nameNode(s.name, s.bot_account));
 }
 
@@ -166,20 +169,30 @@ function buttons(answer, redraw, error) {
   return out;
 }
 
-function standingsTable(lines) {
+/** The standings; each entrant's count of games shows its games in the rounds (``pick``). */
+function standingsTable(lines, only, pick) {
   if (!lines.length) return el("p", { class: "note" }, _("Nobody has entered yet."));
   const mark = (s) => (s.withdrawn ? _("withdrew") : s.paused ? _("away") : "");
+  const games = (s) => {
+    if (!s.games) return "0";
+    const b = el("button", { type: "button", class: "t-games", "data-name": s.name, "aria-pressed": String(only === s.name),
+      "aria-label": _("Show the games of {name}", { name: entrantText(s) }) }, String(s.games));
+    b.addEventListener("click", () => pick(only === s.name ? null : s.name));
+    return b;
+  };
   return el("div", { class: "scroll-x" }, el("table", { class: "results standings", id: "standings" },
     el("caption", {}, _("Standings")),
     el("thead", {}, el("tr", {}, [_("Place"), _("Player"), _("Points"), _("Games"), _("Tie-break"), ""].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, lines.map((s) => el("tr", {},
       el("td", { class: "place" }, String(s.place)), el("th", { scope: "row" }, entrantName(s)),
-      el("td", { class: "strong" }, num(s.score)), el("td", {}, String(s.games)), el("td", {}, num(s.tiebreak)),
+      el("td", { class: "strong" }, num(s.score)), el("td", {}, games(s)), el("td", {}, num(s.tiebreak)),
       el("td", {}, mark(s)))))));
 }
 
-function roundsList(rounds, kind) {
-  return rounds.slice().reverse().map((r) => el("section", { class: "t-round" },
+/** Every round's tables, latest first; with ``only``, that entrant's tables alone. */
+function roundsList(rounds, kind, only) {
+  const shown = rounds.map((r) => ({ ...r, tables: r.tables.filter((t) => !only || t.seats.some((s) => s.name === only)) }));
+  return shown.filter((r) => r.tables.length).reverse().map((r) => el("section", { class: "t-round" },
     el("h3", {}, kind === "swiss" ? _("Round {n}", { n: r.round }) : _("Seating {n}", { n: r.round })),
     el("ul", { class: "t-tables" }, r.tables.map((table) => el("li", {},
       el("a", { href: `/t/${encodeURIComponent(table.table)}` }, table.status === "finished" ? _("Replay") : _("Watch")), " ",
@@ -195,6 +208,31 @@ async function showOne() {
   main.replaceChildren(el("div", { class: "tournaments-body" },
     el("section", { class: "panel" }, head, actions, error, board), el("section", { class: "panel" }, el("h2", {}, _("Rounds")), rounds)));
   let ticking = null;
+  let only = null; // the entrant whose games alone are shown
+  function drawBoard(answer) {
+    const pick = (name) => {
+      const before = only;
+      only = name;
+      drawBoard(answer);
+      if (name) rounds.scrollIntoView({ block: "nearest" });
+      else if (before) main.querySelector(`.t-games[data-name="${CSS.escape(before)}"]`)?.focus();
+    };
+    // A redraw keeps the focus on the same entrant's button (or on "Show every table").
+    const focused = document.activeElement;
+    const refocus = focused?.classList.contains("t-games") ? `.t-games[data-name="${CSS.escape(focused.dataset.name)}"]`
+      : focused?.id === "t-show-all" ? "#t-show-all" : null;
+    board.replaceChildren(standingsTable(answer.standings, only, pick));
+    const entrant = answer.standings.find((s) => s.name === only);
+    if (!entrant) only = null;
+    const showing = [];
+    if (entrant) {
+      const all = el("button", { type: "button", id: "t-show-all" }, _("Show every table"));
+      all.addEventListener("click", () => pick(null));
+      showing.push(el("p", { class: "t-only", id: "t-only" }, _("Games of {name}", { name: entrantText(entrant) }), all));
+    }
+    rounds.replaceChildren(...showing, ...(answer.rounds.length ? roundsList(answer.rounds, answer.tournament.kind, only) : [el("p", { class: "note" }, _("No table yet."))]));
+    if (refocus) main.querySelector(refocus)?.focus();
+  }
   async function draw() {
     let answer;
     try {
@@ -217,8 +255,7 @@ async function showOne() {
         _("{n} s a turn", { n: t.clock }), t.bot_accounts ? _("bot accounts welcome") : _("no bot accounts")].join(" · ")),
       el("p", {}, el("span", { class: `t-status status-${t.status}` }, statusText(t)), " ", clockLine));
     actions.replaceChildren(...buttons(answer, draw, error));
-    board.replaceChildren(standingsTable(answer.standings));
-    rounds.replaceChildren(...(answer.rounds.length ? roundsList(answer.rounds, t.kind) : [el("p", { class: "note" }, _("No table yet."))]));
+    drawBoard(answer);
   }
   await draw();
   setInterval(() => { if (!document.hidden) draw(); }, POLL);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import hashlib
 import json
@@ -90,7 +91,9 @@ def sqlite_template() -> Path:
     A server set up on a new file migrates it in about a tenth of a second; a copy of this
     file is ready in a hundredth.
     """
-    path = Path(tempfile.mkdtemp(prefix="closingbell-template-")) / "template.db"
+    folder = tempfile.mkdtemp(prefix="closingbell-template-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = Path(folder) / "template.db"
     asyncio.run(_set_up(f"sqlite:///{path}"))
     return path
 
@@ -107,7 +110,8 @@ def postgres_template() -> str:
 
     Made once on the test server for each set of migrations, by whichever test process
     comes first (the others wait on an advisory lock), under a temporary name renamed when
-    it is whole, and closed to connections so that it can always be copied.
+    it is whole, and closed to connections so that it can always be copied. The templates
+    of other migrations are dropped then.
     """
     import asyncpg
 
@@ -127,6 +131,13 @@ def postgres_template() -> str:
                 await _set_up(url.render_as_string(hide_password=False))
                 await conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
                 await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+                stale = await conn.fetch(
+                    "SELECT datname FROM pg_database WHERE datname LIKE 'closingbell_template_%'"
+                    " AND datname <> $1",
+                    name,
+                )
+                for (old,) in stale:
+                    await conn.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
         finally:
             await conn.close()  # (ends the advisory lock too)
 

@@ -170,14 +170,14 @@ function buttons(answer, redraw, error) {
 }
 
 /** The standings; each entrant's count of games shows its games in the rounds (``pick``). */
-function standingsTable(lines, only, pick) {
+function standingsTable(lines, chosen, pick) {
   if (!lines.length) return el("p", { class: "note" }, _("Nobody has entered yet."));
   const mark = (s) => (s.withdrawn ? _("withdrew") : s.paused ? _("away") : "");
   const games = (s) => {
     if (!s.games) return "0";
-    const b = el("button", { type: "button", class: "t-games", "data-name": s.name, "aria-pressed": String(only === s.name),
+    const b = el("button", { type: "button", class: "t-games", "data-name": s.name, "aria-pressed": String(chosen === s.name),
       "aria-label": _("Show the games of {name}", { name: entrantText(s) }) }, String(s.games));
-    b.addEventListener("click", () => pick(only === s.name ? null : s.name));
+    b.addEventListener("click", () => pick(chosen === s.name ? null : s.name));
     return b;
   };
   return el("div", { class: "scroll-x" }, el("table", { class: "results standings", id: "standings" },
@@ -189,9 +189,9 @@ function standingsTable(lines, only, pick) {
       el("td", {}, mark(s)))))));
 }
 
-/** Every round's tables, latest first; with ``only``, that entrant's tables alone. */
-function roundsList(rounds, kind, only) {
-  const shown = rounds.map((r) => ({ ...r, tables: r.tables.filter((t) => !only || t.seats.some((s) => s.name === only)) }));
+/** Every round's tables, latest first; with ``chosen``, that entrant's tables alone. */
+function roundsList(rounds, kind, chosen) {
+  const shown = rounds.map((r) => ({ ...r, tables: r.tables.filter((t) => !chosen || t.seats.some((s) => s.name === chosen)) }));
   return shown.filter((r) => r.tables.length).reverse().map((r) => el("section", { class: "t-round" },
     el("h3", {}, kind === "swiss" ? _("Round {n}", { n: r.round }) : _("Seating {n}", { n: r.round })),
     el("ul", { class: "t-tables" }, r.tables.map((table) => el("li", {},
@@ -208,11 +208,11 @@ async function showOne() {
   main.replaceChildren(el("div", { class: "tournaments-body" },
     el("section", { class: "panel" }, head, actions, error, board), el("section", { class: "panel" }, el("h2", {}, _("Rounds")), rounds)));
   let ticking = null;
-  let only = null; // the entrant whose games alone are shown
+  let chosen = null; // the entrant whose games alone are shown
   function drawBoard(answer) {
     const pick = (name) => {
-      const before = only;
-      only = name;
+      const before = chosen;
+      chosen = name;
       drawBoard(answer);
       if (name) rounds.scrollIntoView({ block: "nearest" });
       else if (before) main.querySelector(`.t-games[data-name="${CSS.escape(before)}"]`)?.focus();
@@ -221,16 +221,16 @@ async function showOne() {
     const focused = document.activeElement;
     const refocus = focused?.classList.contains("t-games") ? `.t-games[data-name="${CSS.escape(focused.dataset.name)}"]`
       : focused?.id === "t-show-all" ? "#t-show-all" : null;
-    board.replaceChildren(standingsTable(answer.standings, only, pick));
-    const entrant = answer.standings.find((s) => s.name === only);
-    if (!entrant) only = null;
+    board.replaceChildren(standingsTable(answer.standings, chosen, pick));
+    const entrant = answer.standings.find((s) => s.name === chosen);
+    if (!entrant) chosen = null;
     const showing = [];
     if (entrant) {
       const all = el("button", { type: "button", id: "t-show-all" }, _("Show every table"));
       all.addEventListener("click", () => pick(null));
       showing.push(el("p", { class: "t-only", id: "t-only" }, _("Games of {name}", { name: entrantText(entrant) }), all));
     }
-    rounds.replaceChildren(...showing, ...(answer.rounds.length ? roundsList(answer.rounds, answer.tournament.kind, only) : [el("p", { class: "note" }, _("No table yet."))]));
+    rounds.replaceChildren(...showing, ...(answer.rounds.length ? roundsList(answer.rounds, answer.tournament.kind, chosen) : [el("p", { class: "note" }, _("No table yet."))]));
     if (refocus) main.querySelector(refocus)?.focus();
   }
   async function draw() {

@@ -515,7 +515,8 @@ def test_a_player_away_for_a_round_is_counted_absent_and_can_come_back(tmp_path:
                 for s in t["seats"]
             ]
 
-        shown = wait_for("round 1", lambda s: s["rounds"])
+        # A round is planned before its tables are made: wait for the player's table.
+        shown = wait_for("round 1", lambda s: s["rounds"] and s["you"]["table"])
         assert "away" in seated(shown, 1) and shown["you"]["table"] is not None
         # Nobody comes: the clock's bot plays the seat's every turn.
         shown = wait_for("round 2", lambda s: len(s["rounds"]) == 2)
@@ -532,6 +533,6 @@ def test_a_player_away_for_a_round_is_counted_absent_and_can_come_back(tmp_path:
         shown = site.get(path).json()
         assert shown["you"]["paused"] is False and line(shown)["paused"] is False
         assert len(shown["rounds"]) == 2, "the test came back too late: round 3 was seated"
-        shown = wait_for("round 3", lambda s: len(s["rounds"]) == 3)
+        shown = wait_for("round 3", lambda s: len(s["rounds"]) == 3 and s["you"]["table"])
         assert "away" in seated(shown, 3) and shown["you"]["table"] is not None
         assert line(shown)["absences"] == 2

@@ -161,10 +161,8 @@ def postgres_database(*, empty: bool = False) -> Iterator[str]:
         finally:
             await conn.close()
 
-    if empty:
-        asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    else:
-        asyncio.run(run(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template()}"'))
+    template = "" if empty else f' TEMPLATE "{postgres_template()}"'
+    asyncio.run(run(f'CREATE DATABASE "{name}"{template}'))
     # A commit returns before its record reaches the disk: what the servers write is still
     # seen at once by every connection, and only a crash of PostgreSQL itself, which no test
     # causes, could lose it. Without this each of the thousands of commits of a test run

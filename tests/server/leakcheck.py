@@ -31,6 +31,9 @@ A guided first game (``POST /api/learn``) sends its learner ``lessons`` messages
 rebuilt from the learner's views and the events the learner may read, by a guide of the
 test's own, in the connection's language, and any other connection that gets one fails.
 Its deal is public (closingbell's source holds it), so its seed may appear in messages.
+
+A tournament's answers (``check_tournament``) hold its entrants' names, points and table
+ids, each table's points only once it is over, and nothing of any game.
 """
 
 from __future__ import annotations
@@ -349,6 +352,86 @@ def check_table_info(game: Game, table: Any) -> None:
         require(deadline is None, f"deadline {deadline!r}")
     else:
         require(isinstance(deadline, float), f"deadline {deadline!r}")
+
+
+SUMMARY_KEYS = frozenset(
+    {
+        "id",
+        "kind",
+        "name",
+        "game",
+        "options",
+        "table_size",
+        "rounds",
+        "minutes",
+        "clock",
+        "rated",
+        "bots",
+        "bot_accounts",
+        "status",
+        "round",
+        "starts_at",
+        "round_at",
+        "ends_at",
+        "finished_at",
+        "entrants",
+    }
+)
+STANDING_KEYS = frozenset(
+    {
+        "place",
+        "name",
+        "bot",
+        "bot_account",
+        "score",
+        "tiebreak",
+        "games",
+        "byes",
+        "absences",
+        "withdrawn",
+        "paused",
+    }
+)
+TOURNAMENT_TABLE_KEYS = frozenset({"table", "status", "seats", "points"})
+YOU_KEYS = frozenset({"entered", "paused", "table", "may_enter", "creator"})
+TOURNAMENT_ENTRY_KEYS = frozenset(
+    {"id", "name", "kind", "game", "place", "entrants", "score", "finished_at"}
+)
+"""The fields of a tournament's answers (docs/protocol.md, "Tournaments")."""
+
+
+def check_tournament_summary(summary: Any) -> None:
+    """A tournament as lists show it: its facts, nothing of its tables."""
+    require(isinstance(summary, dict) and set(summary) == SUMMARY_KEYS, f"summary: {summary!r}")
+
+
+def check_tournament(game: Game, body: Any, entrants: dict[str, Any]) -> None:
+    """One ``GET /api/tournaments/{id}`` answer: names, points and table ids, nothing more.
+
+    ``entrants`` maps each entrant's name to its ``(bot, bot_account)``. The table of the
+    round is ``game``'s: its points come only once it is over.
+    """
+    require(
+        isinstance(body, dict) and set(body) == {"tournament", "standings", "rounds", "you", "now"},
+        f"tournament keys: {body!r}",
+    )
+    check_tournament_summary(body["tournament"])
+    for line in body["standings"]:
+        require(set(line) == STANDING_KEYS, f"standing keys: {sorted(line)}")
+        require(entrants.get(line["name"]) == (line["bot"], line["bot_account"]), f"line {line}")
+    for r in body["rounds"]:
+        require(set(r) == {"round", "tables"}, f"round keys: {sorted(r)}")
+        for table in r["tables"]:
+            require(set(table) == TOURNAMENT_TABLE_KEYS, f"table keys: {sorted(table)}")
+            require(table["table"] == game.table_id, f"table {table['table']!r}")
+            for seat in table["seats"]:
+                require(set(seat) == {"name", "bot", "bot_account"}, f"seat keys: {seat}")
+                require(entrants.get(seat["name"]) == (seat["bot"], seat["bot_account"]), f"{seat}")
+            over = table["status"] == "finished"
+            require(table["points"] is None or over, f"points before the end: {table}")
+    you = body["you"]
+    require(you is None or set(you) == YOU_KEYS, f"you: {you!r}")
+    require(you is None or you["table"] in (None, game.table_id), f"you: {you!r}")
 
 
 HIDDEN_FIELDS = frozenset({"hands", "draw", "aside", "events"})

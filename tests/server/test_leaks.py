@@ -44,6 +44,7 @@ from tests.server.helpers import (
     wait_state,
 )
 from tests.server.leakcheck import (
+    TOURNAMENT_ENTRY_KEYS,
     Game,
     Leak,
     Stream,
@@ -52,6 +53,8 @@ from tests.server.leakcheck import (
     check_spectator_answer,
     check_stream,
     check_table_info,
+    check_tournament,
+    check_tournament_summary,
 )
 from tests.server.test_accounts import ORIGIN, sign_up, use
 
@@ -202,6 +205,24 @@ def play_table(
     return session
 
 
+def recorded_states(
+    client: TestClient, table_id: str, game_name: str
+) -> tuple[closingbell.Game, list[Any], dict[str, Any]]:
+    """A finished table's rules, every state from its start to its end, and its record."""
+    body = client.get(f"/api/tables/{table_id}/record").json()
+    rules = closingbell.load_game(game_name, **body["options"])
+    position = body["position"]
+    state = (
+        rules.new_game(body["seed"]) if position is None else rules.state_from_position(position)
+    )
+    states = [state.clone()]
+    for action in body["actions"]:
+        state.apply(action["id"])
+        states.append(state.clone())
+    assert state.is_terminal()
+    return rules, states, body
+
+
 def play_through(
     client: TestClient,
     game_name: str,
@@ -267,15 +288,10 @@ def play_through(
         spectator_chat=spectator_chat,
         hints=hints,
     )
-    body = client.get(f"/api/tables/{table_id}/record").json()
-    rules = closingbell.load_game(game_name, **body["options"])
+    rules, states, body = recorded_states(client, table_id, game_name)
     assert body["position"] == position
-    state = rules.new_game(seed) if position is None else rules.state_from_position(position)
-    states = [state.clone()]
-    for action in body["actions"]:
-        state.apply(action["id"])
-        states.append(state.clone())
-    assert state.is_terminal()
+    assert position is not None or body["seed"] == seed
+    state = states[-1]
     kinds = ["bot" if kind != "open" else "human" for kind in seats]
     names: list[str | None] = [
         kind if kind != "open" else f"player{p}" if p in accounts else f"player {p}"
@@ -406,75 +422,6 @@ def test_a_game_over_days_sends_its_deadlines_and_nothing_more(client: TestClien
     assert {i["move_time"] for i in played.infos} == {86400.0}
 
 
-SUMMARY_KEYS = frozenset(
-    {
-        "id",
-        "kind",
-        "name",
-        "game",
-        "options",
-        "table_size",
-        "rounds",
-        "minutes",
-        "clock",
-        "rated",
-        "bots",
-        "bot_accounts",
-        "status",
-        "round",
-        "starts_at",
-        "round_at",
-        "ends_at",
-        "finished_at",
-        "entrants",
-    }
-)
-STANDING_KEYS = frozenset(
-    {
-        "place",
-        "name",
-        "bot",
-        "bot_account",
-        "score",
-        "tiebreak",
-        "games",
-        "byes",
-        "absences",
-        "withdrawn",
-        "paused",
-    }
-)
-YOU_KEYS = frozenset({"entered", "paused", "table", "may_enter", "creator"})
-ENTRY_KEYS = frozenset({"id", "name", "kind", "game", "place", "entrants", "score", "finished_at"})
-"""The fields of a tournament's answers (docs/protocol.md, "Tournaments")."""
-
-
-def check_tournament(known: Game, body: dict[str, Any], entrants: dict[str, Any]) -> None:
-    """One ``GET /api/tournaments/{id}`` answer: names, points and table ids, nothing more.
-
-    ``entrants`` maps each entrant's name to its ``(bot, bot_account)``. The table of the
-    round is ``known``'s: its points come only once it is over.
-    """
-    assert set(body) == {"tournament", "standings", "rounds", "you", "now"}, sorted(body)
-    assert set(body["tournament"]) == SUMMARY_KEYS, sorted(body["tournament"])
-    for line in body["standings"]:
-        assert set(line) == STANDING_KEYS, sorted(line)
-        assert (line["bot"], line["bot_account"]) == entrants[line["name"]], line
-    for r in body["rounds"]:
-        assert set(r) == {"round", "tables"}
-        for table in r["tables"]:
-            assert set(table) == {"table", "status", "seats", "points"}, sorted(table)
-            assert table["table"] == known.table_id
-            for seat in table["seats"]:
-                assert set(seat) == {"name", "bot", "bot_account"}, seat
-                assert (seat["bot"], seat["bot_account"]) == entrants[seat["name"]], seat
-            over = table["status"] == "finished"
-            assert (table["points"] is not None) <= over, table
-    you = body["you"]
-    assert you is None or set(you) == YOU_KEYS, you
-    assert you is None or you["table"] in (None, known.table_id), you
-
-
 def test_a_tournament_table_and_every_answer_of_its_tournament_keep_its_secrets(
     tmp_path: Path,
 ) -> None:
@@ -560,14 +507,7 @@ def test_a_tournament_table_and_every_answer_of_its_tournament_keep_its_secrets(
             time.sleep(0.05)
         look()
         profiles = [client.get(f"/api/players/{n}").text for n in ("maker", "robo")]
-        body = client.get(f"/api/tables/{table_id}/record").json()
-    rules = closingbell.load_game("take_stock", **body["options"])
-    state = rules.new_game(body["seed"])
-    states = [state.clone()]
-    for action in body["actions"]:
-        state.apply(action["id"])
-        states.append(state.clone())
-    assert state.is_terminal()
+        rules, states, body = recorded_states(client, table_id, "take_stock")
     known = Game(
         rules,
         table_id,
@@ -591,14 +531,14 @@ def test_a_tournament_table_and_every_answer_of_its_tournament_keep_its_secrets(
         shown = json.loads(raw)
         if "tournaments" in shown and "now" in shown:  # the list
             for summary in shown["tournaments"]:
-                assert set(summary) == SUMMARY_KEYS, sorted(summary)
+                check_tournament_summary(summary)
         elif "standings" in shown:
             check_tournament(known, shown, entrants)
             statuses.update(t["status"] for r in shown["rounds"] for t in r["tables"])
     assert statuses == {"playing", "finished"}
     for raw in profiles:
         [entry] = json.loads(raw)["tournaments"]
-        assert set(entry) == ENTRY_KEYS and entry["name"] == "Leak Cup", entry
+        assert set(entry) == TOURNAMENT_ENTRY_KEYS and entry["name"] == "Leak Cup", entry
     robo_lines = [
         e for m in session.streams[0].messages if m["type"] == "chat" for e in m["messages"]
     ]

@@ -200,13 +200,10 @@ async def show(request: Request, tournament_id: str) -> dict[str, Any]:
     user = await session_user(request)
     you = None
     if user is not None:
-        mine = names.get(user_player(user.id))
+        me = user_player(user.id)
+        mine = names.get(me)
         playing = next(
-            (
-                g.table_id
-                for g in games
-                if user_player(user.id) in g.seats and g.status in ("waiting", "playing")
-            ),
+            (g.table_id for g in games if me in g.seats and g.status in ("waiting", "playing")),
             None,
         )
         you = {

@@ -221,9 +221,9 @@ async function showOne() {
     const focused = document.activeElement;
     const refocus = focused?.classList.contains("t-games") ? `.t-games[data-name="${CSS.escape(focused.dataset.name)}"]`
       : focused?.id === "t-show-all" ? "#t-show-all" : null;
-    board.replaceChildren(standingsTable(answer.standings, chosen, pick));
     const entrant = answer.standings.find((s) => s.name === chosen);
     if (!entrant) chosen = null;
+    board.replaceChildren(standingsTable(answer.standings, chosen, pick));
     const showing = [];
     if (entrant) {
       const all = el("button", { type: "button", id: "t-show-all" }, _("Show every table"));

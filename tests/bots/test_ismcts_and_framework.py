@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -203,6 +204,25 @@ def test_the_best_opponents_reward_counts_only_the_leader() -> None:
     assert bot.choose(state.view(state.current_player)) in state.legal_actions()
     with pytest.raises(ValueError, match="reward must be one of each, best, not 'most'"):
         make_bot("ismcts", game, reward="most")
+
+
+def test_the_rewards_scale_is_a_setting() -> None:
+    game = closingbell.load_game("card_stock_market", players=4)
+    state = game.new_game(5)
+    view = state.view(state.current_player)
+    settings: dict[str, Any] = {"iterations": 12, "candidates": 3, "playout": "heuristic"}
+    usual = ISMCTSBot(game, seed=1, **settings)
+    assert usual.describe()["scale"] == 100.0  # the game's own, from SCALES
+    usual.choose(view)
+    flat = ISMCTSBot(game, seed=1, scale=1e9, **settings)
+    flat.choose(view)
+    assert usual.paired is not None and flat.paired is not None
+    spread = [abs(r - 0.5) for column in usual.paired.results for r in column]
+    assert max(spread) > 0.05  # margins of tens of dollars move the usual reward
+    assert all(abs(r - 0.5) < 1e-6 for column in flat.paired.results for r in column)
+    for bad in (0, -5.0, True):
+        with pytest.raises(ValueError, match="scale must be positive"):
+            ISMCTSBot(game, scale=bad)
 
 
 @pytest.mark.parametrize("name", closingbell.available_games())

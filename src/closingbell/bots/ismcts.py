@@ -399,6 +399,7 @@ class ISMCTSBot(Bot):
         depth: int | None = None,
         settle: float | None = None,
         reward: str = "each",
+        scale: float | None = None,
         engine: str = "auto",
     ) -> None:
         super().__init__(game, seed, engine=engine)
@@ -433,6 +434,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"depth must be a positive integer, not {depth!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if scale is not None and (isinstance(scale, bool) or not scale > 0):
+            raise ValueError(f"scale must be positive, not {scale!r}")
         self.engine = engine
         """Where worlds are dealt and played out: ``auto`` (compiled code where it is built),
         ``native`` (compiled, or an error) or ``reference`` (the Python rules and bots). The
@@ -494,8 +497,10 @@ class ISMCTSBot(Bot):
         takes over (``None``: no limit)."""
         self.depth_limit: float = depth if depth is not None else math.inf
         """``depth`` as a number (infinite for no limit)."""
-        self.scale = SCALES.get(game.info.name, 40.0)
-        """The margin that counts as a clear lead in this game."""
+        self.scale: float = scale if scale is not None else SCALES.get(game.info.name, 40.0)
+        """The margin that counts as a clear lead (``None``: the game's, from
+        :data:`SCALES`): the smaller it is, the more the reward is a count of the opponents
+        the seat ends ahead of; the larger, the more it grows in step with the margin."""
         self.reward = reward
         """How a play-out's end is scored: ``each`` opponent's lead counts, or only the
         ``best`` opponent's (see :data:`REWARDS`)."""
@@ -686,5 +691,6 @@ class ISMCTSBot(Bot):
             "depth": self.depth,
             "settle": self.settle,
             "reward": self.reward,
+            "scale": self.scale,
             "engine": self.engine,
         }

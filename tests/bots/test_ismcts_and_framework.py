@@ -10,7 +10,14 @@ import pytest
 
 import closingbell
 from closingbell.bots import available_bots, make_bot
-from closingbell.bots.ismcts import STRONG, ISMCTSBot, best_rewards, rewards
+from closingbell.bots.ismcts import (
+    STRONG,
+    ISMCTSBot,
+    all_reward_of,
+    all_rewards,
+    best_rewards,
+    rewards,
+)
 from tests.conformance.hidden import perturber_for
 
 
@@ -202,8 +209,26 @@ def test_the_best_opponents_reward_counts_only_the_leader() -> None:
     state = game.new_game(3)
     assert bot.describe()["reward"] == "best"
     assert bot.choose(state.view(state.current_player)) in state.legal_actions()
-    with pytest.raises(ValueError, match="reward must be one of each, best, not 'most'"):
+    with pytest.raises(ValueError, match="reward must be one of each, best, all, not 'most'"):
         make_bot("ismcts", game, reward="most")
+
+
+def test_the_reward_against_all_opponents_is_the_chance_of_beating_each_at_once() -> None:
+    # Two seats: the same as against each opponent.
+    assert all_rewards([10.0, 0.0]) == pytest.approx(rewards([10.0, 0.0]))
+    # Level with everyone: a half against each, an eighth against three at once.
+    assert all_rewards([5.0, 5.0, 5.0, 5.0]) == pytest.approx([0.125] * 4)
+    # Gaining 20 points on the seat far behind is worth less than gaining them on the leader.
+    on_last = all_reward_of([20.0, 30.0, -20.0], 0, 40.0)
+    on_leader = all_reward_of([20.0, 10.0, 0.0], 0, 40.0)
+    base = all_reward_of([20.0, 30.0, 0.0], 0, 40.0)
+    assert base < on_last < on_leader
+    assert all(0.0 <= r <= 1.0 for r in all_rewards([3.0, 900.0, 1.0, 9.0], scale=1.0))
+    game = closingbell.load_game("card_stock_market", players=3)
+    bot = make_bot("ismcts", game, seed=1, iterations=8, candidates=3, reward="all")
+    state = game.new_game(3)
+    assert bot.describe()["reward"] == "all"
+    assert bot.choose(state.view(state.current_player)) in state.legal_actions()
 
 
 def test_the_rewards_scale_is_a_setting() -> None:

@@ -226,6 +226,23 @@ def best_reward_of(values: list[float], seat: int, scale: float = 40.0) -> float
     return 1.0 / (1.0 + math.exp(-d))
 
 
+def all_reward_of(values: list[float], seat: int, scale: float = 40.0) -> float:
+    """Seat ``seat``'s reward in [0, 1]: its chance of being ahead of every opponent at once.
+
+    The product of its chances against each (:func:`reward_of`'s terms), as if the
+    opponents' margins were independent: a move that gains on every other seat is worth
+    most, and one that gains only on those far behind is worth little.
+    """
+    exp = math.exp
+    v = values[seat]
+    product = 1.0
+    for q, w in enumerate(values):
+        if q != seat:
+            d = max(-50.0, min(50.0, (v - w) / scale))
+            product /= 1.0 + exp(-d)
+    return product
+
+
 Reward = Callable[[list[float], int, float], float]
 """How a play-out's end is scored for one seat: ``reward(values, seat, scale)``."""
 
@@ -240,10 +257,16 @@ def best_rewards(values: list[float], scale: float = 40.0) -> list[float]:
     return [best_reward_of(values, q, scale) for q in range(len(values))]
 
 
-REWARDS: dict[str, Reward] = {"each": reward_of, "best": best_reward_of}
+def all_rewards(values: list[float], scale: float = 40.0) -> list[float]:
+    """Every seat's :func:`all_reward_of`."""
+    return [all_reward_of(values, q, scale) for q in range(len(values))]
+
+
+REWARDS: dict[str, Reward] = {"each": reward_of, "best": best_reward_of, "all": all_reward_of}
 """How a play-out's end is scored for each seat: ``each``, the mean chance of being ahead of
 each opponent (:func:`reward_of`); ``best``, the chance of being ahead of the best of them
-(:func:`best_reward_of`). A search scores only the seats that chose on its path."""
+(:func:`best_reward_of`); ``all``, the chance of being ahead of every one at once
+(:func:`all_reward_of`). A search scores only the seats that chose on its path."""
 
 
 class _Ranking:

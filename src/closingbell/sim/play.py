@@ -23,6 +23,7 @@ from typing import Any
 
 import closingbell
 from closingbell import native
+from closingbell.bots import Bot
 from closingbell.core.game import Game
 from closingbell.core.rng import derive_rng, fresh_seed
 from closingbell.sim.specs import parse_spec
@@ -169,11 +170,26 @@ def play_game(task: GameTask) -> GameResult:
         for text, seed in zip(task.bots, task.bot_seeds, strict=True)
     ]
     state = native.new_game(game, task.deal_seed, task.engine)
-    first = state.current_player
+    first = play_to_end(state, bots)
+    return result_of(task, state, first, time.perf_counter() - start)
+
+
+def play_to_end(state: Any, bots: Sequence[Bot]) -> int | None:
+    """Let each seat's bot decide from its view until the game ends; the first to decide."""
+    first: int | None = state.current_player
     while not state.is_terminal():
         seat = state.current_player
         assert seat is not None
         state.apply(bots[seat].choose(state.view(seat)))
+    return first
+
+
+def result_of(task: GameTask, state: Any, first: int | None, seconds: float) -> GameResult:
+    """The result of ``task``, played to its end in ``state`` in ``seconds``.
+
+    ``first`` is the seat that made the game's first decision.
+    """
+    players = len(task.bots)
     round_results = getattr(state, "round_results", None)
     return GameResult(
         index=task.index,
@@ -188,7 +204,7 @@ def play_game(task: GameTask) -> GameResult:
         wins=win_shares(state.winners(), players),
         rounds=len(round_results()) if callable(round_results) else 0,
         length=len(state.history),
-        duration=time.perf_counter() - start,
+        duration=seconds,
         facts=json.dumps(game_facts(state, first), separators=(",", ":")),
     )
 

@@ -39,18 +39,24 @@ def whole_rotations(results: Sequence[sim.GameResult]) -> list[sim.GameResult]:
     return [r for r in results if r.index < end]
 
 
+def seat_figures(results: Sequence[sim.GameResult], bot: str) -> dict[int, tuple[float, float]]:
+    """Each game's win share and margin (score less the others' mean) of ``bot``'s seat."""
+    out = {}
+    for r in results:
+        seat = r.bots.index(bot)
+        others = [s for k, s in enumerate(r.scores) if k != seat]
+        out[r.index] = (r.wins[seat], r.scores[seat] - sum(others) / len(others))
+    return out
+
+
 def first_bot_figures(results: Sequence[sim.GameResult], first: str) -> str:
     """The first bot's win rate and mean margin over whole rotations, as one line."""
     games = whole_rotations(results)
     if len(games) < 2:
         return "whole rotations: too few games"
-    wins = 0.0
-    margins = []
-    for r in games:
-        seat = r.bots.index(first)
-        others = [s for k, s in enumerate(r.scores) if k != seat]
-        wins += r.wins[seat]
-        margins.append(r.scores[seat] - sum(others) / len(others))
+    figures = seat_figures(games, first).values()
+    wins = sum(w for w, _ in figures)
+    margins = [m for _, m in figures]
     low, high = sim.wilson_interval(wins, len(games))
     error = statistics.stdev(margins) / len(margins) ** 0.5
     seconds = sum(r.duration for r in games) / len(games)

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot_strength import seat_figures  # the benchmarks' folder is on the path
+
 import closingbell
 from closingbell import native, sim
 from closingbell.bots.ismcts import ISMCTSBot
@@ -71,13 +73,8 @@ def told_game(task: sim.GameTask) -> sim.GameResult:
 
 
 def figures(path: Path, bot: str) -> dict[int, tuple[float, float]]:
-    """Each game's win share and margin (score less the others' mean) of ``bot``'s seat."""
-    out = {}
-    for r in sim.read_results(path):
-        seat = r.bots.index(bot)
-        others = [s for k, s in enumerate(r.scores) if k != seat]
-        out[r.index] = (r.wins[seat], r.scores[seat] - sum(others) / len(others))
-    return out
+    """Each game's win share and margin of ``bot``'s seat in the results file ``path``."""
+    return seat_figures(sim.read_results(path), bot)
 
 
 def line(name: str, games: dict[int, tuple[float, float]]) -> str:

@@ -521,12 +521,12 @@ class ISMCTSBot(Bot):
         self.depth_limit: float = depth if depth is not None else math.inf
         """``depth`` as a number (infinite for no limit)."""
         self.scale: float = scale if scale is not None else SCALES.get(game.info.name, 40.0)
-        """The margin that counts as a clear lead (``None``: the game's, from
-        :data:`SCALES`): the smaller it is, the more the reward is a count of the opponents
-        the seat ends ahead of; the larger, the more it grows in step with the margin."""
+        """The margin that counts as a clear lead: ``scale``, or the game's in :data:`SCALES`.
+        The smaller it is, the more the reward is a count of the opponents the seat ends
+        ahead of; the larger, the more it grows in step with the margin."""
         self.reward = reward
-        """How a play-out's end is scored: ``each`` opponent's lead counts, or only the
-        ``best`` opponent's (see :data:`REWARDS`)."""
+        """How a play-out's end is scored: the lead over ``each`` opponent, over the ``best``
+        of them, or over ``all`` of them at once (see :data:`REWARDS`)."""
         self.reward_of = REWARDS[reward]
         """The function that scores a play-out's end for one seat."""
         self.ranker: HeuristicBot | None = None

@@ -847,14 +847,17 @@ def test_a_bot_standing_in_for_an_absent_player_is_marked_in_the_log(
         {"game": "take_stock", "seats": ["open", "open"], "clock": 0.5, "options": {"rounds": 1}},
     )["table"]
     ana = _api(quick, f"/api/tables/{table['id']}/join", {"name": "Ana", "seat": 0})
-    _api(quick, f"/api/tables/{table['id']}/join", {"name": "Bo", "seat": 1})
     context = _context(browser, DESKTOP)
     _seat_in(context, table["id"], 0, ana["token"])
     try:
         page = context.new_page()
         page.goto(f"{quick}/t/{table['id']}")
+        # Ana is at the table when the game starts: were she away too, stand-ins would play
+        # both seats, and the whole game, before her page came.
+        _wait_until(page, "document.body.dataset.seat === '0'")
+        _api(quick, f"/api/tables/{table['id']}/join", {"name": "Bo", "seat": 1})
         page.wait_for_selector(".market")
-        # Bo never connects: once Ana has played, a bot plays Bo's turns for him.
+        # Bo never connects: on his turns, once the clock runs out, a bot plays for him.
         _play([page], lambda: page.locator(".tag-standin").count() > 0, random.Random(6), limit=60)
         assert page.locator(".tag-standin").first.inner_text() == "played for Bo"
         assert "Bo" in page.inner_text("#others")

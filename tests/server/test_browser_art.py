@@ -482,13 +482,15 @@ def test_every_event_card_has_its_own_picture_at_every_size(browser: Any, quick:
 SEEN = """window.__seen = [];
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (...a) {
-  window.__seen.push(String(this.className.baseVal ?? this.className));
+  const id = a[1] && a[1].id ? ` #${a[1].id}` : "";
+  window.__seen.push(String(this.className.baseVal ?? this.className) + id);
   return animate.apply(this, a);
 };
 document.addEventListener('animationstart', (e) => {
   window.__seen.push(`css ${e.animationName} ${e.target.className}`);
 }, true);"""
-"""Records what moves on the page: every Web Animation's element, every CSS animation."""
+"""Records what moves on the page: every Web Animation's element (and its name, if any), every
+CSS animation."""
 MARKET = (
     "oil: 1 3 split; corn: 1 2 4; gem: 1 3 5;"
     " hands: Oil5 Oil6 Corn9 Gem9 Tech4 Movie5 Movie6 Corn3"
@@ -532,7 +534,7 @@ def test_the_market_moves_where_it_happens(browser: Any, quick: str) -> None:
             price = ".row.stock-2 .price"
             if how == "on":
                 _wait_until(page, f"({MOVING})({json.dumps(price)})", 5)
-                assert page.locator(price).first.evaluate("e => e.classList.contains('went-up')")
+                assert "price #went-up" in _seen(page)
                 _wait_until(page, f"({MOVING})('#mine .worth .stat-value')", 5)
             else:
                 page.wait_for_timeout(400)
@@ -549,15 +551,15 @@ def test_the_market_moves_where_it_happens(browser: Any, quick: str) -> None:
             _choose(page, "[data-target='saved:6']", 188)  # play Crash Gem ...
             _choose(page, "#mine .hand .playable")
             if how == "on":  # the crash's movement starts once the page has drawn the answer
-                _wait_until(page, "window.__seen.some((s) => s.startsWith('css went-down'))", 5)
+                _wait_until(page, "window.__seen.some((s) => s.endsWith('#went-down'))", 5)
             else:
                 page.wait_for_timeout(300)
             seen = _seen(page)
             if how == "on":
-                assert "css went-up price went-up" in seen
+                assert "price #went-up" in seen
                 assert "row stock-2" in seen and "stat-value" in seen
                 assert "split-card" in seen and "row stock-0" in seen  # the split, stamped
-                assert "css went-down price went-down" in seen and "row stock-1" in seen
+                assert "price #went-down" in seen and "row stock-1" in seen
             else:
                 assert "price" not in seen and "row " not in seen and "split-card" not in seen, (
                     how,
@@ -592,7 +594,7 @@ def test_a_bankruptcy_shakes_its_pile_and_its_certificates_fall(browser: Any, qu
         seen = _seen(page)
         assert "suit-pile suit-1" in seen  # the pile shakes and glows
         assert "chip chip-bust" in seen  # "bankrupt" is stamped on it
-        assert "css went-down price went-down" in seen
+        assert "price #went-down" in seen
         assert seen.count("ghost") >= 2  # both certificates of Diamonds fall to the discards
         _shot(page, "bankruptcy-en-desktop")
     finally:

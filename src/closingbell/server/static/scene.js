@@ -124,11 +124,11 @@ const pop = (delay = 0, from = 1.6) => (node) => [node.animate(
   [{ scale: String(from), opacity: 0.2 }, { scale: "1", opacity: 1 }],
   { duration: 480, delay, easing: "cubic-bezier(.2,1.5,.4,1)", fill: "backwards" })];
 
-/** The price's flash (style.css's went-up and went-down). */
-const flash = (up) => (node) => {
-  node.classList.add(up ? "went-up" : "went-down");
-  return node.getAnimations();
-};
+/** The price's flash, green up or red down: a Web Animation named ``went-up`` or ``went-down``
+ * (not a CSS class, which a redraw that comes before the next frame would take away unseen). */
+const flash = (up) => (node) => [node.animate(
+  [{ background: up ? "#2e9e68" : "#c0392b", color: "#fff" }, {}],
+  { duration: FLASH, easing: "ease-out", id: up ? "went-up" : "went-down" })];
 
 /** Count a counter from ``from`` to its value now, its text keeping its form ("$", "−"). */
 const count = (from, to) => (node) => {

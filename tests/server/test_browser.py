@@ -215,6 +215,12 @@ def _seat_in(context: Any, table: str, seat: int, token: str) -> None:
     _store(context, f"closingbell.seat.{table}", json.dumps({"seat": seat, "token": token}))
 
 
+def _seated(seat: int | str) -> str:
+    """A page's condition: it sits in ``seat`` (``"spectator"``: it watches) and has drawn the
+    table. The seat comes with the welcome; the drawing waits for the state after it."""
+    return f"document.body.dataset.seat === '{seat}' && document.body.dataset.version !== undefined"
+
+
 def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
     """Wait until ``expression`` (its value, once a promise's is there) is true in ``page``.
 
@@ -581,7 +587,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         _shot(ana, "lobby-en-desktop")
         ana.goto(url)
         # The creator is seated: no join form, the game waits for the second person.
-        _wait_until(ana, "document.body.dataset.seat === '0'")
+        _wait_until(ana, _seated(0))
         assert ana.locator("#join-form").count() == 0
         assert "Waiting" in ana.inner_text("#status")
         _join(bo, url, "Bo")
@@ -646,7 +652,7 @@ def test_take_stock_whole_game_on_a_desktop_in_english(browser: Any, server: str
         assert [s["kind"] for s in table["seats"]] == ["human", "open", "bot"]
         assert table["seats"][0]["name"] == "<b>Ana</b>" and table["seats"][2]["name"] == "easy"
         assert table["options"]["rounds"] == 2 and table["status"] == "waiting"
-        _wait_until(ana, "document.body.dataset.seat === '0'")
+        _wait_until(ana, _seated(0))
         # The page works under its Content-Security-Policy, which blocks nothing of it...
         assert blocked == []
         # ... and would block an inline script slipped into it.
@@ -832,7 +838,7 @@ def test_the_join_menu_offers_only_open_seats_and_stays_live(browser: Any, quick
         assert page.locator("#join-seat option").all_inner_texts() == ["座位 2", "座位 3"]
         page.select_option("#join-seat", "2")
         page.click("#join-button")
-        _wait_until(page, "document.body.dataset.seat === '2'")
+        _wait_until(page, _seated(2))
         assert page.locator(".seat-no").all_inner_texts() == ["1", "2", "3"]
     finally:
         context.close()
@@ -854,7 +860,7 @@ def test_a_bot_standing_in_for_an_absent_player_is_marked_in_the_log(
         page.goto(f"{quick}/t/{table['id']}")
         # Ana is at the table when the game starts: were she away too, stand-ins would play
         # both seats, and the whole game, before her page came.
-        _wait_until(page, "document.body.dataset.seat === '0'")
+        _wait_until(page, _seated(0))
         _api(quick, f"/api/tables/{table['id']}/join", {"name": "Bo", "seat": 1})
         page.wait_for_selector(".market")
         # Bo never connects: on his turns, once the clock runs out, a bot plays for him.
@@ -909,7 +915,7 @@ def test_the_lobby_seats_the_creator_and_builds_the_rules_form(browser: Any, qui
         assert page.inner_text("#create-error")
         assert page.url.endswith("/")
         url = _create_in_lobby(page, quick, "take_stock", ["you", "open"], name="Ana", rounds=3)
-        _wait_until(page, "document.body.dataset.seat === '0'")
+        _wait_until(page, _seated(0))
         table = _api(quick, f"/api/tables/{url.rstrip('/').split('/')[-1]}")["table"]
         assert table["options"]["rounds"] == 3
         assert table["seats"][0]["name"] == "Ana" and table["seats"][1]["kind"] == "open"
@@ -992,7 +998,7 @@ def test_a_table_starts_from_a_position_typed_in_the_lobby(browser: Any, quick: 
         page.click("#create-table")
         page.wait_for_url("**/t/*")
         table_id = page.url.rstrip("/").split("/")[-1]
-        _wait_until(page, "document.body.dataset.seat === '0'")
+        _wait_until(page, _seated(0))
         page.wait_for_selector(".market")
         table = _api(quick, f"/api/tables/{table_id}")["table"]
         assert table["from_position"] is True

@@ -19,6 +19,7 @@ from tests.server.test_browser import (  # noqa: F401 (fixtures)
     _create_in_lobby,
     _join,
     _no_script_errors,
+    _seated,
     _shot,
     _wait_until,
     browser,
@@ -28,7 +29,7 @@ from tests.server.test_browser import (  # noqa: F401 (fixtures)
 )
 
 PASSWORD = "a good long password"
-SEATED = "document.body.dataset.seat === '0'"
+SEATED = _seated(0)
 
 
 def _sign_up_in_dialog(page: Any, base: str, name: str) -> None:
@@ -71,7 +72,7 @@ def test_a_signed_in_player_finds_their_seat_without_its_link(browser: Any, serv
     page.click("#account-button")
     page.click("#sign-out")
     page.wait_for_selector("#sign-in")
-    _wait_until(page, "document.body.dataset.seat === 'spectator'")
+    _wait_until(page, _seated("spectator"))
     context.close()
 
 

@@ -24,6 +24,7 @@ from tests.server.test_browser import (
     _no_script_errors,
     _play_seat,
     _seat_in,
+    _seated,
     _shot,
     _wait_until,
     browser,
@@ -48,7 +49,7 @@ def _seated_page(browser: Any, base: str, table: str, seat: int, token: str, **k
     _seat_in(context, table, seat, token)
     page = context.new_page()
     page.goto(f"{base}/t/{table}")
-    _wait_until(page, f"document.body.dataset.seat === '{seat}'")
+    _wait_until(page, _seated(seat))
     page.wait_for_selector(".market .row")
     return page
 
@@ -153,7 +154,7 @@ def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, server: s
             assert page.evaluate(TAKE_SEAT, [old, seat]) == name
             page.goto(f"{server}/t/{old}")
         for seat, page in enumerate(pages):
-            _wait_until(page, f"document.body.dataset.seat === '{seat}'")
+            _wait_until(page, _seated(seat))
         # The game is played over the WebSocket, each account in its own seat (whole games
         # through the page are tested in test_browser.py); the pages show it to its end.
         cookies = [
@@ -193,7 +194,7 @@ def test_two_signed_in_players_finish_a_game_and_rematch(browser: Any, server: s
         new = mona.url.rstrip("/").split("/")[-1]
         assert ned.url == mona.url
         for seat, page in enumerate(pages):
-            _wait_until(page, f"document.body.dataset.seat === '{seat}'")
+            _wait_until(page, _seated(seat))
             page.wait_for_selector(".market .row")
         table = _api(server, f"/api/tables/{new}")["table"]
         assert table["rematch_of"] == old and table["status"] == "playing"
@@ -223,7 +224,7 @@ def test_a_table_made_in_the_lobby_may_let_spectators_write(browser: Any, quick:
         page.check("#spectator-chat")
         page.click("#create-table")
         page.wait_for_url("**/t/*")
-        _wait_until(page, "document.body.dataset.seat === 'spectator'")
+        _wait_until(page, _seated("spectator"))
         tid = page.url.rstrip("/").split("/")[-1]
         assert _api(quick, f"/api/tables/{tid}")["table"]["spectator_chat"] is True
         page.click("#chat-panel > summary")
@@ -258,9 +259,9 @@ def test_account_names_are_marked_in_the_chat(browser: Any, quick: str) -> None:
         assert "帳號" in guest.inner_text("#join-error")
         guest.fill("#name", "Bo")
         guest.click("#join-button")
-        _wait_until(guest, "document.body.dataset.seat === '1'")
+        _wait_until(guest, _seated(1))
         mona.goto(f"{quick}/t/{tid}")
-        _wait_until(mona, "document.body.dataset.seat === '0'")
+        _wait_until(mona, _seated(0))
         mona.wait_for_selector(".market .row")
         _write(mona, "hello from mona")
         guest.click("#chat-panel > summary")  # closed on a phone at first

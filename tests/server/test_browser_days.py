@@ -27,6 +27,7 @@ from tests.server.test_browser import (
     _api,
     _context,
     _no_overflow,
+    _seated,
     _served,
     _Server,
     _shot,
@@ -118,7 +119,7 @@ def test_a_player_back_a_day_later_finds_the_move_waiting_in_my_games(
         page.click("#create-table")
         page.wait_for_url("**/t/*")
         table_id = page.url.rstrip("/").split("/")[-1]
-        _wait_until(page, "document.body.dataset.seat === '0'")
+        _wait_until(page, _seated(0))
         info = _api(base, f"/api/tables/{table_id}")["table"]
         assert info["move_time"] == 3 * DAY and info["spectator_chat"] is True
         assert info["seats"][1] == {**info["seats"][1], "kind": "open", "invited": True}
@@ -131,7 +132,7 @@ def test_a_player_back_a_day_later_finds_the_move_waiting_in_my_games(
         assert bobs.inner_text("#waiting-badge") == "1"
         bobs.click("#invitations .take-seat")
         bobs.wait_for_url(f"**/t/{table_id}")
-        _wait_until(bobs, "document.body.dataset.seat === '1'")
+        _wait_until(bobs, _seated(1))
         _wait_until(page, "document.body.dataset.status === 'playing'")
         assert page.inner_text("#deadline").endswith("to decide.")
 

@@ -45,6 +45,7 @@ from tests.server.test_browser import (
     DESKTOP,
     _play,
     _seat_in,
+    _seated,
     _status,
     _version,
     _wait_until,
@@ -599,7 +600,7 @@ def test_chromium_plays_a_bot_through_nginx(proxy: Proxy) -> None:
             page = context.new_page()
             page.goto(f"{proxy.tls}/t/{table['id']}")
             page.wait_for_selector(".market")
-            _wait_until(page, "document.body.dataset.seat === '0'")
+            _wait_until(page, _seated(0))
             counts = _play(
                 [page],
                 lambda: _version(page) >= 16 or _status(page) == "finished",
@@ -804,7 +805,7 @@ def test_the_page_says_it_reconnects_and_plays_on_when_its_server_dies(tmp_path:
             page = context.new_page()
             page.goto(f"{proxy.tls}/t/{table['id']}")
             page.wait_for_selector(".market")
-            _wait_until(page, "document.body.dataset.seat === '0'")
+            _wait_until(page, _seated(0))
             rng = random.Random(3)
             _play([page], lambda: _version(page) >= 6, rng, limit=60)
             page.evaluate(WATCH_STATUS)

@@ -27,6 +27,7 @@ from tests.server.test_browser import (
     _no_overflow,
     _off_loop,
     _play_seat,
+    _seated,
     _served,
     _Server,
     _shot,
@@ -104,7 +105,7 @@ def test_a_rated_game_shows_on_the_profile_and_the_leaderboard(
     assert page.evaluate(SIGN_UP, ["Maxine", PASSWORD]) == 201
     table, token = page.evaluate(RATED_TABLE, 11)
     page.goto(f"{site}/t/{table}")
-    _wait_until(page, "document.body.dataset.seat === '0'")
+    _wait_until(page, _seated(0))
     # Played over the WebSocket for the same seat (whole games through the page are tested
     # in test_browser.py): the page shows it, and its final screen.
     _off_loop(_play_seat, site, table, token, random.Random(5))

@@ -11,6 +11,7 @@ exception.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -30,7 +31,10 @@ Data = dict[str, Any]
 EXTREMES = (-1, 0, 1, 2, -(10**12), 10**12, 2**53, -(2**53), 2**63, 10**40, -(10**40))
 """Numbers a forger tries first."""
 STRANGERS: tuple[object, ...] = (None, "junk", "", [], [[]], {}, {"a": 1}, 1.5, True, False)
-"""Values of other types than the one expected."""
+"""Values of other types than the one expected (drawn through ``_strangers``: copies, since a
+later change may put a card into a list drawn, which must not change the constant)."""
+_strangers = st.sampled_from(STRANGERS).map(copy.deepcopy)
+"""A copy of one of ``STRANGERS``."""
 MAX_PLAY = 20_000
 """Random actions after which a game that goes on counts as stuck."""
 
@@ -41,7 +45,7 @@ def _scalar(draw: st.DrawFn) -> object:
         st.one_of(
             st.integers(-2, 70),
             st.sampled_from(EXTREMES),
-            st.sampled_from(STRANGERS),
+            _strangers,
             st.lists(st.integers(-1, 60), max_size=8),
         )
     )
@@ -79,7 +83,7 @@ def _replacement(draw: st.DrawFn, value: object) -> object:
         else:
             out[draw(st.sampled_from(("players", "junk", "rounds")))] = _scalar(draw)
         return out
-    return draw(st.sampled_from(STRANGERS + EXTREMES))
+    return draw(st.one_of(_strangers, st.sampled_from(EXTREMES)))
 
 
 def _change_somewhere(draw: st.DrawFn, data: Data) -> str:
@@ -94,7 +98,7 @@ def _change_somewhere(draw: st.DrawFn, data: Data) -> str:
         value = value[where]
         path.append(where)
     if draw(st.integers(0, 5)) == 0:
-        holder[where] = draw(st.sampled_from(STRANGERS))
+        holder[where] = draw(_strangers)
     else:
         holder[where] = _replacement(draw, value)
     return "/".join(map(str, path))

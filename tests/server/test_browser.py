@@ -250,6 +250,15 @@ def _wait_until(page: Any, expression: str, limit: float = 30) -> None:
             page.wait_for_timeout(15)
 
 
+def _where(page: Any) -> dict[str, Any]:
+    """Where a page stands, for a failure's message: its seat, the table's status and
+    version, whose turn it is, and its status line."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        "({...document.body.dataset, yours: document.body.classList.contains('your-turn'),"
+        " status_line: (document.getElementById('status') || {}).innerText})"
+    )
+
+
 def _status(page: Any) -> str | None:
     return page.evaluate("document.body.dataset.status || null")  # type: ignore[no-any-return]
 
@@ -389,7 +398,9 @@ def _play(
     counts: Counter[str] = Counter()
     deadline = time.monotonic() + limit
     while not until():
-        assert time.monotonic() < deadline, f"the game did not get there in time: {counts}"
+        if time.monotonic() >= deadline:
+            where = [_where(page) for page in pages]
+            raise AssertionError(f"the game did not get there in time: {counts}; pages: {where}")
         moved = False
         for page in pages:
             if _act(page, rng, counts):

@@ -55,6 +55,23 @@ def bankrupt_card(action: int) -> int:
     return kind(i // FACES_PER_SUIT, i % FACES_PER_SUIT + 11)
 
 
+def hand_card(action: int) -> int | None:
+    """The card ``action`` takes from its player's hand, or ``None``.
+
+    A buy, a market change, a bankruptcy and a discard each take one; a sale and ``done``
+    take none.
+    """
+    if BUY <= action < SELL:
+        return action - BUY
+    if MARKET <= action < BANKRUPT:
+        return action - MARKET
+    if BANKRUPT <= action < DISCARD:
+        return bankrupt_card(action)
+    if DISCARD <= action < DONE:
+        return action - DISCARD
+    return None
+
+
 def _build_names() -> tuple[str, ...]:
     names: list[str] = []
     for verb in ("buy", "sell", "market"):

@@ -38,8 +38,9 @@ from closingbell.bots import HeuristicBot, make_bot
 from closingbell.core.game import Game, State
 from closingbell.core.view import View
 from closingbell.games.card_stock_market.actions import hand_card
+from closingbell.games.card_stock_market.state import PHASE_NAMES
 
-TURN = "turn"
+TURN = PHASE_NAMES[0]
 """The decision that begins a turn."""
 
 
